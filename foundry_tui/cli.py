@@ -1,0 +1,259 @@
+"""The `foundry` command line: a thin adapter over `foundry_tui.core`.
+
+Every command takes `--root`, `--today` and `--demo` before or after the subcommand,
+prints the same text as its MCP tool, and exits 0 on success, 1 when a check fails
+and 2 on bad usage, with a one-line error on stderr and never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .core.errors import FoundryError, InputError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    # Sub-parsers default to SUPPRESS so an option given before the subcommand is not reset.
+    default: Any = None if top else argparse.SUPPRESS
+    parser.add_argument("--root", metavar="DIR", default=default, help="project root (default: FOUNDRY_ROOT, else the nearest folder with .foundry/ or .git/)")
+    parser.add_argument("--today", metavar="YYYY-MM-DD", default=default, help="the date that decides expiry (default: FOUNDRY_TODAY, else today)")
+    parser.add_argument("--demo", action="store_true", default=False if top else argparse.SUPPRESS, help="run on a fresh temporary copy of the bundled demo project")
+
+
+def _emit(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _project(args: argparse.Namespace) -> Any:
+    from .core.memory import Project
+    from .core.paths import find_root
+
+    return Project(find_root(args.root))
+
+
+def _today(args: argparse.Namespace) -> Any:
+    from .core.paths import resolve_today
+
+    return resolve_today(args.today)
+
+
+def _read_body(args: argparse.Namespace) -> str:
+    if args.body is not None and args.body_file is not None:
+        raise InputError("give the body with --body or --body-file, not both")
+    if args.body_file is not None:
+        if args.body_file == "-":
+            return sys.stdin.read()
+        try:
+            return Path(args.body_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read --body-file {args.body_file}: {getattr(exc, 'strerror', None) or exc}") from None
+    if args.body is None:
+        raise InputError("the fact needs a body: pass --body TEXT or --body-file FILE (- for stdin)")
+    return str(args.body)
+
+
+# ---- memory ------------------------------------------------------------------------------
+
+
+def cmd_memory_write(args: argparse.Namespace) -> int:
+    from .core.memory import WriteRequest, memory_write
+
+    req = WriteRequest(
+        title=args.title, body=_read_body(args), type=args.type, scope=args.scope,
+        tags=[t for t in (args.tags or "").split(",")], confidence=args.confidence,
+        source=args.source, expires=args.expires,
+    )
+    _emit(memory_write(_project(args), req, _today(args)).text())
+    return 0
+
+
+def cmd_memory_search(args: argparse.Namespace) -> int:
+    from .core.memory import memory_search
+
+    project = _project(args)
+    text, hits = memory_search(project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain)
+    if args.json:
+        _emit(json.dumps({"query": args.query, "hits": [h.to_dict() for h in hits]}, indent=2, ensure_ascii=False))
+    else:
+        _emit(text)
+    return 0
+
+
+def cmd_memory_index(args: argparse.Namespace) -> int:
+    from .core.memory import memory_index
+
+    _emit(memory_index(_project(args), _today(args)).rebuild_text())
+    return 0
+
+
+def cmd_memory_prune(args: argparse.Namespace) -> int:
+    from .core.prune import prune_candidates, prune_json, render_prune
+
+    project = _project(args)
+    project.sync()
+    entries = prune_candidates(project.store, _today(args))
+    if args.json:
+        _emit(json.dumps({"candidates": prune_json(entries, project.store)}, indent=2, ensure_ascii=False))
+    else:
+        _emit(render_prune(entries))
+    return 0
+
+
+def cmd_memory_show(args: argparse.Namespace) -> int:
+    from .core.memory import find_fact
+    from .core.views import render_fact_detail
+
+    project = _project(args)
+    project.sync()
+    fact = find_fact(project, args.id)
+    _emit(render_fact_detail(project, fact, _today(args)))
+    return 0
+
+
+def cmd_memory_list(args: argparse.Namespace) -> int:
+    from .core.views import fact_listing, render_listing
+
+    project = _project(args)
+    project.sync()
+    rows = fact_listing(project, _today(args), include_inactive=args.all)
+    if args.json:
+        _emit(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        _emit(render_listing(rows))
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .core.doctor import run_doctor
+
+    report = run_doctor(_project(args), _today(args))
+    _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
+    return 0 if report.ok else 1
+
+
+# ---- the parser -------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .core.facts import CONFIDENCES, TYPES
+
+    parser = _Parser(prog="foundry", description="Foundry project memory for AI coding agents.")
+    _global_options(parser, top=True)
+    parser.add_argument("--version", action="version", version=f"foundry {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def sub(group: Any, name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = group.add_parser(name, help=help_text, description=help_text)
+        _global_options(p, top=False)
+        p.set_defaults(handler=handler)
+        return p
+
+    memory = commands.add_parser("memory", help="facts: write, search, index, prune, show, list")
+    _global_options(memory, top=False)
+    mem = memory.add_subparsers(dest="memory_command", metavar="ACTION", parser_class=_Parser)
+    memory.set_defaults(handler=lambda _a: _missing(memory))
+
+    p = sub(mem, "write", cmd_memory_write, "store one durable fact (dedup, ids and supersedes are automatic)")
+    p.add_argument("--title", required=True, help="the fact itself, at most 80 characters")
+    p.add_argument("--body", help="the claim, at most 120 words; decisions and risks need a Why: line")
+    p.add_argument("--body-file", metavar="FILE", help="read the body from FILE (- for stdin)")
+    p.add_argument("--type", required=True, help=f"one of {', '.join(TYPES)}")
+    p.add_argument("--scope", default="project", help="project, module:<name> or vertical:<name>")
+    p.add_argument("--tags", default="", help="comma-separated retrieval words")
+    p.add_argument("--confidence", default="medium", help=f"one of {', '.join(CONFIDENCES)}")
+    p.add_argument("--source", default="conversation", help="adr-0007, conversation, code or external:<url>")
+    p.add_argument("--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active")
+
+    p = sub(mem, "search", cmd_memory_search, "search active facts by keywords")
+    p.add_argument("query", help="keywords describing what you need to know")
+    p.add_argument("--type", help=f"only facts of this type ({', '.join(TYPES)})")
+    p.add_argument("--limit", type=int, help="at most this many hits, 1 to 25 (default: memoryRetrieval.maxFacts)")
+    p.add_argument("--explain", action="store_true", help="show which term matched which field and the multipliers")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    sub(mem, "index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
+    p = sub(mem, "prune", cmd_memory_prune, "list facts to retire (changes nothing)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(mem, "show", cmd_memory_show, "show one fact, its state and its supersedes chain")
+    p.add_argument("id", help="the fact id, e.g. fact-0004")
+    p = sub(mem, "list", cmd_memory_list, "list active facts")
+    p.add_argument("--all", action="store_true", help="also inactive facts (with why) and broken files")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub(commands, "doctor", cmd_doctor, "check the memory's health (exit 1 on any FAIL)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    return parser
+
+
+def _missing(parser: argparse.ArgumentParser) -> int:
+    parser.print_usage(sys.stderr)
+    return 2
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _run(args: argparse.Namespace) -> int:
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        sys.stderr.write("foundry: error: name a command (see `foundry --help`)\n")
+        return 2
+    if not args.demo:
+        return handler(args)
+    from .demo import make_demo_copy, remove_demo_copy
+
+    if args.root:
+        raise InputError("--demo and --root cannot be combined: --demo runs on a temporary copy of the demo project")
+    root = make_demo_copy()
+    args.root = str(root)
+    try:
+        return handler(args)
+    finally:
+        remove_demo_copy(root)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(argv)
+        return _run(args)
+    except FoundryError as exc:
+        sys.stderr.write(f"foundry: error: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as exc:  # a bug, not the user's mistake: still no traceback unless asked
+        if os.environ.get("FOUNDRY_DEBUG"):
+            raise
+        sys.stderr.write(f"foundry: internal error: {type(exc).__name__}: {exc} (set FOUNDRY_DEBUG=1 for details)\n")
+        return 1
+
+
+def entry_point() -> NoReturn:
+    sys.exit(main())
+
+
+def tui_entry_point() -> NoReturn:
+    """`foundry-tui [options]`: the same as `foundry tui [options]`."""
+    sys.exit(main(["tui", *sys.argv[1:]]))

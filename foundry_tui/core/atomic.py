@@ -1,0 +1,105 @@
+"""Durable writes: temp file then rename, exclusive create, and the memory lock.
+
+A crash leaves the old file or the new one, never half of one (DESIGN.md, "Durability").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import FoundryError
+
+TEMP_SUFFIX = ".tmp"
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    """Write `data` to a fresh hidden temp file beside `path`, flushed to disk."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(100):
+        temp = path.with_name(f".{path.name}.{os.getpid()}.{attempt}{TEMP_SUFFIX}")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+            raise
+        return temp
+    raise FoundryError(f"cannot create a temporary file beside {path}: remove stale .tmp files there")
+
+
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Replace `path` with `text` in one step: readers see the old file or the new one."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    temp = _write_temp(path, data)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+
+
+def exclusive_create(path: Path, text: str) -> bool:
+    """Create `path` with `text` only if it does not exist; False if it does.
+
+    The content is complete before the name appears (a hard link of a finished temp
+    file), so a claimed id never shows up as an empty or half-written fact."""
+    temp = _write_temp(path, text.encode("utf-8"))
+    try:
+        try:
+            os.link(temp, path)
+            return True
+        except FileExistsError:
+            return False
+        except OSError as exc:  # no hard links here: fall back to an O_EXCL claim + rename
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                raise
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            except FileExistsError:
+                return False
+            os.replace(temp, path)
+            return True
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path, timeout: float = 30.0) -> Iterator[None]:
+    """Hold an inter-process lock on `folder` (flock on the directory itself, so no
+    lock file is left in the repository)."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise FoundryError(
+                        f"{folder} is locked by another writer for over {timeout:.0f} s: retry, or stop the stuck process"
+                    ) from None
+                time.sleep(0.002)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)

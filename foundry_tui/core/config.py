@@ -1,0 +1,83 @@
+"""`.foundry/config.json`: the index budget, retrieval defaults and profiles."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+# Shipped profiles: only the index budget differs (spec: 2500 for startup-mvp to 6000 for full).
+PROFILES: dict[str, int] = {"startup-mvp": 2500, "standard": 4000, "full": 6000}
+DEFAULT_PROFILE = "standard"
+DEFAULT_BUDGET = 4000
+DEFAULT_MAX_FACTS = 8
+DEFAULT_MIN_SCORE = 1.0
+MAX_LIMIT = 25
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings the engine reads; every field has the spec's default."""
+
+    index_token_budget: int = DEFAULT_BUDGET
+    max_facts: int = DEFAULT_MAX_FACTS
+    min_score: float = DEFAULT_MIN_SCORE
+    profile: str | None = None
+    raw: dict[str, Any] | None = None
+
+
+def profile_config(profile: str) -> dict[str, Any]:
+    """The config.json content that `foundry init --profile NAME` writes."""
+    if profile not in PROFILES:
+        raise ConfigError(f"unknown profile '{profile}': use one of {', '.join(PROFILES)}")
+    return {
+        "profile": profile,
+        "indexTokenBudget": PROFILES[profile],
+        "memoryRetrieval": {"maxFacts": DEFAULT_MAX_FACTS, "minScore": 1},
+    }
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_config(data: object, where: str = "config.json") -> Config:
+    """Validate the decoded JSON of config.json; raise ConfigError naming the bad key."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a JSON object at the top level")
+    profile = data.get("profile")
+    if profile is not None and profile not in PROFILES:
+        raise ConfigError(f"{where}: unknown profile '{profile}': use one of {', '.join(PROFILES)}")
+    budget = data.get("indexTokenBudget", PROFILES[profile] if profile else DEFAULT_BUDGET)
+    if not _is_int(budget) or budget < 1:
+        raise ConfigError(f"{where}: indexTokenBudget must be a positive whole number, not {json.dumps(budget)}")
+    retrieval = data.get("memoryRetrieval", {})
+    if not isinstance(retrieval, dict):
+        raise ConfigError(f"{where}: memoryRetrieval must be an object")
+    max_facts = retrieval.get("maxFacts", DEFAULT_MAX_FACTS)
+    if not _is_int(max_facts) or not 1 <= max_facts <= MAX_LIMIT:
+        raise ConfigError(f"{where}: memoryRetrieval.maxFacts must be a whole number from 1 to {MAX_LIMIT}")
+    min_score = retrieval.get("minScore", DEFAULT_MIN_SCORE)
+    if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or min_score < 0:
+        raise ConfigError(f"{where}: memoryRetrieval.minScore must be a number of 0 or more")
+    return Config(budget, max_facts, float(min_score), profile, data)
+
+
+def load_config(path: Path) -> Config:
+    """The project's config, or the defaults when the file does not exist."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config()
+    except OSError as exc:
+        raise ConfigError(f"{path.name}: cannot be read ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path.name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); fix it or delete it to use the defaults"
+        ) from None
+    return parse_config(data, path.name)

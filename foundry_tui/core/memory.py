@@ -1,0 +1,297 @@
+"""The memory operations every interface calls: write, search, index, show, list.
+
+`Project` bundles a root's layout, config and fact store. One-shot commands refresh
+the store from disk (through the parse cache) on each call; long-lived processes
+(the MCP server, the TUI) also keep a word index and a file watcher so that a
+search costs milliseconds and still sees every change on disk.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .atomic import exclusive_create, folder_lock
+from .config import MAX_LIMIT, Config, load_config
+from .errors import InputError, NotFoundError
+from .facts import (
+    CONFIDENCES,
+    TYPES,
+    Fact,
+    bold_reasoning_lines,
+    check_body,
+    check_choice,
+    check_date,
+    check_line,
+    check_tags,
+    check_title,
+    fingerprint,
+    format_id,
+    normalise,
+    render_fact_text,
+)
+from .index import IndexReport, build_index, write_index
+from .paths import Layout
+from .search import Hit, match_facts, query_terms, rank, render_results
+from .search_index import SearchIndex
+from .store import Changes, FactStore
+
+
+FULL_RESCAN_SECONDS = 30.0
+
+
+class Project:
+    """One project root: its layout, its config (re-read when the file changes) and its facts."""
+
+    def __init__(self, root: Path, *, use_cache: bool = True) -> None:
+        self.layout = Layout(root)
+        self.store = FactStore(self.layout, use_cache=use_cache)
+        self._config: tuple[tuple[int, int] | None, Config] | None = None
+        self._search_index: SearchIndex | None = None
+        self._watcher: _FactWatcher | None = None
+        self._lock = threading.RLock()
+        self._full_scan = 0.0
+
+    @property
+    def root(self) -> Path:
+        return self.layout.root
+
+    def config(self) -> Config:
+        """The config, re-read only when config.json's stat changes."""
+        try:
+            st = os.stat(self.layout.config_path)
+            key: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+        except FileNotFoundError:
+            key = None
+        if self._config is None or self._config[0] != key:
+            self._config = (key, load_config(self.layout.config_path))
+        return self._config[1]
+
+    def sync(self) -> Changes:
+        """Bring the facts in line with the disk. With a watcher running, only the files it
+        reported are re-read (plus a full re-scan when the folder itself changed)."""
+        with self._lock:
+            watcher = self._watcher
+            if watcher is None or not watcher.running:
+                changes = self.store.refresh()
+                self._full_scan = time.monotonic()
+                if watcher is not None:
+                    watcher.ensure_started()
+            else:
+                changes = self.store.refresh_names(watcher.take())
+                # A full re-scan when a file was created, renamed or removed, and now and
+                # then as a safety net for events lost while the watcher was starting.
+                if self.store.folder_changed() or time.monotonic() - self._full_scan > FULL_RESCAN_SECONDS:
+                    changes.merge(self.store.refresh())
+                    self._full_scan = time.monotonic()
+            return changes
+
+    # ---- long-lived mode ---------------------------------------------------------------
+
+    def use_search_index(self) -> SearchIndex:
+        """Keep a word index of the facts from now on (for processes that answer many searches)."""
+        with self._lock:
+            if self._search_index is None:
+                self._search_index = SearchIndex()
+            self._search_index.sync(self.store.facts, self.store.generation)
+            return self._search_index
+
+    def watch(self) -> None:
+        """Watch the facts folder so that `sync()` need not stat every file (long-lived processes)."""
+        with self._lock:
+            if self._watcher is None:
+                self._watcher = _FactWatcher(self.layout.facts_dir)
+            self._watcher.ensure_started()
+
+    def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+
+    # ---- queries -------------------------------------------------------------------------
+
+    def active_facts(self, today: _dt.date) -> list[Fact]:
+        return self.store.active_facts(today)
+
+    def search(self, query: str, today: _dt.date, *, type: str | None = None, limit: int | None = None,
+               min_score: float | None = None) -> list[Hit]:
+        """Scored hits for `query` among the active facts (the core of memory_search)."""
+        if type is not None:
+            check_choice(type, TYPES, "type")
+        config = self.config()
+        if limit is None:
+            limit = config.max_facts
+        if not 1 <= limit <= MAX_LIMIT:
+            raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
+        terms = query_terms(query)
+        active = self.active_facts(today)
+        if type is not None:
+            active = [f for f in active if f.type == type]
+        if self._search_index is not None:
+            hits = match_facts({f.id: f for f in active}, terms, self.use_search_index())
+        else:
+            hits = match_facts(active, terms)
+        return rank(hits, limit, config.min_score if min_score is None else min_score)
+
+
+def _check_query(query: str) -> str:
+    if not query.strip():
+        raise InputError("query is empty: give keywords describing what you need to know")
+    return query
+
+
+def memory_search(project: Project, query: str, today: _dt.date, *, type: str | None = None,
+                  limit: int | None = None, explain: bool = False) -> tuple[str, list[Hit]]:
+    """The memory_search reply text and its hits."""
+    _check_query(query)
+    project.sync()
+    hits = project.search(query, today, type=type, limit=limit)
+    return render_results(hits, query, len(project.active_facts(today)), explain), hits
+
+
+@dataclass
+class WriteRequest:
+    """What a caller asks memory_write to store (the MCP tool's fields)."""
+
+    title: str
+    body: str
+    type: str
+    scope: str = "project"
+    tags: list[str] | tuple[str, ...] = ()
+    confidence: str = "medium"
+    source: str = "conversation"
+    expires: str | None = None
+
+
+@dataclass
+class WriteResult:
+    """The outcome of memory_write and the index it left."""
+
+    action: str
+    fact_id: str
+    index: IndexReport
+    supersedes: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        first = f"{self.action}: {self.fact_id}"
+        if self.supersedes:
+            first += f" (supersedes {self.supersedes})"
+        return "\n".join([first, self.index.write_line(), *(f"Warning: {w}" for w in self.warnings)])
+
+
+def validate_request(req: WriteRequest) -> Fact:
+    """Check every field and return the fact to store (id and created not yet set)."""
+    title = check_title(req.title)
+    body = bold_reasoning_lines(check_body(req.body))
+    ftype = check_choice(req.type, TYPES, "type")
+    confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
+    expires = check_date(req.expires, "expires") if req.expires else None
+    return Fact(
+        id="", type=ftype, title=title, body=body,
+        scope=check_line(req.scope or "", "scope", "project"),
+        tags=check_tags(list(req.tags or ())),
+        confidence=confidence,
+        source=check_line(req.source or "", "source", "conversation"),
+        expires=expires,
+    )
+
+
+def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
+    """Rebuild INDEX.md from the active facts and report budget usage."""
+    return write_index(project.layout.index_path, project.active_facts(today), project.config().index_token_budget)
+
+
+def memory_index(project: Project, today: _dt.date) -> IndexReport:
+    with folder_lock(project.layout.memory_dir):
+        project.sync()
+        return rebuild_index(project, today)
+
+
+def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteResult:
+    """Store one fact: `unchanged`, `updated` (supersedes the same-titled one) or `created`.
+
+    The whole check-allocate-write-reindex step holds the memory lock, so concurrent
+    writers (other processes, threads) never allocate the same id or lose a fact."""
+    new = validate_request(req)
+    budget = project.config().index_token_budget  # a broken config refuses before anything is written
+    with folder_lock(project.layout.memory_dir):
+        project.sync()
+        store = project.store
+        active = store.active_facts(today)
+        title_key = normalise(new.title)
+        same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.number)
+        print_fp = fingerprint(new.title, new.body)
+        same = [f for f in same_title if f.fingerprint == print_fp]
+        if same:  # nothing is written, not even the index: report it as it would be built
+            _text, report = build_index(active, budget)
+            report.path = project.layout.index_path
+            return WriteResult("unchanged", same[-1].id, report)
+        new.supersedes = same_title[-1].id if same_title else None
+        new.created = today.isoformat()
+        number = store.max_number() + 1
+        project.layout.facts_dir.mkdir(parents=True, exist_ok=True)
+        while True:
+            new.id = format_id(number)
+            if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new)):
+                break
+            number += 1
+        store.record_written(new)
+        index = rebuild_index(project, today)
+    warnings = []
+    if new.needs_why:
+        warnings.append(f"{new.type} {new.id} has no **Why:** line; doctor fails and prune lists it until one is added.")
+    action = "updated" if new.supersedes else "created"
+    return WriteResult(action, new.id, index, new.supersedes, warnings)
+
+
+def find_fact(project: Project, fact_id: str) -> Fact:
+    fact = project.store.get(fact_id.strip())
+    if fact is None:
+        raise NotFoundError(f"no fact {fact_id!r} in {project.layout.relative(project.layout.facts_dir)}: list them with `foundry memory list --all`")
+    return fact
+
+
+class _FactWatcher:
+    """A watchfiles thread that collects the names of changed fact files."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._dirty: set[str] = set()
+        self._guard = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def ensure_started(self) -> None:
+        if self.running or not self.folder.is_dir():
+            return
+        self._thread = threading.Thread(target=self._run, name="foundry-fact-watcher", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            from watchfiles import watch
+        except ImportError:  # pragma: no cover - watchfiles is a dependency
+            return
+        try:
+            for batch in watch(self.folder, stop_event=self._stop, debounce=30, step=10,
+                               rust_timeout=500, yield_on_timeout=False, recursive=False):
+                with self._guard:
+                    self._dirty.update(Path(path).name for _change, path in batch)
+        except Exception:  # the folder vanished or the OS refused: fall back to full scans
+            return
+
+    def take(self) -> set[str]:
+        with self._guard:
+            dirty, self._dirty = self._dirty, set()
+        return dirty
+
+    def stop(self) -> None:
+        self._stop.set()

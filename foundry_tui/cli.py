@@ -30,9 +30,24 @@ class _Parser(argparse.ArgumentParser):
 def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     # Sub-parsers default to SUPPRESS so an option given before the subcommand is not reset.
     default: Any = None if top else argparse.SUPPRESS
-    parser.add_argument("--root", metavar="DIR", default=default, help="project root (default: FOUNDRY_ROOT, else the nearest folder with .foundry/ or .git/)")
-    parser.add_argument("--today", metavar="YYYY-MM-DD", default=default, help="the date that decides expiry (default: FOUNDRY_TODAY, else today)")
-    parser.add_argument("--demo", action="store_true", default=False if top else argparse.SUPPRESS, help="run on a fresh temporary copy of the bundled demo project")
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        default=default,
+        help="project root (default: FOUNDRY_ROOT, else the nearest folder with .foundry/ or .git/)",
+    )
+    parser.add_argument(
+        "--today",
+        metavar="YYYY-MM-DD",
+        default=default,
+        help="the date that decides expiry (default: FOUNDRY_TODAY, else today)",
+    )
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        default=False if top else argparse.SUPPRESS,
+        help="run on a fresh temporary copy of the bundled demo project",
+    )
 
 
 def _emit(text: str) -> None:
@@ -61,7 +76,9 @@ def _read_body(args: argparse.Namespace) -> str:
         try:
             return Path(args.body_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read --body-file {args.body_file}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise InputError(
+                f"cannot read --body-file {args.body_file}: {getattr(exc, 'strerror', None) or exc}"
+            ) from None
     if args.body is None:
         raise InputError("the fact needs a body: pass --body TEXT or --body-file FILE (- for stdin)")
     return str(args.body)
@@ -74,9 +91,14 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
     from .core.memory import WriteRequest, memory_write
 
     req = WriteRequest(
-        title=args.title, body=_read_body(args), type=args.type, scope=args.scope,
-        tags=[t for t in (args.tags or "").split(",")], confidence=args.confidence,
-        source=args.source, expires=args.expires,
+        title=args.title,
+        body=_read_body(args),
+        type=args.type,
+        scope=args.scope,
+        tags=[t for t in (args.tags or "").split(",")],
+        confidence=args.confidence,
+        source=args.source,
+        expires=args.expires,
     )
     _emit(memory_write(_project(args), req, _today(args)).text())
     return 0
@@ -86,7 +108,9 @@ def cmd_memory_search(args: argparse.Namespace) -> int:
     from .core.memory import memory_search
 
     project = _project(args)
-    text, hits = memory_search(project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain)
+    text, hits = memory_search(
+        project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain
+    )
     if args.json:
         _emit(json.dumps({"query": args.query, "hits": [h.to_dict() for h in hits]}, indent=2, ensure_ascii=False))
     else:
@@ -201,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _missing(parser: argparse.ArgumentParser) -> int:
-    parser.print_usage(sys.stderr)
+    sys.stderr.write(f"{parser.prog}: error: name an action (see `{parser.prog} --help`)\n")
     return 2
 
 
@@ -224,6 +248,7 @@ def _run(args: argparse.Namespace) -> int:
         raise InputError("--demo and --root cannot be combined: --demo runs on a temporary copy of the demo project")
     root = make_demo_copy()
     args.root = str(root)
+    os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: do not leave cache files behind
     try:
         return handler(args)
     finally:

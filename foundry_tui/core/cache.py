@@ -9,6 +9,7 @@ each file's stat before use, and always safe to delete. `FOUNDRY_NO_CACHE=1` tur
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -65,7 +66,5 @@ def save_entries(path: Path | None, root: Path, entries: Entries) -> None:
         return
     horizon = time.time_ns() - int(RACY_SECONDS * 1e9)
     kept = {name: entry for name, entry in entries.items() if entry[0][0] < horizon}
-    try:
+    with contextlib.suppress(OSError):
         atomic_write(path, marshal.dumps((CACHE_VERSION, str(root), kept)))
-    except OSError:
-        pass

@@ -58,7 +58,12 @@ class DoctorReport:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, object]:
-        return {"ok": self.ok, "failed": self.failed, "warned": self.warned, "checks": [c.to_dict() for c in self.checks]}
+        return {
+            "ok": self.ok,
+            "failed": self.failed,
+            "warned": self.warned,
+            "checks": [c.to_dict() for c in self.checks],
+        }
 
 
 def _plural(n: int, word: str) -> str:
@@ -74,7 +79,13 @@ def run_doctor(project: Project, today: _dt.date) -> DoctorReport:
 
     try:
         config = project.config()
-        checks.append(Check("config", OK, "config.json is valid" if layout.config_path.exists() else "no config.json; defaults in use"))
+        checks.append(
+            Check(
+                "config",
+                OK,
+                "config.json is valid" if layout.config_path.exists() else "no config.json; defaults in use",
+            )
+        )
     except ConfigError as exc:
         config = Config()
         checks.append(Check("config", FAIL, "config.json cannot be used; defaults assumed below", [f"{exc}"]))
@@ -85,77 +96,138 @@ def run_doctor(project: Project, today: _dt.date) -> DoctorReport:
         temps = sorted(n for n in os.listdir(layout.facts_dir) if n.startswith(".") and n.endswith(TEMP_SUFFIX))
     problems = [f"{rel_facts}/{b.name}: {b.reason}" for b in broken]
     if broken:
-        checks.append(Check("fact files", FAIL, f"{_plural(len(broken), 'file')} of {len(store.file_names())} cannot be loaded (the rest still load)", problems))
+        checks.append(
+            Check(
+                "fact files",
+                FAIL,
+                f"{_plural(len(broken), 'file')} of {len(store.file_names())} cannot be loaded (the rest still load)",
+                problems,
+            )
+        )
     else:
         checks.append(Check("fact files", OK, f"{_plural(len(store.facts), 'fact file')} load"))
     if temps:
-        checks.append(Check("leftover temp files", WARN, f"{_plural(len(temps), 'file')} left by an interrupted write",
-                            [f"{rel_facts}/{t}: delete it (the write it belonged to did not finish)" for t in temps]))
+        checks.append(
+            Check(
+                "leftover temp files",
+                WARN,
+                f"{_plural(len(temps), 'file')} left by an interrupted write",
+                [f"{rel_facts}/{t}: delete it (the write it belonged to did not finish)" for t in temps],
+            )
+        )
 
     facts = store.sorted_facts()
     active = store.active_facts(today)
     soft = []
     for fact in facts:
         if len(fact.title) > MAX_TITLE_CHARS:
-            soft.append(f"{fact.id}: title is {len(fact.title)} characters, over {MAX_TITLE_CHARS}: shorten it through memory_write")
+            soft.append(
+                f"{fact.id}: title is {len(fact.title)} characters, over {MAX_TITLE_CHARS}: shorten it through memory_write"
+            )
         words = len(fact.body.split())
         if words > MAX_BODY_WORDS:
-            soft.append(f"{fact.id}: body is {words} words, over {MAX_BODY_WORDS}: split or tighten it through memory_write")
-    checks.append(Check("fact sizes", WARN, f"{_plural(len(soft), 'fact')} over the size limits", soft) if soft
-                  else Check("fact sizes", OK, "titles and bodies within limits"))
+            soft.append(
+                f"{fact.id}: body is {words} words, over {MAX_BODY_WORDS}: split or tighten it through memory_write"
+            )
+    checks.append(
+        Check("fact sizes", WARN, f"{_plural(len(soft), 'fact')} over the size limits", soft)
+        if soft
+        else Check("fact sizes", OK, "titles and bodies within limits")
+    )
 
     by_title: dict[str, list[str]] = {}
     for fact in active:
         by_title.setdefault(normalise(fact.title), []).append(fact.id)
     dups = [ids for ids in by_title.values() if len(ids) > 1]
     checks.append(
-        Check("duplicate titles", FAIL, f"{_plural(len(dups), 'title')} shared by several active facts",
-              [f"{', '.join(ids)} share a title: retire all but one (set expires) or rewrite one through memory_write" for ids in dups])
-        if dups else Check("duplicate titles", OK, "no two active facts share a title"))
+        Check(
+            "duplicate titles",
+            FAIL,
+            f"{_plural(len(dups), 'title')} shared by several active facts",
+            [
+                f"{', '.join(ids)} share a title: retire all but one (set expires) or rewrite one through memory_write"
+                for ids in dups
+            ],
+        )
+        if dups
+        else Check("duplicate titles", OK, "no two active facts share a title")
+    )
 
     missing_why = [f for f in active if f.needs_why]
     checks.append(
-        Check("reasoning", FAIL, f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
-              [f"{f.id} ({rel_facts}/{f.id}.md): add a **Why:** line through memory_write, or retire it" for f in missing_why])
-        if missing_why else Check("reasoning", OK, "every active decision and risk has a **Why:** line"))
+        Check(
+            "reasoning",
+            FAIL,
+            f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
+            [
+                f"{f.id} ({rel_facts}/{f.id}.md): add a **Why:** line through memory_write, or retire it"
+                for f in missing_why
+            ],
+        )
+        if missing_why
+        else Check("reasoning", OK, "every active decision and risk has a **Why:** line")
+    )
 
     chain_problems = []
     for fact in facts:
         if fact.supersedes == fact.id:
             chain_problems.append(f"{fact.id} supersedes itself: set supersedes to the fact it replaces, or null")
         elif fact.supersedes and fact.supersedes not in store.facts:
-            chain_problems.append(f"{fact.id} supersedes {fact.supersedes}, which does not exist: fix the id or set null")
+            chain_problems.append(
+                f"{fact.id} supersedes {fact.supersedes}, which does not exist: fix the id or set null"
+            )
     seen_cycles: set[frozenset[str]] = set()
     for fact in facts:
         path = [fact.id]
         current = fact.supersedes
         while current and current in store.facts:
             if current in path:
-                cycle = path[path.index(current):]
+                cycle = path[path.index(current) :]
                 key = frozenset(cycle)
                 if key not in seen_cycles and len(cycle) > 1:
                     seen_cycles.add(key)
-                    chain_problems.append(f"supersedes cycle {' → '.join([*cycle, current])}: break it by setting one supersedes to null")
+                    chain_problems.append(
+                        f"supersedes cycle {' → '.join([*cycle, current])}: break it by setting one supersedes to null"
+                    )
                 break
             path.append(current)
             current = store.facts[current].supersedes
-    checks.append(Check("supersedes", FAIL, f"{_plural(len(chain_problems), 'broken link')}", chain_problems) if chain_problems
-                  else Check("supersedes", OK, "every supersedes names an existing fact, no cycles"))
+    checks.append(
+        Check("supersedes", FAIL, f"{_plural(len(chain_problems), 'broken link')}", chain_problems)
+        if chain_problems
+        else Check("supersedes", OK, "every supersedes names an existing fact, no cycles")
+    )
 
     expected, report = build_index(active, config.index_token_budget)
     if report.omitted:
-        checks.append(Check("index budget", FAIL,
-                            f"{report.omitted} of {report.active} entries omitted over the {report.budget}-token budget",
-                            [f"consolidate or expire facts (`foundry memory prune`); omitted: {', '.join(report.omitted_ids[:10])}{' …' if report.omitted > 10 else ''}"]))
+        checks.append(
+            Check(
+                "index budget",
+                FAIL,
+                f"{report.omitted} of {report.active} entries omitted over the {report.budget}-token budget",
+                [
+                    f"consolidate or expire facts (`foundry memory prune`); omitted: {', '.join(report.omitted_ids[:10])}{' …' if report.omitted > 10 else ''}"
+                ],
+            )
+        )
     else:
-        checks.append(Check("index budget", OK, f"~{report.tokens} of {report.budget} tokens, {report.listed}/{report.active} facts listed"))
+        checks.append(
+            Check(
+                "index budget",
+                OK,
+                f"~{report.tokens} of {report.budget} tokens, {report.listed}/{report.active} facts listed",
+            )
+        )
 
     state = index_state(layout.index_path, expected)
     rel_index = layout.relative(layout.index_path)
     fixes = {
         "missing": (f"{rel_index} is missing", "run `foundry memory index` to generate it"),
         "stale": (f"{rel_index} is stale", "facts changed since it was built: run `foundry memory index`"),
-        "edited": (f"{rel_index} was edited by hand", "it is generated: run `foundry memory index` to regenerate it (hand edits are lost)"),
+        "edited": (
+            f"{rel_index} was edited by hand",
+            "it is generated: run `foundry memory index` to regenerate it (hand edits are lost)",
+        ),
     }
     if state == "current":
         checks.append(Check("INDEX.md", OK, f"{rel_index} is current"))
@@ -171,17 +243,23 @@ def _git_ignore_check(project: Project) -> Check:
     layout = project.layout
     targets = [layout.relative(layout.scratch_dir) + "/", layout.relative(layout.metrics_dir) + "/"]
     try:
-        inside = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=layout.root,
-                                capture_output=True, text=True, timeout=10)
+        inside = subprocess.run(
+            ["git", "rev-parse", "--is-inside-work-tree"], cwd=layout.root, capture_output=True, text=True, timeout=10
+        )
     except (OSError, subprocess.TimeoutExpired):
         return Check("git ignore", WARN, "git is not available; cannot check that scratch and metrics are ignored")
     if inside.returncode != 0 or inside.stdout.strip() != "true":
         return Check("git ignore", OK, "not a git repository; nothing to ignore")
-    result = subprocess.run(["git", "check-ignore", "--no-index", *targets], cwd=layout.root,
-                            capture_output=True, text=True, timeout=10)
+    result = subprocess.run(
+        ["git", "check-ignore", "--no-index", *targets], cwd=layout.root, capture_output=True, text=True, timeout=10
+    )
     ignored = {line.strip() for line in result.stdout.splitlines()}
     missing = [t for t in targets if t not in ignored]
     if missing:
-        return Check("git ignore", WARN, f"{', '.join(missing)} not ignored by git",
-                     [f"add '{t}' to .gitignore (or run `foundry init`)" for t in missing])
+        return Check(
+            "git ignore",
+            WARN,
+            f"{', '.join(missing)} not ignored by git",
+            [f"add '{t}' to .gitignore (or run `foundry init`)" for t in missing],
+        )
     return Check("git ignore", OK, "scratch and metrics are ignored by git")

@@ -22,7 +22,16 @@ TYPE_RANK: dict[str, int] = {name: rank for rank, name in enumerate(TYPE_ORDER)}
 CONFIDENCES: tuple[str, ...] = ("high", "medium", "low")
 REASONED_TYPES: frozenset[str] = frozenset({"decision", "risk"})
 FIELD_ORDER: tuple[str, ...] = (
-    "id", "type", "scope", "title", "tags", "confidence", "source", "created", "expires", "supersedes",
+    "id",
+    "type",
+    "scope",
+    "title",
+    "tags",
+    "confidence",
+    "source",
+    "created",
+    "expires",
+    "supersedes",
 )
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
 MAX_TITLE_CHARS = 80
@@ -80,20 +89,50 @@ class Fact:
     def to_record(self) -> tuple[Any, ...]:
         """A plain tuple for the parse cache (marshal-able)."""
         return (
-            self.id, self.type, self.title, self.body, self.scope, list(self.tags), self.confidence,
-            self.source, self.created, self.expires, self.supersedes, _plain(self.extras) if self.extras else None,
+            self.id,
+            self.type,
+            self.title,
+            self.body,
+            self.scope,
+            list(self.tags),
+            self.confidence,
+            self.source,
+            self.created,
+            self.expires,
+            self.supersedes,
+            _plain(self.extras) if self.extras else None,
         )
 
     @classmethod
     def from_record(cls, rec: tuple[Any, ...] | list[Any]) -> Fact:
-        return cls(rec[0], rec[1], rec[2], rec[3], rec[4], tuple(rec[5]), rec[6], rec[7], rec[8], rec[9], rec[10], rec[11] or {})
+        return cls(
+            rec[0],
+            rec[1],
+            rec[2],
+            rec[3],
+            rec[4],
+            tuple(rec[5]),
+            rec[6],
+            rec[7],
+            rec[8],
+            rec[9],
+            rec[10],
+            rec[11] or {},
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The fact as JSON-ready data, fields in the spec's order, then the body."""
         data: dict[str, Any] = {
-            "id": self.id, "type": self.type, "scope": self.scope, "title": self.title, "tags": list(self.tags),
-            "confidence": self.confidence, "source": self.source, "created": self.created,
-            "expires": self.expires, "supersedes": self.supersedes,
+            "id": self.id,
+            "type": self.type,
+            "scope": self.scope,
+            "title": self.title,
+            "tags": list(self.tags),
+            "confidence": self.confidence,
+            "source": self.source,
+            "created": self.created,
+            "expires": self.expires,
+            "supersedes": self.supersedes,
         }
         data.update(_plain(self.extras))
         data["body"] = self.body
@@ -137,7 +176,9 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, (_dt.date, _dt.datetime)):
         return value.isoformat()
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if isinstance(value, str):
+        return str(value)
+    if value is None or isinstance(value, (int, float, bool)):
         return value
     return str(value)
 
@@ -148,16 +189,12 @@ def _date_field(meta: dict[str, Any], key: str, nullable: bool) -> str | None:
         if nullable:
             return None
         raise FactFileError(f"'{key}' is missing: add '{key}: YYYY-MM-DD'")
-    if isinstance(value, _dt.datetime):
-        value = value.date()
-    if isinstance(value, _dt.date):
-        return value.isoformat()
     if isinstance(value, str) and DATE_RE.fullmatch(value.strip()):
         try:
             return _dt.date.fromisoformat(value.strip()).isoformat()
         except ValueError:
             pass
-    raise FactFileError(f"'{key}' is {value!r}, not a date: write YYYY-MM-DD{' or null' if nullable else ''}")
+    raise FactFileError(f"'{key}' is {str(value)!r}, not a date: write YYYY-MM-DD{' or null' if nullable else ''}")
 
 
 def _text_field(meta: dict[str, Any], key: str, default: str | None) -> str:
@@ -177,12 +214,16 @@ def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fa
         raise FactFileError("no YAML frontmatter: start the file with '---', the fact's fields, then '---'")
     missing = [key for key in REQUIRED_FIELDS if meta.get(key) in (None, "")]
     if missing:
-        raise FactFileError(f"missing required field{'s' if len(missing) > 1 else ''} {', '.join(missing)}: add {'them' if len(missing) > 1 else 'it'} to the frontmatter")
+        raise FactFileError(
+            f"missing required field{'s' if len(missing) > 1 else ''} {', '.join(missing)}: add {'them' if len(missing) > 1 else 'it'} to the frontmatter"
+        )
     fact_id = _text_field(meta, "id", None)
     if not ID_RE.fullmatch(fact_id):
         raise FactFileError(f"id '{fact_id}' is not of the form fact-NNNN")
     if file_stem is not None and file_stem != fact_id:
-        raise FactFileError(f"id '{fact_id}' does not match the file name {file_stem}.md: rename the file or fix the id")
+        raise FactFileError(
+            f"id '{fact_id}' does not match the file name {file_stem}.md: rename the file or fix the id"
+        )
     ftype = _text_field(meta, "type", None)
     if ftype not in TYPES:
         raise FactFileError(f"type '{ftype}' is not one of {', '.join(TYPES)}")
@@ -192,12 +233,13 @@ def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fa
     tags_value = meta.get("tags") or []
     if isinstance(tags_value, str):
         tags_value = [tags_value]
-    if not isinstance(tags_value, list) or not all(isinstance(t, (str, int, float)) and not isinstance(t, bool) for t in tags_value):
+    if not isinstance(tags_value, list) or not all(
+        isinstance(t, (str, int, float)) and not isinstance(t, bool) for t in tags_value
+    ):
         raise FactFileError("tags must be a list of strings, e.g. tags: [database, postgres]")
     supersedes = meta.get("supersedes")
-    if supersedes is not None:
-        if not isinstance(supersedes, str) or not ID_RE.fullmatch(supersedes):
-            raise FactFileError(f"supersedes {supersedes!r} is not a fact id (fact-NNNN) or null")
+    if supersedes is not None and (not isinstance(supersedes, str) or not ID_RE.fullmatch(supersedes)):
+        raise FactFileError(f"supersedes {supersedes!r} is not a fact id (fact-NNNN) or null")
     extras = {k: v for k, v in meta.items() if k not in FIELD_ORDER}
     return Fact(
         id=fact_id,
@@ -215,6 +257,42 @@ def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fa
     )
 
 
+class YamlDate(str):
+    """A YAML date kept as its text, so that a bad date gets our message, not YAML's,
+    and a date under an unknown key is written back unquoted."""
+
+
+_HANDLER: Any = None
+
+
+def _yaml_handler() -> Any:
+    """A frontmatter YAML handler that reads timestamps as YamlDate text (built once, lazily)."""
+    global _HANDLER
+    if _HANDLER is None:
+        import yaml
+        from frontmatter.default_handlers import YAMLHandler
+
+        base_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        base_dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        loader: Any = type("FactLoader", (base_loader,), {})
+        dumper: Any = type("FactDumper", (base_dumper,), {})
+        loader.add_constructor("tag:yaml.org,2002:timestamp", lambda ld, node: YamlDate(ld.construct_scalar(node)))
+        dumper.add_representer(
+            YamlDate, lambda dp, value: dp.represent_scalar("tag:yaml.org,2002:timestamp", str(value))
+        )
+
+        class FactYAMLHandler(YAMLHandler):
+            def load(self, fm: str, **kwargs: object) -> Any:
+                return yaml.load(fm, Loader=loader)
+
+            def export(self, metadata: dict[str, object], **kwargs: object) -> str:
+                kwargs["Dumper"] = dumper
+                return str(super().export(metadata, **kwargs))
+
+        _HANDLER = FactYAMLHandler()
+    return _HANDLER
+
+
 def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
     """Parse a fact file's text. Raises FactFileError with a one-line reason."""
     import frontmatter
@@ -223,12 +301,14 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
     if not text.lstrip("\ufeff").startswith("---"):
         raise FactFileError("no YAML frontmatter: start the file with '---', the fact's fields, then '---'")
     try:
-        post = frontmatter.loads(text.lstrip("\ufeff"))
+        post = frontmatter.loads(text.lstrip("\ufeff"), handler=_yaml_handler())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise FactFileError(f"frontmatter is not valid YAML{where} ({problem}): fix the YAML between the '---' lines") from None
+        raise FactFileError(
+            f"frontmatter is not valid YAML{where} ({problem}): fix the YAML between the '---' lines"
+        ) from None
     except ValueError as exc:
         raise FactFileError(f"frontmatter cannot be split from the body ({exc}): check the '---' lines") from None
     return fact_from_metadata(post.metadata, post.content, file_stem)
@@ -246,13 +326,18 @@ def render_fact_text(fact: Fact) -> str:
         "tags": list(fact.tags),
         "confidence": fact.confidence,
         "source": fact.source,
-        "created": _dt.date.fromisoformat(fact.created) if fact.created else None,
-        "expires": _dt.date.fromisoformat(fact.expires) if fact.expires else None,
+        "created": YamlDate(fact.created) if fact.created else None,
+        "expires": YamlDate(fact.expires) if fact.expires else None,
         "supersedes": fact.supersedes,
     }
     meta.update(fact.extras)
-    post = frontmatter.Post(fact.body, **meta)
-    return frontmatter.dumps(post, sort_keys=False, default_flow_style=None, width=10**9, allow_unicode=True) + "\n"
+    post = frontmatter.Post(fact.body, handler=_yaml_handler(), **meta)
+    return (
+        frontmatter.dumps(
+            post, handler=_yaml_handler(), sort_keys=False, default_flow_style=None, width=10**9, allow_unicode=True
+        )
+        + "\n"
+    )
 
 
 # ---- validation of what a caller asks memory_write to store -------------------------------
@@ -266,7 +351,9 @@ def check_title(title: str) -> str:
         raise InputError("title spans several lines: put the fact in one line of at most 80 characters")
     if len(title) > MAX_TITLE_CHARS:
         over = len(title) - MAX_TITLE_CHARS
-        raise InputError(f"title is {len(title)} characters, {over} over the {MAX_TITLE_CHARS}-character limit: state the fact more briefly")
+        raise InputError(
+            f"title is {len(title)} characters, {over} over the {MAX_TITLE_CHARS}-character limit: state the fact more briefly"
+        )
     return title
 
 
@@ -276,7 +363,9 @@ def check_body(body: str) -> str:
         raise InputError("body is empty: state the claim, and for a decision or risk its **Why:** line")
     words = len(body.split())
     if words > MAX_BODY_WORDS:
-        raise InputError(f"body is {words} words, {words - MAX_BODY_WORDS} over the {MAX_BODY_WORDS}-word limit: shorten it or split it into two facts")
+        raise InputError(
+            f"body is {words} words, {words - MAX_BODY_WORDS} over the {MAX_BODY_WORDS}-word limit: shorten it or split it into two facts"
+        )
     return body
 
 

@@ -118,5 +118,3 @@ def write_index(path: Path, active: Iterable[Fact], budget: int) -> IndexReport:
     if not unchanged:
         atomic_write(path, text)
     return report
-
-

@@ -40,7 +40,6 @@ from .search import Hit, match_facts, query_terms, rank, render_results
 from .search_index import SearchIndex
 from .store import Changes, FactStore
 
-
 FULL_RESCAN_SECONDS = 30.0
 
 
@@ -116,8 +115,15 @@ class Project:
     def active_facts(self, today: _dt.date) -> list[Fact]:
         return self.store.active_facts(today)
 
-    def search(self, query: str, today: _dt.date, *, type: str | None = None, limit: int | None = None,
-               min_score: float | None = None) -> list[Hit]:
+    def search(
+        self,
+        query: str,
+        today: _dt.date,
+        *,
+        type: str | None = None,
+        limit: int | None = None,
+        min_score: float | None = None,
+    ) -> list[Hit]:
         """Scored hits for `query` among the active facts (the core of memory_search)."""
         if type is not None:
             check_choice(type, TYPES, "type")
@@ -143,8 +149,15 @@ def _check_query(query: str) -> str:
     return query
 
 
-def memory_search(project: Project, query: str, today: _dt.date, *, type: str | None = None,
-                  limit: int | None = None, explain: bool = False) -> tuple[str, list[Hit]]:
+def memory_search(
+    project: Project,
+    query: str,
+    today: _dt.date,
+    *,
+    type: str | None = None,
+    limit: int | None = None,
+    explain: bool = False,
+) -> tuple[str, list[Hit]]:
     """The memory_search reply text and its hits."""
     _check_query(query)
     project.sync()
@@ -191,7 +204,10 @@ def validate_request(req: WriteRequest) -> Fact:
     confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
     expires = check_date(req.expires, "expires") if req.expires else None
     return Fact(
-        id="", type=ftype, title=title, body=body,
+        id="",
+        type=ftype,
+        title=title,
+        body=body,
         scope=check_line(req.scope or "", "scope", "project"),
         tags=check_tags(list(req.tags or ())),
         confidence=confidence,
@@ -243,7 +259,9 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         index = rebuild_index(project, today)
     warnings = []
     if new.needs_why:
-        warnings.append(f"{new.type} {new.id} has no **Why:** line; doctor fails and prune lists it until one is added.")
+        warnings.append(
+            f"{new.type} {new.id} has no **Why:** line; doctor fails and prune lists it until one is added."
+        )
     action = "updated" if new.supersedes else "created"
     return WriteResult(action, new.id, index, new.supersedes, warnings)
 
@@ -251,7 +269,9 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
 def find_fact(project: Project, fact_id: str) -> Fact:
     fact = project.store.get(fact_id.strip())
     if fact is None:
-        raise NotFoundError(f"no fact {fact_id!r} in {project.layout.relative(project.layout.facts_dir)}: list them with `foundry memory list --all`")
+        raise NotFoundError(
+            f"no fact {fact_id!r} in {project.layout.relative(project.layout.facts_dir)}: list them with `foundry memory list --all`"
+        )
     return fact
 
 
@@ -281,8 +301,15 @@ class _FactWatcher:
         except ImportError:  # pragma: no cover - watchfiles is a dependency
             return
         try:
-            for batch in watch(self.folder, stop_event=self._stop, debounce=30, step=10,
-                               rust_timeout=500, yield_on_timeout=False, recursive=False):
+            for batch in watch(
+                self.folder,
+                stop_event=self._stop,
+                debounce=30,
+                step=10,
+                rust_timeout=500,
+                yield_on_timeout=False,
+                recursive=False,
+            ):
                 with self._guard:
                     self._dirty.update(Path(path).name for _change, path in batch)
         except Exception:  # the folder vanished or the OS refused: fall back to full scans

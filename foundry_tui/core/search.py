@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -52,8 +52,11 @@ class TermMatch:
         return 3 * self.title + 2 * self.tags + self.body
 
     def describe(self) -> str:
-        parts = [f"{name} +{weight}" for name, weight, hit in
-                 (("title", 3, self.title), ("tags", 2, self.tags), ("body", 1, self.body)) if hit]
+        parts = [
+            f"{name} +{weight}"
+            for name, weight, hit in (("title", 3, self.title), ("tags", 2, self.tags), ("body", 1, self.body))
+            if hit
+        ]
         return f'"{self.term}" {", ".join(parts)}'
 
 
@@ -78,9 +81,14 @@ class Hit:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "id": self.fact.id, "type": self.fact.type, "title": self.fact.title,
-            "confidence": self.fact.confidence, "score": round(self.score, 4), "points": self.points,
-            "typeMultiplier": self.type_multiplier, "confidenceMultiplier": self.confidence_multiplier,
+            "id": self.fact.id,
+            "type": self.fact.type,
+            "title": self.fact.title,
+            "confidence": self.fact.confidence,
+            "score": round(self.score, 4),
+            "points": self.points,
+            "typeMultiplier": self.type_multiplier,
+            "confidenceMultiplier": self.confidence_multiplier,
             "matches": [{"term": m.term, "title": m.title, "tags": m.tags, "body": m.body} for m in self.matches],
         }
 
@@ -103,14 +111,16 @@ class TermMatcher(Protocol):
     def match_term(self, term: str) -> tuple[set[str], set[str], set[str]]: ...
 
 
-def match_facts(facts: Iterable[Fact], terms: Sequence[str], matcher: TermMatcher | None = None) -> list[Hit]:
+def match_facts(
+    facts: Iterable[Fact] | Mapping[str, Fact], terms: Sequence[str], matcher: TermMatcher | None = None
+) -> list[Hit]:
     """Every fact (of `facts`) that matches at least one term, scored. With a matcher
     (an index) the term lookups use it; without one every fact is scanned."""
     if not terms:
         return []
     hits: list[Hit] = []
     if matcher is None:
-        for fact in facts:
+        for fact in facts.values() if isinstance(facts, Mapping) else facts:
             title, tags, body = search_fields(fact)
             found = [TermMatch(t, t in title, t in tags, t in body) for t in terms]
             found = [m for m in found if m.points]
@@ -123,25 +133,20 @@ def match_facts(facts: Iterable[Fact], terms: Sequence[str], matcher: TermMatche
         candidates |= in_title
         candidates |= in_tags
         candidates |= in_body
-    by_id = facts if isinstance(facts, dict) else {f.id: f for f in facts}
+    by_id: Mapping[str, Fact] = facts if isinstance(facts, Mapping) else {f.id: f for f in facts}
     for fact_id in candidates:
-        fact = by_id.get(fact_id)
-        if fact is None:
+        candidate = by_id.get(fact_id)
+        if candidate is None:
             continue
-        found = [
-            TermMatch(term, fact_id in t, fact_id in g, fact_id in b)
-            for term, t, g, b in per_term
-        ]
-        hits.append(score_fact(fact, [m for m in found if m.points]))
+        matched = [TermMatch(term, fact_id in t, fact_id in g, fact_id in b) for term, t, g, b in per_term]
+        hits.append(score_fact(candidate, [m for m in matched if m.points]))
     return hits
 
 
 def rank(hits: Iterable[Hit], limit: int, min_score: float) -> list[Hit]:
     """The best `limit` hits scoring at least `min_score`, in the product's order."""
     eligible = [h for h in hits if h.score >= min_score]
-    return heapq.nsmallest(
-        limit, eligible, key=lambda h: (-h.score, TYPE_RANK.get(h.fact.type, 99), -h.fact.number)
-    )
+    return heapq.nsmallest(limit, eligible, key=lambda h: (-h.score, TYPE_RANK.get(h.fact.type, 99), -h.fact.number))
 
 
 def render_hit(hit: Hit, explain: bool = False) -> str:

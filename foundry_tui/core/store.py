@@ -238,8 +238,7 @@ class FactStore:
                     replaced[old] = fact.id
         iso = day.isoformat()
         active = [
-            f for f in self.facts.values()
-            if f.id not in replaced and not (f.expires is not None and f.expires < iso)
+            f for f in self.facts.values() if f.id not in replaced and not (f.expires is not None and f.expires < iso)
         ]
         active.sort(key=lambda f: f.number)
         self._derived = (self.generation, day, active, replaced)

@@ -59,8 +59,17 @@ def fact_listing(project: Project, today: _dt.date, *, include_inactive: bool) -
         reason = project.store.inactive_reason(fact, today)
         if reason and not include_inactive:
             continue
-        rows.append({"id": fact.id, "type": fact.type, "title": fact.title, "tags": list(fact.tags),
-                     "active": reason is None, "inactive": reason, "file": f"{fact.id}.md"})
+        rows.append(
+            {
+                "id": fact.id,
+                "type": fact.type,
+                "title": fact.title,
+                "tags": list(fact.tags),
+                "active": reason is None,
+                "inactive": reason,
+                "file": f"{fact.id}.md",
+            }
+        )
     if include_inactive:
         for broken in sorted(project.store.broken.values(), key=lambda b: b.name):
             rows.append({"id": None, "file": broken.name, "broken": broken.reason, "active": False})

@@ -1,0 +1,5 @@
+"""`python -m foundry_tui` runs the `foundry` command line."""
+
+from foundry_tui.cli import entry_point
+
+entry_point()

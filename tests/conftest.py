@@ -1,0 +1,44 @@
+"""Shared fixtures: real folders on disk, the bundled demo, and the CLI run for real."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from foundry_tui.core.memory import Project
+from foundry_tui.demo import make_demo_copy, remove_demo_copy
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test gets its own cache folder and no inherited root or date."""
+    monkeypatch.setenv("FOUNDRY_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    for name in ("FOUNDRY_ROOT", "FOUNDRY_TODAY", "FOUNDRY_NO_CACHE", "FOUNDRY_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """An empty project with a `.foundry/` folder."""
+    (tmp_path / ".foundry" / "memory" / "facts").mkdir(parents=True)
+    return tmp_path
+
+
+@pytest.fixture
+def project(root: Path) -> Project:
+    return Project(root)
+
+
+@pytest.fixture
+def demo_root() -> Iterator[Path]:
+    """A fresh copy of the bundled demo project."""
+    path = make_demo_copy()
+    yield path
+    remove_demo_copy(path)
+
+
+@pytest.fixture
+def demo(demo_root: Path) -> Project:
+    return Project(demo_root)

@@ -1,0 +1,136 @@
+"""The parse cache (a second start does not re-parse), the watcher, and the core's import hygiene."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import foundry_tui.core
+from foundry_tui.core import cache, facts
+from foundry_tui.core.memory import Project, memory_search
+from foundry_tui.core.store import FactStore
+
+from .helpers import TODAY, write
+
+
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    real = facts.parse_fact_text
+
+    def counting(text: str, stem: str | None = None) -> facts.Fact:
+        calls.append(stem or "")
+        return real(text, stem)
+
+    monkeypatch.setattr("foundry_tui.core.store.parse_fact_text", counting)
+    return calls
+
+
+def _age_files(folder: Path) -> None:
+    old = time.time() - 60
+    for path in folder.iterdir():
+        os.utime(path, (old, old))
+
+
+def test_second_start_reads_from_the_cache(demo: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    _age_files(demo.layout.facts_dir)
+    calls = _count_parses(monkeypatch)
+    FactStore(demo.layout).refresh()
+    assert len(calls) == 16
+    calls.clear()
+    second = FactStore(demo.layout)
+    second.refresh()
+    assert calls == [] and len(second.facts) == 16
+    # An edited file is parsed again; the others still come from the cache.
+    path = demo.layout.facts_dir / "fact-0012.md"
+    path.write_text(path.read_text().replace("paying organisation", "paying company"))
+    third = FactStore(demo.layout)
+    third.refresh()
+    assert calls == ["fact-0012"]
+    assert third.facts["fact-0012"].title == "A tenant is one paying company, not one user"
+
+
+def test_corrupt_or_foreign_cache_is_ignored(demo: Project) -> None:
+    FactStore(demo.layout).refresh()
+    path = cache.cache_file(demo.root)
+    assert path is not None and path.exists()
+    path.write_bytes(b"\x00garbage")
+    store = FactStore(demo.layout)
+    store.refresh()
+    assert len(store.facts) == 16
+    assert cache.load_entries(path, Path("/somewhere/else")) == {}
+
+
+def test_cache_off(demo: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
+    assert cache.cache_file(demo.root) is None
+    assert len(FactStore(demo.layout).refresh().added) == 0
+
+
+def test_broken_files_are_cached_with_their_reason(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = root / ".foundry/memory/facts/fact-0001.md"
+    bad.write_text("---\nid: [\n---\n")
+    _age_files(bad.parent)
+    first = FactStore(Project(root).layout)
+    first.refresh()
+    calls = _count_parses(monkeypatch)
+    second = FactStore(Project(root).layout)
+    second.refresh()
+    assert calls == [] and second.broken["fact-0001.md"].reason == first.broken["fact-0001.md"].reason
+
+
+def test_watcher_sees_in_place_edits_within_a_second(demo: Project) -> None:
+    demo.sync()
+    demo.use_search_index()
+    demo.watch()
+    try:
+        time.sleep(0.3)  # the watcher thread sets up its inotify watch
+        path = demo.layout.facts_dir / "fact-0016.md"
+        with path.open("a") as handle:  # an in-place append: the folder's mtime does not move
+            handle.write("\nDaylight saving is handled by zoneinfo.\n")
+        deadline = time.monotonic() + 1.0
+        found = []
+        while time.monotonic() < deadline and not found:
+            _text, found = memory_search(demo, "zoneinfo", TODAY)
+            time.sleep(0.02)
+        assert [h.fact.id for h in found] == ["fact-0016"]
+        write(demo, "Zoneinfo beats pytz", "Stdlib.")  # a write from this process is seen at once
+        assert memory_search(demo, "pytz", TODAY)[1][0].fact.title == "Zoneinfo beats pytz"
+    finally:
+        demo.close()
+
+
+CORE_MODULES = sorted(p.stem for p in Path(foundry_tui.core.__file__).parent.glob("*.py") if p.stem != "__init__")
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_core_modules_never_import_the_ui(module: str) -> None:
+    code = (
+        f"import sys, foundry_tui.core.{module}\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
+        "assert not bad, bad\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_search_from_the_cache_needs_no_yaml(demo: Project) -> None:
+    FactStore(demo.layout).refresh()  # fills the cache
+    _age_files(demo.layout.facts_dir)
+    FactStore(demo.layout).refresh()
+    code = (
+        "import sys, datetime\nfrom pathlib import Path\n"
+        "from foundry_tui.core.memory import Project, memory_search\n"
+        f"text, hits = memory_search(Project(Path({str(demo.root)!r})), 'postgres', datetime.date(2026, 11, 30))\n"
+        "assert hits, text\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('yaml', 'frontmatter', 'jsonschema', 'textual', 'rich'))\n"
+        "assert not heavy, heavy\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=os.environ.copy()
+    )
+    assert proc.returncode == 0, proc.stderr

@@ -64,10 +64,17 @@ class Fact:
     expires: str | None = None
     supersedes: str | None = None
     extras: dict[str, Any] = field(default_factory=dict)
+    # Lowercased "title\0tags\0body", made on first search (derived, never compared).
+    search_text: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def number(self) -> int:
         return fact_number(self.id)
+
+    @property
+    def order_key(self) -> tuple[int, str]:
+        """Sorts ids by number without parsing them (fact-0999 < fact-1000 < fact-10000)."""
+        return (len(self.id), self.id)
 
     @property
     def has_why(self) -> bool:

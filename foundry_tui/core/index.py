@@ -51,7 +51,7 @@ def index_line(fact: Fact) -> str:
 
 def index_order(facts: Iterable[Fact]) -> list[Fact]:
     """Type order (decision → … → glossary), then id."""
-    return sorted(facts, key=lambda f: (TYPE_RANK.get(f.type, len(TYPE_RANK)), f.number))
+    return sorted(facts, key=lambda f: (TYPE_RANK.get(f.type, len(TYPE_RANK)), *f.order_key))
 
 
 def omission_note(count: int, budget: int) -> str:

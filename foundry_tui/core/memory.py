@@ -51,6 +51,7 @@ class Project:
         self.store = FactStore(self.layout, use_cache=use_cache)
         self._config: tuple[tuple[int, int] | None, Config] | None = None
         self._search_index: SearchIndex | None = None
+        self._index_builder: threading.Thread | None = None
         self._watcher: _FactWatcher | None = None
         self._lock = threading.RLock()
         self._full_scan = 0.0
@@ -91,13 +92,36 @@ class Project:
 
     # ---- long-lived mode ---------------------------------------------------------------
 
-    def use_search_index(self) -> SearchIndex:
-        """Keep a word index of the facts from now on (for processes that answer many searches)."""
+    def use_search_index(self, *, background: bool = False) -> None:
+        """Keep a word index of the facts from now on (for processes that answer many searches).
+
+        With `background`, the index is built in a thread and searches scan every fact
+        until it is ready, so the first answer after start does not wait for the build."""
         with self._lock:
-            if self._search_index is None:
-                self._search_index = SearchIndex()
-            self._search_index.sync(self.store.facts, self.store.generation)
-            return self._search_index
+            if self._search_index is not None or self._index_builder is not None:
+                return
+            facts, generation = dict(self.store.facts), self.store.generation
+            if not background:
+                index = SearchIndex()
+                index.sync(facts, generation)
+                self._search_index = index
+                return
+
+            def build() -> None:
+                index = SearchIndex()
+                index.sync(facts, generation)
+                with self._lock:
+                    self._search_index = index
+
+            self._index_builder = threading.Thread(target=build, name="foundry-search-index", daemon=True)
+            self._index_builder.start()
+
+    def search_index_ready(self, timeout: float | None = None) -> bool:
+        """Whether the word index is in use (waiting up to `timeout` seconds for a background build)."""
+        builder = self._index_builder
+        if builder is not None and timeout:
+            builder.join(timeout)
+        return self._search_index is not None
 
     def watch(self) -> None:
         """Watch the facts folder so that `sync()` need not stat every file (long-lived processes)."""
@@ -133,12 +157,15 @@ class Project:
         if not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
         terms = query_terms(query)
-        active = self.active_facts(today)
+        active = self.store.active_by_id(today)
         if type is not None:
-            active = [f for f in active if f.type == type]
-        if self._search_index is not None:
-            hits = match_facts({f.id: f for f in active}, terms, self.use_search_index())
-        else:
+            active = {i: f for i, f in active.items() if f.type == type}
+        with self._lock:
+            index = self._search_index
+            if index is not None:
+                index.sync(self.store.facts, self.store.generation)
+                hits = match_facts(active, terms, index)
+        if index is None:
             hits = match_facts(active, terms)
         return rank(hits, limit, config.min_score if min_score is None else min_score)
 
@@ -239,7 +266,7 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         store = project.store
         active = store.active_facts(today)
         title_key = normalise(new.title)
-        same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.number)
+        same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
         print_fp = fingerprint(new.title, new.body)
         same = [f for f in same_title if f.fingerprint == print_fp]
         if same:  # nothing is written, not even the index: report it as it would be built

@@ -33,9 +33,18 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
+def search_text(fact: Fact) -> str:
+    """The fact's title, tags (one per line) and body, lowercased and joined by NUL (cached on the fact)."""
+    text = fact.search_text
+    if text is None:
+        text = fact.search_text = f"{fact.title}\0{chr(10).join(fact.tags)}\0{fact.body}".lower()
+    return text
+
+
 def search_fields(fact: Fact) -> tuple[str, str, str]:
-    """The lowercased title, tags (one per line) and body that terms are matched in."""
-    return (fact.title.lower(), "\n".join(fact.tags).lower(), fact.body.lower())
+    """The lowercased title, tags and body that terms are matched in."""
+    title, tags, body = search_text(fact).split("\0", 2)
+    return title, tags, body
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,18 +130,20 @@ def match_facts(
     hits: list[Hit] = []
     if matcher is None:
         for fact in facts.values() if isinstance(facts, Mapping) else facts:
-            title, tags, body = search_fields(fact)
+            text = search_text(fact)
+            # A term never contains NUL, so one test on the joined text rules out most facts.
+            if not any(t in text for t in terms):
+                continue
+            title, tags, body = text.split("\0", 2)
             found = [TermMatch(t, t in title, t in tags, t in body) for t in terms]
-            found = [m for m in found if m.points]
-            if found:
-                hits.append(score_fact(fact, found))
+            hits.append(score_fact(fact, [m for m in found if m.points]))
         return hits
     per_term = [(term, *matcher.match_term(term)) for term in terms]
     candidates: set[str] = set()
-    for _term, in_title, in_tags, in_body in per_term:
-        candidates |= in_title
-        candidates |= in_tags
-        candidates |= in_body
+    for _term, title_ids, tag_ids, body_ids in per_term:
+        candidates |= title_ids
+        candidates |= tag_ids
+        candidates |= body_ids
     by_id: Mapping[str, Fact] = facts if isinstance(facts, Mapping) else {f.id: f for f in facts}
     for fact_id in candidates:
         candidate = by_id.get(fact_id)

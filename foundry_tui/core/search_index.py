@@ -9,14 +9,20 @@ few set unions instead of a scan of every fact body.
 
 from __future__ import annotations
 
+import gc
+import re
+
 from .facts import Fact
-from .search import MIN_TERM_CHARS, TERM_RE, search_fields
+from .search import MIN_TERM_CHARS, search_fields
 
 Postings = dict[str, set[str]]
+# Maximal runs of letters and digits at least MIN_TERM_CHARS long: shorter words can
+# never contain a search term, so they are not indexed.
+_WORD_RE = re.compile(rf"[^\W_]{{{MIN_TERM_CHARS},}}")
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in TERM_RE.findall(text) if len(w) >= MIN_TERM_CHARS)
+    return frozenset(_WORD_RE.findall(text))
 
 
 class SearchIndex:
@@ -62,12 +68,18 @@ class SearchIndex:
         """Index exactly `facts`: add new and changed ones, drop the ones gone."""
         if generation == self.generation:
             return
-        for fact_id in [i for i in self._indexed if i not in facts]:
-            self.remove(fact_id)
-        for fact_id, fact in facts.items():
-            entry = self._indexed.get(fact_id)
-            if entry is None or entry[0] is not fact:
-                self.add(fact)
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # many small sets at once: the cyclic GC would only re-scan them
+        try:
+            for fact_id in [i for i in self._indexed if i not in facts]:
+                self.remove(fact_id)
+            for fact_id, fact in facts.items():
+                entry = self._indexed.get(fact_id)
+                if entry is None or entry[0] is not fact:
+                    self.add(fact)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
         self.generation = generation
 
     def _vocab(self) -> str:

@@ -8,6 +8,7 @@ A file that does not parse never stops the others from loading: it is kept as a
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,26 +84,40 @@ class FactStore:
         self.facts: dict[str, Fact] = {}
         self.broken: dict[str, BrokenFile] = {}
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
+        self._active_map: tuple[object, dict[str, Fact]] | None = None
 
     # ---- loading ---------------------------------------------------------------------
 
     def _stat_all(self) -> dict[str, os.stat_result]:
-        folder = self.layout.facts_dir
         found: dict[str, os.stat_result] = {}
         try:
-            with os.scandir(folder) as it:
-                for entry in it:
-                    if _is_fact_file(entry.name):
-                        try:
-                            found[entry.name] = entry.stat()
-                        except FileNotFoundError:
-                            continue
-        except FileNotFoundError:
-            pass
+            fd = os.open(self.layout.facts_dir, os.O_RDONLY)
+        except (FileNotFoundError, NotADirectoryError):
+            return found
+        try:
+            stat = os.stat
+            for name in os.listdir(fd):
+                if _is_fact_file(name):
+                    try:  # relative to the folder's fd: no path walk per file (about twice as fast)
+                        found[name] = stat(name, dir_fd=fd)
+                    except FileNotFoundError:
+                        continue
+        finally:
+            os.close(fd)
         return found
 
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
+        # Loading builds many small objects at once; the cyclic GC would only re-scan them.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._refresh()
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    def _refresh(self) -> Changes:
         try:
             self._dir_mtime = os.stat(self.layout.facts_dir).st_mtime_ns
         except FileNotFoundError:
@@ -120,7 +135,7 @@ class FactStore:
                 continue
             item: Fact | BrokenFile
             hit = cached.get(name)
-            if hit is not None and tuple(hit[0]) == key:
+            if hit is not None and hit[0] == key:
                 record = hit[1]
                 item = BrokenFile(name, record[1]) if record[0] == "!broken" else Fact.from_record(record)
             else:
@@ -232,7 +247,7 @@ class FactStore:
         if derived is not None and derived[0] == self.generation and (today is None or derived[1] == day):
             return derived
         replaced: dict[str, str] = {}
-        for fact in sorted(self.facts.values(), key=lambda f: f.number):
+        for fact in sorted(self.facts.values(), key=lambda f: f.order_key):
             for old in fact.replaced_ids():
                 if old != fact.id:
                     replaced[old] = fact.id
@@ -240,13 +255,20 @@ class FactStore:
         active = [
             f for f in self.facts.values() if f.id not in replaced and not (f.expires is not None and f.expires < iso)
         ]
-        active.sort(key=lambda f: f.number)
+        active.sort(key=lambda f: f.order_key)
         self._derived = (self.generation, day, active, replaced)
         return self._derived
 
     def active_facts(self, today: _dt.date) -> list[Fact]:
         """Facts that are neither expired (expires earlier than today) nor superseded, by id."""
         return self._derive(today)[2]
+
+    def active_by_id(self, today: _dt.date) -> dict[str, Fact]:
+        """The active facts by id (kept with the active set, so searches need not rebuild it)."""
+        derived = self._derive(today)
+        if self._active_map is None or self._active_map[0] is not derived:
+            self._active_map = (derived, {f.id: f for f in derived[2]})
+        return self._active_map[1]
 
     def inactive_reason(self, fact: Fact, today: _dt.date) -> str | None:
         """Why `fact` is inactive (`expired 2026-06-30`, `superseded by fact-0009`), or None."""
@@ -258,7 +280,7 @@ class FactStore:
         return None
 
     def sorted_facts(self) -> list[Fact]:
-        return sorted(self.facts.values(), key=lambda f: f.number)
+        return sorted(self.facts.values(), key=lambda f: f.order_key)
 
     def get(self, fact_id: str) -> Fact | None:
         return self.facts.get(fact_id)

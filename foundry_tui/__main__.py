@@ -1,5 +1,5 @@
 """`python -m foundry_tui` runs the `foundry` command line."""
 
-from foundry_tui.cli import entry_point
+from foundry_tui.launcher import entry_point
 
 entry_point()

@@ -170,6 +170,124 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+# ---- the agent side ---------------------------------------------------------------------
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from .core.paths import find_root
+    from .core.setup import init_project
+
+    root = find_root(args.root) if args.root else Path.cwd()
+    report = init_project(root, args.profile, _today(args))
+    _emit(report.text())
+    return 1 if report.problems else 0
+
+
+def cmd_runbook_list(args: argparse.Namespace) -> int:
+    from .core.runbooks import list_runbooks, render_runbook_list
+
+    _emit(render_runbook_list(list_runbooks(_project(args).layout)))
+    return 0
+
+
+def cmd_runbook_get(args: argparse.Namespace) -> int:
+    from .core.runbooks import get_runbook
+
+    _emit(get_runbook(_project(args).layout, args.slug))
+    return 0
+
+
+def cmd_runbook_new(args: argparse.Namespace) -> int:
+    from .core.runbooks import new_runbook
+
+    layout = _project(args).layout
+    _emit(f"Created {layout.relative(new_runbook(layout, args.title, args.trigger, args.slug))}")
+    return 0
+
+
+def cmd_adr_list(args: argparse.Namespace) -> int:
+    from .core.adr import list_adrs, render_adr_list
+
+    _emit(render_adr_list(list_adrs(_project(args).layout)))
+    return 0
+
+
+def cmd_adr_new(args: argparse.Namespace) -> int:
+    from .core.adr import new_adr
+
+    layout = _project(args).layout
+    path = new_adr(layout, args.title, args.supersedes, _today(args))
+    _emit(f"Created {layout.relative(path)}" + (f" (supersedes ADR {args.supersedes:04d})" if args.supersedes else ""))
+    return 0
+
+
+def _json_argument(text: str | None, file: str | None, what: str) -> Any:
+    if text is not None and file is not None:
+        raise InputError(f"give the {what} with --data or --file, not both")
+    raw = text if text is not None else (sys.stdin.read() if file in (None, "-") else None)
+    if raw is None:
+        try:
+            raw = Path(str(file)).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read --file {file}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"the {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def cmd_blackboard_write(args: argparse.Namespace) -> int:
+    from .core.blackboard import blackboard_write
+
+    data = _json_argument(args.data, args.file, "artifact")
+    outcome = blackboard_write(_project(args).layout, args.wave, args.agent, args.schema, data)
+    _emit(outcome.text)
+    return 0 if outcome.written else 1
+
+
+def cmd_blackboard_read(args: argparse.Namespace) -> int:
+    from .core.blackboard import blackboard_read
+
+    _emit(blackboard_read(_project(args).layout, args.wave, args.agent, args.full))
+    return 0
+
+
+def cmd_contract_list(args: argparse.Namespace) -> int:
+    from .core.contracts import describe_contracts
+
+    _emit(describe_contracts(_project(args).layout))
+    return 0
+
+
+def cmd_contract_validate(args: argparse.Namespace) -> int:
+    from .core.contracts import contract_validate
+
+    data = _json_argument(args.data, None, "artifact") if args.data is not None else None
+    valid, text = contract_validate(_project(args).layout, args.schema, data, args.path, has_data=args.data is not None)
+    _emit(text)
+    return 0 if valid else 1
+
+
+def cmd_tokens(args: argparse.Namespace) -> int:
+    from .core.report import token_report
+
+    _emit(token_report(_project(args), _today(args)))
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .core.paths import find_root
+    from .mcp.server import run
+
+    return run(find_root(args.root), args.today)
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    from .hooks import run_hook
+
+    return run_hook(args.event, sys.stdin, sys.stdout, args.root)
+
+
 # ---- the parser -------------------------------------------------------------------------
 
 
@@ -187,10 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(handler=handler)
         return p
 
-    memory = commands.add_parser("memory", help="facts: write, search, index, prune, show, list")
-    _global_options(memory, top=False)
-    mem = memory.add_subparsers(dest="memory_command", metavar="ACTION", parser_class=_Parser)
-    memory.set_defaults(handler=lambda _a: _missing(memory))
+    mem = _group(commands, "memory", "facts: write, search, index, prune, show, list")
 
     p = sub(mem, "write", cmd_memory_write, "store one durable fact (dedup, ids and supersedes are automatic)")
     p.add_argument("--title", required=True, help="the fact itself, at most 80 characters")
@@ -221,7 +336,56 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub(commands, "doctor", cmd_doctor, "check the memory's health (exit 1 on any FAIL)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub(commands, "init", cmd_init, "set this repository up: folders, config, .gitignore, .mcp.json, hooks")
+    p.add_argument("--profile", help="startup-mvp (2500-token index), standard (4000) or full (6000)")
+
+    runbook = _group(commands, "runbook", "T2 runbooks: list, get, new")
+    sub(runbook, "list", cmd_runbook_list, "list runbooks with their triggers")
+    p = sub(runbook, "get", cmd_runbook_get, "print one runbook")
+    p.add_argument("slug")
+    p = sub(runbook, "new", cmd_runbook_new, "create a runbook from the template")
+    p.add_argument("title")
+    p.add_argument("--trigger", help="when to use it, e.g. 'deploy, release to prod'")
+    p.add_argument("--slug", help="file name (default: from the title)")
+
+    adr = _group(commands, "adr", "T3 architecture decision records: list, new")
+    sub(adr, "list", cmd_adr_list, "list ADRs with their status")
+    p = sub(adr, "new", cmd_adr_new, "write the next ADR from the template")
+    p.add_argument("title")
+    p.add_argument("--supersedes", type=int, metavar="N", help="mark ADR N superseded by the new one")
+
+    board = _group(commands, "blackboard", "artifacts agents hand each other: read, write")
+    p = sub(board, "read", cmd_blackboard_read, "summaries of a wave's artifacts")
+    p.add_argument("wave")
+    p.add_argument("--agent", help="only this producer")
+    p.add_argument("--full", action="store_true", help="each artifact verbatim")
+    p = sub(board, "write", cmd_blackboard_write, "validate and write an artifact (JSON from --data, --file or stdin)")
+    p.add_argument("--wave", required=True)
+    p.add_argument("--agent", required=True)
+    p.add_argument("--schema", required=True, help="contract id, e.g. finding.v1")
+    p.add_argument("--data", help="the artifact as JSON")
+    p.add_argument("--file", help="read the artifact from FILE (- for stdin)")
+
+    contract = _group(commands, "contract", "JSON Schema contracts: list, validate")
+    sub(contract, "list", cmd_contract_list, "every available contract id")
+    p = sub(contract, "validate", cmd_contract_validate, "validate an artifact (--data JSON or --path FILE)")
+    p.add_argument("schema", help="contract id, e.g. finding.v1")
+    p.add_argument("--data", help="the artifact as JSON")
+    p.add_argument("--path", help="a JSON file, relative to the project root")
+
+    sub(commands, "tokens", cmd_tokens, "the token report")
+    sub(commands, "mcp", cmd_mcp, "run the stdio MCP server")
+    p = sub(commands, "hook", cmd_hook, "run a Claude Code hook (event JSON on stdin)")
+    p.add_argument("event", choices=["session-start", "user-prompt-submit", "pre-tool-use"])
     return parser
+
+
+def _group(commands: Any, name: str, help_text: str) -> Any:
+    parser = commands.add_parser(name, help=help_text, description=help_text)
+    _global_options(parser, top=False)
+    parser.set_defaults(handler=lambda _a: _missing(parser))
+    return parser.add_subparsers(dest=f"{name}_command", metavar="ACTION", parser_class=_Parser)
 
 
 def _missing(parser: argparse.ArgumentParser) -> int:
@@ -273,12 +437,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         sys.stderr.write(f"foundry: internal error: {type(exc).__name__}: {exc} (set FOUNDRY_DEBUG=1 for details)\n")
         return 1
-
-
-def entry_point() -> NoReturn:
-    sys.exit(main())
-
-
-def tui_entry_point() -> NoReturn:
-    """`foundry-tui [options]`: the same as `foundry tui [options]`."""
-    sys.exit(main(["tui", *sys.argv[1:]]))

@@ -183,3 +183,16 @@ def test_doctor_clean_project_passes(project: Project) -> None:
     write(project, "Use Redis", "**Why:** fast.\n**How to apply:** redis://", "decision")
     report = run_doctor(project, TODAY)
     assert report.ok and report.text().splitlines()[-1] == "doctor: all checks ok"
+
+
+def test_profiles_set_the_budget(project: Project) -> None:
+    from foundry_tui.core.config import profile_config
+
+    project.layout.config_path.write_text('{"profile": "startup-mvp"}')
+    assert project.config().index_token_budget == 2500
+    project.layout.config_path.write_text('{"profile": "full", "indexTokenBudget": 5000}')
+    assert project.config().index_token_budget == 5000  # an explicit budget wins over the profile
+    assert profile_config("full")["indexTokenBudget"] == 6000
+    project.layout.config_path.write_text('{"profile": "huge"}')
+    statuses = _statuses(project)
+    assert statuses["config"] == "FAIL"

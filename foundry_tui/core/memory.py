@@ -38,6 +38,7 @@ from .index import IndexReport, build_index, write_index
 from .paths import Layout
 from .search import Hit, match_facts, query_terms, rank, render_results
 from .search_index import SearchIndex
+from .secrets import refuse_secrets
 from .store import Changes, FactStore
 
 FULL_RESCAN_SECONDS = 30.0
@@ -230,6 +231,9 @@ def validate_request(req: WriteRequest) -> Fact:
     ftype = check_choice(req.type, TYPES, "type")
     confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
     expires = check_date(req.expires, "expires") if req.expires else None
+    refuse_secrets(
+        {"title": title, "body": body, "tags": list(req.tags or ()), "scope": req.scope, "source": req.source}
+    )
     return Fact(
         id="",
         type=ftype,

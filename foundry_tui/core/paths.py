@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
 
+TYPE_CHECKING = False  # the MCP server imports this at start-up: keep typing and datetime out
+if TYPE_CHECKING:
+    import datetime as _dt
 
-@dataclass(frozen=True)
+
 class Layout:
-    """The on-disk layout of one project (DESIGN.md, "Layout on disk")."""
+    """The on-disk layout of one project (DESIGN.md, "Layout on disk").
 
-    root: Path
+    A plain class, not a dataclass: the MCP server and the hooks import this module
+    before anything else, and dataclasses costs more to import than the rest of it."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and other.root == self.root
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"Layout({self.root!r})"
 
     @property
     def foundry(self) -> Path:
@@ -91,6 +107,8 @@ def find_root(explicit: str | os.PathLike[str] | None = None, cwd: Path | None =
 
 def resolve_today(value: str | None = None) -> _dt.date:
     """Today's date for expiry: `--today`, else FOUNDRY_TODAY, else the local date."""
+    import datetime as _dt
+
     text = value or os.environ.get("FOUNDRY_TODAY") or ""
     if not text:
         return _dt.date.today()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from .adr import adr_for_source
 from .facts import Fact
 from .memory import Project
 
@@ -45,6 +46,11 @@ def render_fact_detail(project: Project, fact: Fact, today: _dt.date) -> str:
         lines.append(f"newer: {' → '.join(newer)}")
     if older:
         lines.append(f"older: {' → '.join(older)}")
+    adr = adr_for_source(project.layout, fact.source)
+    if adr is not None:
+        ref, found = adr
+        target = project.layout.relative(found.path) if found else "not found in docs/adr/"
+        lines.append(f"source: [{ref}]({target})" if found else f"source: {ref} ({target})")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

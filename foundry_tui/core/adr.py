@@ -1,0 +1,115 @@
+"""T3 decisions: `docs/adr/NNNN-<slug>.md`, numbered, with Status, Context, Decision, Consequences."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .atomic import atomic_write, exclusive_create, folder_lock
+from .errors import InputError, NotFoundError
+from .names import slugify
+from .paths import Layout
+
+_ADR_NAME = re.compile(r"(\d{4})-([A-Za-z0-9._-]+)\.md")
+_STATUS = re.compile(r"(^## Status[ \t]*\n+)(.*?)(?=\n## |\Z)", re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Adr:
+    number: int
+    slug: str
+    title: str
+    status: str
+    path: Path
+
+    @property
+    def ref(self) -> str:
+        return f"adr-{self.number:04d}"
+
+
+def _parse(path: Path, number: int, slug: str) -> Adr:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return Adr(number, slug, slug, "unreadable", path)
+    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), slug)
+    title = re.sub(r"^\d+\.\s*", "", title)
+    match = _STATUS.search(text)
+    status = " ".join(match.group(2).split()) if match else "unknown"
+    return Adr(number, slug, title, status, path)
+
+
+def list_adrs(layout: Layout) -> list[Adr]:
+    if not layout.adr_dir.is_dir():
+        return []
+    adrs = []
+    for path in sorted(layout.adr_dir.iterdir()):
+        match = _ADR_NAME.fullmatch(path.name)
+        if match:
+            adrs.append(_parse(path, int(match.group(1)), match.group(2)))
+    return adrs
+
+
+def find_adr(layout: Layout, number: int) -> Adr | None:
+    return next((a for a in list_adrs(layout) if a.number == number), None)
+
+
+def render_adr_list(adrs: list[Adr]) -> str:
+    if not adrs:
+        return 'No ADRs yet. Record one with `foundry adr new "Title"`.'
+    return "\n".join(f"{a.number:04d} · {a.status} · {a.title}" for a in adrs)
+
+
+def _link(adr: Adr) -> str:
+    return f"[{adr.number}. {adr.title}]({adr.path.name})"
+
+
+def new_adr(layout: Layout, title: str, supersedes: int | None = None, today: _dt.date | None = None) -> Path:
+    """Write the next ADR from the template; with `supersedes`, mark the old one superseded."""
+    title = " ".join(title.split())
+    if not title:
+        raise InputError("ADR title is empty: name the decision, e.g. 'Use PostgreSQL 16'")
+    day = (today or _dt.date.today()).isoformat()
+    with folder_lock(layout.adr_dir):
+        adrs = list_adrs(layout)
+        old = None
+        if supersedes is not None:
+            old = next((a for a in adrs if a.number == supersedes), None)
+            if old is None:
+                raise NotFoundError(f"no ADR {supersedes:04d} to supersede: see `foundry adr list`")
+        number = max((a.number for a in adrs), default=0) + 1
+        path = layout.adr_dir / f"{number:04d}-{slugify(title)}.md"
+        status = "Accepted"
+        if old is not None:
+            status += f"\n\nSupersedes {_link(old)}"
+        text = (
+            f"# {number}. {title}\n\nDate: {day}\n\n## Status\n\n{status}\n\n"
+            "## Context\n\nWhat forces are at play, and what problem does this decide?\n\n"
+            "## Decision\n\nWhat we will do.\n\n"
+            "## Consequences\n\nWhat becomes easier or harder because of this decision.\n"
+        )
+        if not exclusive_create(path, text):
+            raise InputError(f"{layout.relative(path)} already exists")
+        if old is not None:
+            new = Adr(number, path.stem[5:], title, "Accepted", path)
+            old_text = old.path.read_text(encoding="utf-8")
+            marked = f"Superseded by {_link(new)}"
+            if _STATUS.search(old_text):
+                old_text = _STATUS.sub(lambda m: f"{m.group(1)}{marked}\n", old_text, count=1)
+            else:
+                old_text = old_text.rstrip("\n") + f"\n\n## Status\n\n{marked}\n"
+            atomic_write(old.path, old_text)
+        return path
+
+
+ADR_REF = re.compile(r"adr-(\d{1,4})")
+
+
+def adr_for_source(layout: Layout, source: str) -> tuple[str, Adr | None] | None:
+    """For a fact's `source: adr-0007`: the reference and the ADR (None if it does not exist)."""
+    match = ADR_REF.fullmatch(source.strip())
+    if not match:
+        return None
+    return source.strip(), find_adr(layout, int(match.group(1)))

@@ -1,0 +1,148 @@
+"""The blackboard: validated artifacts that agents hand each other within a run,
+at `.foundry/blackboard/<wave>/<agent>.json`. Not memory: it never enters context wholesale."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .atomic import atomic_write
+from .contracts import load_contract, violations
+from .errors import InputError
+from .names import sanitise
+from .paths import Layout
+from .secrets import refuse_secrets
+from .tokens import estimate_tokens
+
+SUMMARY_LIMIT = 400
+FIREWALL = "Return to your caller ONLY this path and a summary of at most 300 tokens."
+
+
+@dataclass
+class WriteOutcome:
+    written: bool
+    text: str
+    path: Path | None = None
+
+
+def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: Any) -> WriteOutcome:
+    """Validate and write one artifact; on failure nothing is written."""
+    wave_name = sanitise(wave, "wave")
+    agent_name = sanitise(agent, "agent")
+    if not isinstance(data, dict):
+        raise InputError("data must be a JSON object (the artifact)")
+    refuse_secrets({"data": data})
+    artifact = {**data, "schema": schema, "producedBy": agent_name}
+    problems = violations(load_contract(layout, schema), artifact)
+    if problems:
+        text = "\n".join(
+            [f"Rejected: artifact does not satisfy {schema}.", *(f"- {p}" for p in problems), "Fix and call again."]
+        )
+        return WriteOutcome(False, text)
+    path = layout.blackboard_dir / wave_name / f"{agent_name}.json"
+    body = json.dumps(artifact, indent=2, ensure_ascii=False) + "\n"
+    atomic_write(path, body)
+    size = len(body.encode("utf-8"))
+    rel = layout.relative(path)
+    return WriteOutcome(True, f"Wrote {rel} ({size} bytes, ~{estimate_tokens(body)} tokens).\n{FIREWALL}", path)
+
+
+@dataclass
+class Artifact:
+    """One artifact as blackboard_read and the TUI see it."""
+
+    wave: str
+    name: str
+    path: Path
+    text: str
+    data: Any
+    problem: str | None = None
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
+
+    @property
+    def schema(self) -> str:
+        return str(self.data.get("schema", "?")) if isinstance(self.data, dict) else "?"
+
+    @property
+    def producer(self) -> str:
+        return str(self.data.get("producedBy", "?")) if isinstance(self.data, dict) else "?"
+
+    def summary(self) -> str:
+        """summary, else title, else goal, cut at 400 characters; `(no summary field)` when none."""
+        if isinstance(self.data, dict):
+            for key in ("summary", "title", "goal"):
+                value = self.data.get(key)
+                if value not in (None, ""):
+                    return " ".join(str(value).split())[:SUMMARY_LIMIT]
+        return "(no summary field)"
+
+    def header(self) -> str:
+        if self.problem:
+            return f"- **{self.name}** · unreadable: {self.problem}"
+        return f"- **{self.name}** · schema {self.schema} · by {self.producer} · ~{self.tokens} tokens"
+
+
+def list_waves(layout: Layout) -> list[str]:
+    folder = layout.blackboard_dir
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[Artifact]:
+    wave_name = sanitise(wave, "wave")
+    folder = layout.blackboard_dir / wave_name
+    if not folder.is_dir():
+        return []
+    names = [f"{sanitise(agent, 'agent')}.json"] if agent is not None else sorted(p.name for p in folder.glob("*.json"))
+    artifacts = []
+    for name in names:
+        if name.startswith("."):
+            continue
+        path = folder / name
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            artifacts.append(Artifact(wave_name, name, path, "", None, f"cannot be read ({exc})"))
+            continue
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            artifacts.append(
+                Artifact(wave_name, name, path, text, None, f"not valid JSON (line {exc.lineno}: {exc.msg})")
+            )
+            continue
+        artifacts.append(Artifact(wave_name, name, path, text, data))
+    return artifacts
+
+
+def blackboard_read(layout: Layout, wave: str, agent: str | None = None, full: bool = False) -> str:
+    """The blackboard_read reply: summary lines by default, verbatim JSON blocks with `full`."""
+    artifacts = read_artifacts(layout, wave, agent)
+    if not artifacts:
+        who = f" from agent '{agent}'" if agent is not None else ""
+        return f"No artifacts in wave '{sanitise(wave, 'wave')}'{who}."
+    parts = []
+    for art in artifacts:
+        if full and not art.problem:
+            parts.append(f"{art.header()}\n```json\n{art.text.rstrip()}\n```")
+        elif art.problem:
+            parts.append(art.header())
+        else:
+            parts.append(f"{art.header()}\n  {art.summary()}")
+    return ("\n\n" if full else "\n").join(parts)
+
+
+def blackboard_tokens(layout: Layout) -> int:
+    total = 0
+    for wave in list_waves(layout):
+        for art in read_artifacts(layout, wave):
+            total += art.tokens
+    return total

@@ -1,0 +1,148 @@
+"""Contracts: JSON Schemas that blackboard artifacts must satisfy.
+
+Shipped schemas live in `core/contract_schemas/`; a project's own
+`.foundry/contracts/<id>.json` wins over a shipped one of the same id. jsonschema is
+imported only when something is validated (it costs more than the server's start).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from .errors import FoundryError, InputError, NotFoundError
+from .names import check_slug, inside
+from .paths import Layout
+
+SHIPPED_DIR = Path(__file__).parent / "contract_schemas"
+PROVIDE_ONE = "Provide either `data` or `path`."
+
+
+def contract_ids(layout: Layout) -> list[str]:
+    ids = {p.name[:-5] for p in SHIPPED_DIR.glob("*.json")}
+    if layout.contracts_dir.is_dir():
+        ids |= {p.name[:-5] for p in layout.contracts_dir.glob("*.json") if not p.name.startswith(".")}
+    return sorted(ids)
+
+
+def contract_path(layout: Layout, contract_id: str) -> Path:
+    check_slug(contract_id, "contract id")
+    for folder in (layout.contracts_dir, SHIPPED_DIR):
+        path = folder / f"{contract_id}.json"
+        if path.is_file():
+            return path
+    raise NotFoundError(f"unknown contract '{contract_id}'; available: {', '.join(contract_ids(layout))}")
+
+
+def load_contract(layout: Layout, contract_id: str) -> dict[str, Any]:
+    path = contract_path(layout, contract_id)
+    try:
+        schema = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FoundryError(f"contract {layout.relative(path)} cannot be used ({exc}): fix the file") from None
+    if not isinstance(schema, dict):
+        raise FoundryError(f"contract {layout.relative(path)} is not a JSON object: fix the file")
+    return schema
+
+
+def describe_contracts(layout: Layout) -> str:
+    """The foundry://contracts resource: a markdown list of every available contract id."""
+    lines = ["# I/O contracts", ""]
+    for cid in contract_ids(layout):
+        try:
+            schema = load_contract(layout, cid)
+            description = str(schema.get("description") or schema.get("title") or "")
+        except FoundryError as exc:
+            description = f"(unusable: {exc})"
+        origin = "project" if (layout.contracts_dir / f"{cid}.json").is_file() else "shipped"
+        lines.append(f"- **{cid}** ({origin}) — {description}".rstrip(" —"))
+    return "\n".join(lines)
+
+
+def _pointer(path: Any) -> str:
+    return "/" + "/".join(str(p) for p in path) if path else ""
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return {int: "integer", float: "number", str: "string", list: "array", dict: "object"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _message(error: Any) -> str:
+    """A violation in the spec's wording: `missing required property "x"`."""
+    where = _pointer(error.absolute_path)
+    place = f'property "{where}"' if where else "the artifact"
+    if error.validator == "required":
+        match = re.match(r"'(.+)' is a required property", error.message)
+        name = match.group(1) if match else error.message
+        return f'missing required property "{name}"' + (f" in {where}" if where else "")
+    if error.validator == "type":
+        expected = (
+            error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        )
+        return f"{place} must be of type {expected}, not {_type_name(error.instance)}"
+    if error.validator == "enum":
+        return f"{place} must be one of {', '.join(json.dumps(v) for v in error.validator_value)}"
+    if error.validator == "const":
+        return f"{place} must be {json.dumps(error.validator_value)}"
+    if error.validator == "additionalProperties":
+        match = re.search(r"\((.+) (?:was|were) unexpected\)", error.message)
+        return f"unexpected {match.group(1) if match else 'properties'}" + (f" in {where}" if where else "")
+    return f"{place}: {error.message}"
+
+
+def violations(schema: dict[str, Any], data: Any) -> list[str]:
+    """Every violation of `schema` by `data`, in a stable order."""
+    from jsonschema import exceptions, validators
+
+    cls = validators.validator_for(schema)
+    try:
+        cls.check_schema(schema)
+    except exceptions.SchemaError as exc:
+        raise FoundryError(f"the contract is not a valid JSON Schema ({exc.message}): fix it") from None
+    errors = sorted(
+        cls(schema).iter_errors(data),
+        key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message),
+    )
+    return [_message(e) for e in errors]
+
+
+def load_json_file(layout: Layout, raw_path: str) -> Any:
+    """A JSON file named by a caller: resolved against the root when relative, refused if it leaves it."""
+    if not raw_path.strip():
+        raise InputError("path is empty")
+    path = Path(raw_path)
+    if not path.is_absolute():
+        path = layout.root / path
+    if not inside(layout.root, path):
+        raise InputError(f"path '{raw_path}' is outside the project root: name a file inside it")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NotFoundError(f"no file '{raw_path}' under the project root") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"'{raw_path}' is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"'{raw_path}' cannot be read ({exc})") from None
+
+
+def contract_validate(
+    layout: Layout, schema_id: str, data: Any = None, path: str | None = None, *, has_data: bool | None = None
+) -> tuple[bool, str]:
+    """(valid, reply text). Exactly one of `data` or `path`; else the spec's error text."""
+    given_data = data is not None if has_data is None else has_data
+    if given_data == (path is not None):
+        raise InputError(PROVIDE_ONE)
+    schema = load_contract(layout, schema_id)
+    artifact = load_json_file(layout, path) if path is not None else data
+    problems = violations(schema, artifact)
+    if not problems:
+        return True, f"VALID against {schema_id}"
+    return False, "\n".join([f"INVALID against {schema_id}:", *(f"- {p}" for p in problems)])

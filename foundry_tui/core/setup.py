@@ -1,0 +1,201 @@
+"""`foundry init`: wire a repository up, idempotently, merging into files that exist.
+
+It creates the tier folders, `config.json` from a profile, the `.gitignore` lines for
+scratch and metrics, `.mcp.json` registering the server as `foundry`, the three hooks
+in `.claude/settings.json`, and an empty INDEX.md. A second run changes nothing; an
+existing JSON file is merged, never overwritten, and a malformed one is reported
+and left untouched.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .atomic import atomic_write
+from .config import DEFAULT_PROFILE, PROFILES, profile_config
+from .errors import InputError
+from .paths import Layout
+
+IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/")
+MCP_ENTRY = {"type": "stdio", "command": "foundry", "args": ["mcp"]}
+HOOKS: dict[str, tuple[str | None, str]] = {
+    "SessionStart": (None, "foundry hook session-start"),
+    "UserPromptSubmit": (None, "foundry hook user-prompt-submit"),
+    "PreToolUse": ("Read|Grep|Glob|LS|Bash|Edit|MultiEdit|Write|NotebookEdit", "foundry hook pre-tool-use"),
+}
+
+
+@dataclass
+class InitReport:
+    lines: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def add(self, verb: str, what: str) -> None:
+        self.lines.append(f"{verb:<9} {what}")
+
+    def text(self) -> str:
+        return "\n".join([*self.lines, *(f"problem   {p}" for p in self.problems)])
+
+
+def _load_json(path: Path, layout: Layout, report: InitReport) -> tuple[bool, Any]:
+    """(usable, data): data is None when the file does not exist."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return True, None
+    except (OSError, UnicodeDecodeError) as exc:
+        report.problems.append(f"{layout.relative(path)} cannot be read ({exc}); left untouched")
+        return False, None
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        report.problems.append(
+            f"{layout.relative(path)} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "left untouched: fix it, then run `foundry init` again"
+        )
+        return False, None
+    if not isinstance(data, dict):
+        report.problems.append(f"{layout.relative(path)} is not a JSON object; left untouched")
+        return False, None
+    return True, data
+
+
+def _write_json(path: Path, data: Any) -> None:
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _folders(layout: Layout, report: InitReport) -> None:
+    for folder in (layout.facts_dir, layout.runbooks_dir, layout.blackboard_dir, layout.contracts_dir, layout.adr_dir):
+        if folder.is_dir():
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        if folder != layout.blackboard_dir:
+            (folder / ".gitkeep").touch()  # so the empty tier shows up in git
+        report.add("created", layout.relative(folder) + "/")
+
+
+def _config(layout: Layout, profile: str | None, report: InitReport) -> None:
+    if profile is not None and profile not in PROFILES:
+        raise InputError(f"unknown profile '{profile}': use one of {', '.join(PROFILES)}")
+    path = layout.config_path
+    usable, data = _load_json(path, layout, report)
+    if not usable:
+        return
+    wanted = profile_config(profile or DEFAULT_PROFILE)
+    if data is None:
+        _write_json(path, wanted)
+        report.add(
+            "created",
+            f"{layout.relative(path)} (profile {wanted['profile']}, index budget {wanted['indexTokenBudget']})",
+        )
+        return
+    merged = dict(data)
+    for key, value in wanted.items():
+        if key not in merged:
+            merged[key] = value
+        elif isinstance(value, dict) and isinstance(merged[key], dict):
+            merged[key] = {**value, **merged[key]}
+    if profile is not None and data.get("profile") not in (None, profile):
+        report.problems.append(
+            f"{layout.relative(path)} already uses profile {data.get('profile')}; kept (edit the file to change it)"
+        )
+    if merged != data:
+        _write_json(path, merged)
+        report.add("merged", f"{layout.relative(path)} (added missing settings)")
+
+
+def _gitignore(layout: Layout, report: InitReport) -> None:
+    path = layout.root / ".gitignore"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    present = {line.strip() for line in text.splitlines()}
+    missing = [line for line in IGNORE_LINES if line not in present and line.rstrip("/") not in present]
+    if not missing:
+        return
+    prefix = "" if not text or text.endswith("\n") else "\n"
+    atomic_write(
+        path, text + prefix + "# Foundry: per-session scratch and local metrics\n" + "".join(f"{m}\n" for m in missing)
+    )
+    report.add(
+        "created" if not text else "merged", f".gitignore (+{len(missing)} line{'s' if len(missing) > 1 else ''})"
+    )
+
+
+def _mcp(layout: Layout, report: InitReport) -> None:
+    path = layout.root / ".mcp.json"
+    usable, data = _load_json(path, layout, report)
+    if not usable:
+        return
+    data = data if data is not None else {}
+    servers = data.get("mcpServers")
+    if servers is not None and not isinstance(servers, dict):
+        report.problems.append(".mcp.json: mcpServers is not an object; left untouched")
+        return
+    if servers and "foundry" in servers:
+        return
+    existed = path.exists()
+    _write_json(path, {**data, "mcpServers": {**(servers or {}), "foundry": MCP_ENTRY}})
+    report.add("merged" if existed else "created", '.mcp.json (server "foundry": foundry mcp)')
+
+
+def _hooks(layout: Layout, report: InitReport) -> None:
+    path = layout.root / ".claude" / "settings.json"
+    usable, data = _load_json(path, layout, report)
+    if not usable:
+        return
+    data = data if data is not None else {}
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        report.problems.append(".claude/settings.json: hooks is not an object; left untouched")
+        return
+    hooks = dict(hooks)
+    added = 0
+    for event, (matcher, command) in HOOKS.items():
+        groups = hooks.get(event, [])
+        if not isinstance(groups, list):
+            report.problems.append(f".claude/settings.json: hooks.{event} is not a list; left untouched")
+            return
+        commands = {
+            h.get("command") for g in groups if isinstance(g, dict) for h in g.get("hooks", []) if isinstance(h, dict)
+        }
+        if command in commands:
+            continue
+        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command}]}
+        if matcher:
+            group = {"matcher": matcher, **group}
+        hooks[event] = [*groups, group]
+        added += 1
+    if added:
+        existed = path.exists()
+        _write_json(path, {**data, "hooks": hooks})
+        report.add(
+            "merged" if existed else "created", f".claude/settings.json (+{added} hook{'s' if added > 1 else ''})"
+        )
+
+
+def init_project(root: Path, profile: str | None = None, today: _dt.date | None = None) -> InitReport:
+    """Set `root` up for Foundry; safe to run again."""
+    from .memory import Project, memory_index
+
+    layout = Layout(root)
+    report = InitReport()
+    _folders(layout, report)
+    _config(layout, profile, report)
+    _gitignore(layout, report)
+    _mcp(layout, report)
+    _hooks(layout, report)
+    if not layout.index_path.exists():
+        try:
+            memory_index(Project(root), today or _dt.date.today())
+            report.add("created", layout.relative(layout.index_path))
+        except Exception as exc:  # a broken config is already reported above
+            report.problems.append(f"INDEX.md not built: {exc}")
+    if not report.lines and not report.problems:
+        report.lines.append("Foundry is already set up here; nothing changed.")
+    return report

@@ -1,0 +1,167 @@
+"""Claude Code hooks: `foundry hook session-start | user-prompt-submit | pre-tool-use`.
+
+Each reads the event JSON on stdin and answers with `hookSpecificOutput` JSON on
+stdout. A hook never breaks the agent: on any internal error it prints nothing and
+exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+PROMPT_MIN_CHARS = 12  # only prompts longer than this get facts
+PROMPT_MAX_FACTS = 5
+PROMPT_MIN_SCORE = 3.0
+READ_TOOLS = {"Read", "Grep", "Glob", "LS", "NotebookRead"}
+EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
+FACTS_MARK = ".foundry/memory/facts"
+DENY_READ = (
+    "Foundry memory: do not read .foundry/memory/facts/ directly: it loads every fact into context, the cost the "
+    "index exists to avoid. Use the memory_search tool of the foundry MCP server (keywords), or read "
+    ".foundry/memory/INDEX.md for the one-line index."
+)
+DENY_EDIT = (
+    "Foundry memory: do not edit fact files by hand: that bypasses the fingerprint check, id allocation and the "
+    "supersedes chain. Use the memory_write tool of the foundry MCP server."
+)
+
+
+def _root(event: dict[str, Any], explicit: str | None) -> Path:
+    from .core.paths import find_root
+
+    if explicit or os.environ.get("FOUNDRY_ROOT"):
+        return find_root(explicit)
+    base = os.environ.get("CLAUDE_PROJECT_DIR") or event.get("cwd")
+    return find_root(None, Path(base) if isinstance(base, str) and Path(base).is_dir() else None)
+
+
+def _output(event_name: str, **fields: Any) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": event_name, **fields}}
+
+
+def git_summary(root: Path) -> str:
+    """One line: branch and last commit, or why there is none."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=5)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    try:
+        branch = git("rev-parse", "--abbrev-ref", "HEAD")
+        if not branch:
+            return "Git: not a git repository (or no commits yet)."
+        last = git("log", "-1", "--format=%h %s (%cr)")
+        dirty = len([line for line in git("status", "--porcelain").splitlines() if line])
+    except (OSError, subprocess.TimeoutExpired):
+        return "Git: unavailable."
+    changes = f"; {dirty} uncommitted change{'s' if dirty != 1 else ''}" if dirty else ""
+    return f"Git: on {branch}, last commit {last}{changes}."
+
+
+def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+    from .core.config import Config
+    from .core.errors import ConfigError
+    from .core.index import build_index
+    from .core.memory import Project
+    from .core.paths import resolve_today
+    from .core.runbooks import list_runbooks, render_runbook_list
+
+    project = Project(root)
+    try:
+        index = project.layout.index_path.read_text(encoding="utf-8").rstrip("\n")
+    except (OSError, UnicodeDecodeError):
+        project.sync()
+        try:
+            budget = project.config().index_token_budget
+        except ConfigError:
+            budget = Config().index_token_budget
+        index = build_index(project.active_facts(resolve_today()), budget)[0].rstrip("\n")
+    context = "\n\n".join(
+        [
+            "Foundry project memory. Search it with the memory_search tool; never read .foundry/memory/facts/ directly.",
+            index,
+            "## Runbooks\n\n" + render_runbook_list(list_runbooks(project.layout)),
+            git_summary(root),
+        ]
+    )
+    return _output("SessionStart", additionalContext=context)
+
+
+def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+    prompt = event.get("prompt")
+    if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
+        return None
+    from .core.memory import Project
+    from .core.paths import resolve_today
+    from .core.search import render_results
+
+    project = Project(root)
+    if not project.layout.facts_dir.is_dir():
+        return None
+    project.sync()
+    hits = project.search(prompt, resolve_today(), limit=PROMPT_MAX_FACTS, min_score=PROMPT_MIN_SCORE)
+    if not hits:
+        return None
+    text = render_results(hits, prompt, 0)
+    return _output(
+        "UserPromptSubmit", additionalContext=f"Foundry memory: facts that may bear on this prompt.\n\n{text}"
+    )
+
+
+def _targets(tool: str, tool_input: dict[str, Any]) -> list[str]:
+    keys = {"Bash": ("command",)}.get(tool, ("file_path", "path", "pattern", "glob", "notebook_path"))
+    return [v for k in keys if isinstance(v := tool_input.get(k), str) and v]
+
+
+def _aims_at_facts(value: str, cwd: Path, facts_dir: Path) -> bool:
+    if FACTS_MARK in value.replace("\\", "/"):
+        return True
+    try:
+        path = Path(value).expanduser()
+        path = (cwd / path) if not path.is_absolute() else path
+        resolved = path.resolve()
+        return resolved == facts_dir or facts_dir in resolved.parents
+    except (OSError, ValueError):
+        return False
+
+
+def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+    tool = event.get("tool_name")
+    tool_input = event.get("tool_input")
+    if not isinstance(tool, str) or not isinstance(tool_input, dict) or tool not in READ_TOOLS | EDIT_TOOLS | {"Bash"}:
+        return None
+    cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
+    facts_dir = (root / ".foundry" / "memory" / "facts").resolve()
+    hit = next((t for t in _targets(tool, tool_input) if _aims_at_facts(t, cwd, facts_dir)), None)
+    if hit is None:
+        return None
+    from .core.events import record_event
+    from .core.paths import Layout
+
+    record_event(Layout(root), "gate_blocked", tool=tool, target=hit[:200])
+    reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
+    return _output("PreToolUse", permissionDecision="deny", permissionDecisionReason=reason)
+
+
+HANDLERS = {"session-start": session_start, "user-prompt-submit": user_prompt_submit, "pre-tool-use": pre_tool_use}
+
+
+def run_hook(name: str, stdin: IO[str], stdout: IO[str], root: str | None = None) -> int:
+    """Run one hook. Always exits 0; prints nothing when it has nothing to say or fails."""
+    try:
+        raw = stdin.read()
+        event = json.loads(raw) if raw.strip() else {}
+        if not isinstance(event, dict):
+            return 0
+        answer = HANDLERS[name](event, _root(event, root))
+        if answer is not None:
+            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    except Exception as exc:  # never break the agent
+        if os.environ.get("FOUNDRY_DEBUG"):
+            print(f"foundry hook {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return 0

@@ -1,0 +1,75 @@
+"""The console-script entry points. `foundry mcp` and `foundry hook …` start on every
+agent session and every prompt, so they skip argparse and the engine's imports;
+everything else goes to the full command line in `cli.py`."""
+
+from __future__ import annotations
+
+import sys
+
+# typing costs more to import than this whole start-up path: names for the type checker only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import NoReturn
+
+_HOOK_EVENTS = ("session-start", "user-prompt-submit", "pre-tool-use")
+
+
+def _fast_args(argv: Sequence[str]) -> tuple[list[str], dict[str, str]] | None:
+    """Split `[--root X] [--today Y] mcp|hook EVENT [--root X] [--today Y]` into words and
+    options; None for anything else (argparse then handles it, help and errors included)."""
+    words: list[str] = []
+    options: dict[str, str] = {}
+    items = list(argv)
+    while items:
+        item = items.pop(0)
+        if item in ("--root", "--today"):
+            if not items:
+                return None
+            options[item[2:]] = items.pop(0)
+        elif item.startswith(("--root=", "--today=")):
+            key, _, value = item[2:].partition("=")
+            options[key] = value
+        elif item.startswith("-"):
+            return None
+        else:
+            words.append(item)
+    if words == ["mcp"] or (len(words) == 2 and words[0] == "hook" and words[1] in _HOOK_EVENTS):
+        return words, options
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    fast = _fast_args(args)
+    if fast is None:
+        from .cli import main as cli_main
+
+        return cli_main(args)
+    words, options = fast
+    if words[0] == "hook":
+        from .hooks import run_hook
+
+        return run_hook(words[1], sys.stdin, sys.stdout, options.get("root"))
+    from .core.errors import FoundryError
+    from .core.paths import find_root
+
+    try:
+        root = find_root(options.get("root"))
+    except FoundryError as exc:
+        sys.stderr.write(f"foundry: error: {exc}\n")
+        return exc.exit_code
+    from .mcp.server import run
+
+    return run(root, options.get("today"))
+
+
+def entry_point() -> NoReturn:
+    sys.exit(main())
+
+
+def tui_entry_point() -> NoReturn:
+    """`foundry-tui [options]`: the same as `foundry tui [options]`."""
+    from .cli import main as cli_main
+
+    sys.exit(cli_main(["tui", *sys.argv[1:]]))

@@ -1,0 +1,255 @@
+"""The Foundry MCP server: stdio, newline-delimited JSON-RPC 2.0, protocol 2025-06-18.
+
+It starts on every agent session, so nothing heavy is imported before the
+initialize reply: the engine is loaded after it, in a background thread that also
+starts the word index and the file watcher. Nothing but protocol messages goes to
+stdout; diagnostics go to stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+
+TYPE_CHECKING = False  # typing is not imported at start-up: it costs a few ms
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import IO, Any
+
+PROTOCOL_VERSION = "2025-06-18"
+INSTRUCTIONS = (
+    "Foundry memory and contracts. Prefer memory_search over reading .foundry files. Consult runbook_list before "
+    "recurring tasks. Hand work between agents with blackboard_write, returning only the artifact path and a short summary."
+)
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
+NOTIFICATIONS = {
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+}
+
+
+class RpcError(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class FoundryServer:
+    """Answers one JSON-RPC message at a time; `serve` runs the stdio loop."""
+
+    def __init__(self, root: Path, today: str | None = None) -> None:
+        self.root = root
+        self.today_arg = today
+        self._project: Any = None
+        self._project_lock = threading.Lock()
+        self._warmup: threading.Thread | None = None
+
+    # ---- the engine, loaded after initialize ---------------------------------------------
+
+    def project(self) -> Any:
+        with self._project_lock:
+            if self._project is None:
+                from ..core.memory import Project
+
+                self._project = Project(self.root)
+            return self._project
+
+    def _warm(self) -> None:
+        """Load the facts, then build the word index and start the watcher, off the request path."""
+        try:
+            project = self.project()
+            project.sync()
+            project.use_search_index(background=True)
+            project.watch()
+        except Exception as exc:  # the first real call will report the problem properly
+            print(f"foundry mcp: warm-up skipped: {exc}", file=sys.stderr)
+
+    def start_warmup(self) -> None:
+        if self._warmup is None:
+            self._warmup = threading.Thread(target=self._warm, name="foundry-warmup", daemon=True)
+            self._warmup.start()
+
+    def today(self) -> Any:
+        from ..core.paths import resolve_today
+
+        return resolve_today(self.today_arg)
+
+    # ---- JSON-RPC ----------------------------------------------------------------------------
+
+    def handle_line(self, line: bytes | str) -> dict[str, Any] | None:
+        """One line in, at most one response out."""
+        try:
+            message = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            return _error(None, PARSE_ERROR, f"Parse error: {exc}")
+        return self.handle(message)
+
+    def handle(self, message: Any) -> dict[str, Any] | None:
+        if not isinstance(message, dict):
+            kind = "a batch (array)" if isinstance(message, list) else type(message).__name__
+            return _error(None, INVALID_REQUEST, f"Invalid Request: expected a JSON-RPC object, got {kind}")
+        msg_id = message.get("id")
+        method = message.get("method")
+        if method is None and ("result" in message or "error" in message):
+            return None  # a response to nothing we asked: ignore
+        bad_id = "id" in message and (not isinstance(msg_id, (str, int)) or isinstance(msg_id, bool))
+        if message.get("jsonrpc") != "2.0" or not isinstance(method, str) or bad_id:
+            return _error(
+                msg_id if isinstance(msg_id, (str, int)) else None,
+                INVALID_REQUEST,
+                'Invalid Request: need jsonrpc "2.0", a string method and a string or number id',
+            )
+        if "id" not in message:  # a notification: never answered
+            return None
+        params = message.get("params", {})
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            return _error(msg_id, INVALID_PARAMS, "Invalid params: params must be an object")
+        try:
+            result = self.dispatch(method, params)
+        except RpcError as exc:
+            return _error(msg_id, exc.code, exc.message)
+        except Exception as exc:  # a bug: answer, keep serving
+            print(f"foundry mcp: internal error in {method}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return _error(msg_id, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}")
+        return {"jsonrpc": "2.0", "id": msg_id, "result": result}
+
+    def dispatch(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "initialize":
+            from .. import __version__
+
+            self.start_warmup()
+            return {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {
+                    "tools": {"listChanged": False},
+                    "resources": {"subscribe": False, "listChanged": False},
+                },
+                "serverInfo": {"name": "foundry", "version": __version__},
+                "instructions": INSTRUCTIONS,
+            }
+        if method == "ping":
+            return {}
+        if method == "tools/list":
+            from .tools import TOOLS
+
+            return {"tools": [tool.listing() for tool in TOOLS]}
+        if method == "tools/call":
+            return self.call_tool(params)
+        if method == "resources/list":
+            return {"resources": self.list_resources()}
+        if method == "resources/read":
+            uri = params.get("uri")
+            if not isinstance(uri, str):
+                raise RpcError(INVALID_PARAMS, "Invalid params: resources/read needs a string uri")
+            return {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": self.read_resource(uri)}]}
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+
+    # ---- tools ---------------------------------------------------------------------------------
+
+    def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
+        from ..core.errors import FoundryError
+        from ..core.events import record_event
+        from .tools import TOOLS_BY_NAME, call_tool, check_arguments
+
+        name = params.get("name")
+        tool = TOOLS_BY_NAME.get(name) if isinstance(name, str) else None
+        if tool is None:
+            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        args = params.get("arguments") or {}
+        problem = check_arguments(tool, args)
+        if problem:
+            raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
+        project = self.project()
+        try:
+            text, fields = call_tool(project, tool.name, args, self.today())
+            is_error = tool.name == "blackboard_write" and not fields.get("written", True)
+        except FoundryError as exc:
+            text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
+        record_event(project.layout, tool.name, **fields)
+        return {"content": [{"type": "text", "text": text}], "isError": is_error}
+
+    # ---- resources -----------------------------------------------------------------------------
+
+    def list_resources(self) -> list[dict[str, Any]]:
+        from ..core.runbooks import list_runbooks
+
+        resources = [
+            {
+                "uri": "foundry://memory/index",
+                "name": "Memory index",
+                "mimeType": "text/markdown",
+                "description": "The generated one-line-per-fact index (.foundry/memory/INDEX.md)",
+            },
+            {
+                "uri": "foundry://contracts",
+                "name": "I/O contracts",
+                "mimeType": "text/markdown",
+                "description": "Every available contract id",
+            },
+        ]
+        for book in list_runbooks(self.project().layout):
+            entry = {
+                "uri": f"foundry://runbooks/{book.slug}",
+                "name": f"Runbook: {book.title}",
+                "mimeType": "text/markdown",
+            }
+            if book.trigger:
+                entry["description"] = book.trigger
+            resources.append(entry)
+        return resources
+
+    def read_resource(self, uri: str) -> str:
+        from ..core.errors import FoundryError
+
+        project = self.project()
+        layout = project.layout
+        try:
+            if uri == "foundry://memory/index":
+                if not layout.index_path.exists():
+                    from ..core.memory import memory_index
+
+                    memory_index(project, self.today())
+                return str(layout.index_path.read_text(encoding="utf-8"))
+            if uri == "foundry://contracts":
+                from ..core.contracts import describe_contracts
+
+                return describe_contracts(layout)
+            if uri.startswith("foundry://runbooks/"):
+                from ..core.runbooks import get_runbook
+
+                return get_runbook(layout, uri.removeprefix("foundry://runbooks/"))
+        except FoundryError:
+            pass
+        raise RpcError(INVALID_PARAMS, f"Unknown resource: {uri}")
+
+    # ---- the stdio loop --------------------------------------------------------------------------
+
+    def serve(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+        for line in iter(stdin.readline, b""):
+            if not line.strip():
+                continue
+            response = self.handle_line(line)
+            if response is not None:
+                stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+                stdout.flush()
+        project = self._project
+        if project is not None:
+            project.close()
+
+
+def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
+
+
+def run(root: Path, today: str | None = None) -> int:
+    server = FoundryServer(root, today)
+    with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
+        server.serve(sys.stdin.buffer, sys.stdout.buffer)
+    return 0

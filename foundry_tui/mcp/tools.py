@@ -1,0 +1,243 @@
+"""The nine MCP tools: their input schemas, descriptions, argument checks, and the
+core call each one makes. Every reply text comes from the same core function as
+the CLI's, so the two never disagree."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+TYPES = ["decision", "constraint", "convention", "domain", "risk", "metric", "glossary"]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    schema: dict[str, Any]
+
+    def listing(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "inputSchema": self.schema}
+
+
+def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+_STR = {"type": "string"}
+_DATE = {"type": "string", "description": "YYYY-MM-DD", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+
+TOOLS: list[Tool] = [
+    Tool(
+        "memory_search",
+        "Searches project memory and returns only the matching facts. Use this instead of reading files under "
+        ".foundry/memory/ — it is the token-cheap path. Call it before planning, before proposing an architecture, "
+        "and whenever the user refers to a past decision. Keyword scoring: synonyms do not match.",
+        _obj(
+            {
+                "query": {"type": "string", "description": "Keywords describing what you need to know", "minLength": 1},
+                "type": {"type": "string", "enum": TYPES, "description": "Only facts of this type"},
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 25,
+                    "description": "Default memoryRetrieval.maxFacts (8)",
+                },
+            },
+            ["query"],
+        ),
+    ),
+    Tool(
+        "memory_write",
+        "Stores one atomic durable fact. Deduplicates against existing facts, assigns the id and maintains supersedes "
+        "chains. Never write memory files by hand. Do not use it for transient session state. For decision and risk, "
+        "include Why: and How to apply: lines.",
+        _obj(
+            {
+                "title": {
+                    "type": "string",
+                    "maxLength": 80,
+                    "description": "States the fact itself, not the topic. Max 80 characters",
+                },
+                "body": {
+                    "type": "string",
+                    "description": "Max 120 words. For decision and risk, include Why: and How to apply: lines",
+                },
+                "type": {"type": "string", "enum": TYPES},
+                "scope": {
+                    "type": "string",
+                    "description": "project | module:<name> | vertical:<name>. Defaults to project",
+                },
+                "tags": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Retrieval words. Defaults to []",
+                },
+                "confidence": {
+                    "type": "string",
+                    "enum": ["high", "medium", "low"],
+                    "description": "Defaults to medium",
+                },
+                "source": {
+                    "type": "string",
+                    "description": "adr-0007 | conversation | code | external:<url>. Defaults to conversation",
+                },
+                "expires": {**_DATE, "description": "YYYY-MM-DD after which the fact stops being loaded"},
+            },
+            ["title", "body", "type"],
+        ),
+    ),
+    Tool(
+        "memory_index",
+        "Rebuilds .foundry/memory/INDEX.md and reports budget usage. Only needed after facts were edited by other means.",
+        _obj({}, []),
+    ),
+    Tool(
+        "runbook_list",
+        "Lists runbooks with their trigger conditions. Consult this before starting any recurring or error-prone task — "
+        "a runbook that exists must be followed rather than improvised.",
+        _obj({}, []),
+    ),
+    Tool(
+        "runbook_get",
+        "Returns the full markdown of .foundry/runbooks/<slug>.md.",
+        _obj({"slug": {"type": "string", "minLength": 1}}, ["slug"]),
+    ),
+    Tool(
+        "contract_validate",
+        "Validates a JSON artifact against a Foundry contract schema and returns the list of violations. "
+        "Supply exactly one of data or path.",
+        _obj(
+            {
+                "schema": {"type": "string", "description": "Contract id, e.g. finding.v1"},
+                "data": {"type": "object", "description": "The artifact to validate"},
+                "path": {
+                    "type": "string",
+                    "description": "Alternatively, a JSON file, resolved against the project root when relative",
+                },
+            },
+            ["schema"],
+        ),
+    ),
+    Tool(
+        "blackboard_write",
+        "Writes a wave artifact and validates it against its contract in one step; this is how an agent hands work to "
+        "the next wave. schema and producedBy are set from schema and agent. On failure nothing is written.",
+        _obj(
+            {
+                "wave": {"type": "string", "description": "Wave id, e.g. analysis"},
+                "agent": {"type": "string", "description": "Producing agent name"},
+                "schema": {"type": "string", "description": "Contract id the artifact conforms to"},
+                "data": {"type": "object", "description": "The artifact"},
+            },
+            ["wave", "agent", "schema", "data"],
+        ),
+    ),
+    Tool(
+        "blackboard_read",
+        "Reads artifacts for a wave: metadata and summaries by default. full returns each artifact verbatim; "
+        "use it only when you genuinely need it.",
+        _obj(
+            {
+                "wave": {"type": "string"},
+                "agent": {"type": "string", "description": "Restrict to one producer"},
+                "full": {"type": "boolean", "description": "Return the whole artifact"},
+            },
+            ["wave"],
+        ),
+    ),
+    Tool(
+        "token_report",
+        "Reports Foundry token accounting for the project, including the recorded gate events.",
+        _obj({}, []),
+    ),
+]
+TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}
+
+_JSON_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+}
+
+
+def check_arguments(tool: Tool, args: Any) -> str | None:
+    """The first way `args` breaks the tool's input schema, or None. Nothing is coerced."""
+    import re
+
+    if not isinstance(args, dict):
+        return "arguments must be an object"
+    schema = tool.schema
+    for name in schema["required"]:
+        if name not in args:
+            return f"missing required argument '{name}'"
+    for name, value in args.items():
+        spec = schema["properties"].get(name)
+        if spec is None:
+            allowed = ", ".join(schema["properties"]) or "none"
+            return f"unknown argument '{name}' (allowed: {allowed})"
+        kind = spec["type"]
+        if not _JSON_TYPES[kind](value):
+            return f"argument '{name}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+        if "enum" in spec and value not in spec["enum"]:
+            return f"argument '{name}' must be one of {', '.join(spec['enum'])}"
+        if kind == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
+            return f"argument '{name}' must be from {spec['minimum']} to {spec['maximum']}"
+        if kind == "string" and len(value) < spec.get("minLength", 0):
+            return f"argument '{name}' must not be empty"
+        if kind == "string" and "pattern" in spec and not re.fullmatch(spec["pattern"], value):
+            return f"argument '{name}' must be {spec.get('description', 'well formed')}"
+        if kind == "array" and not all(_JSON_TYPES[spec["items"]["type"]](v) for v in value):
+            return f"argument '{name}' must be a list of {spec['items']['type']}s"
+    return None
+
+
+def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) -> tuple[str, dict[str, Any]]:
+    """Run one tool; return its reply text and the fields to record with its event.
+    Raises FoundryError for the caller to turn into an error result."""
+    from ..core.blackboard import blackboard_read, blackboard_write
+    from ..core.contracts import contract_validate
+    from ..core.memory import WriteRequest, memory_index, memory_search, memory_write
+    from ..core.report import token_report
+    from ..core.runbooks import get_runbook, list_runbooks, render_runbook_list
+
+    layout = project.layout
+    if name == "memory_search":
+        text, hits = memory_search(project, args["query"], today, type=args.get("type"), limit=args.get("limit"))
+        return text, {"query": args["query"], "hits": len(hits)}
+    if name == "memory_write":
+        req = WriteRequest(
+            title=args["title"],
+            body=args["body"],
+            type=args["type"],
+            scope=args.get("scope", "project"),
+            tags=args.get("tags", []),
+            confidence=args.get("confidence", "medium"),
+            source=args.get("source", "conversation"),
+            expires=args.get("expires"),
+        )
+        result = memory_write(project, req, today)
+        return result.text(), {"action": result.action, "id": result.fact_id}
+    if name == "memory_index":
+        return memory_index(project, today).rebuild_text(), {}
+    if name == "runbook_list":
+        return render_runbook_list(list_runbooks(layout)), {}
+    if name == "runbook_get":
+        return get_runbook(layout, args["slug"]), {"slug": args["slug"]}
+    if name == "contract_validate":
+        valid, text = contract_validate(
+            layout, args["schema"], args.get("data"), args.get("path"), has_data="data" in args
+        )
+        return text, {"schema": args["schema"], "valid": valid}
+    if name == "blackboard_write":
+        outcome = blackboard_write(layout, args["wave"], args["agent"], args["schema"], args["data"])
+        return outcome.text, {"schema": args["schema"], "written": outcome.written}
+    if name == "blackboard_read":
+        return blackboard_read(layout, args["wave"], args.get("agent"), bool(args.get("full", False))), {}
+    if name == "token_report":
+        return token_report(project, today), {}
+    raise KeyError(name)

@@ -288,6 +288,14 @@ def _yaml_handler() -> Any:
             YamlDate, lambda dp, value: dp.represent_scalar("tag:yaml.org,2002:timestamp", str(value))
         )
 
+        def represent_str(dp: Any, value: str) -> Any:
+            # PyYAML writes a string of Unicode spaces (e.g. a no-break space) plain, and reads it
+            # back as null: quote any string whose ends are whitespace in Python's sense.
+            style = '"' if value and value != value.strip() else None
+            return dp.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+        dumper.add_representer(str, represent_str)
+
         class FactYAMLHandler(YAMLHandler):
             def load(self, fm: str, **kwargs: object) -> Any:
                 return yaml.load(fm, Loader=loader)

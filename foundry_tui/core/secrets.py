@@ -19,7 +19,10 @@ from .errors import InputError
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a private key block", re.compile(r"-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----")),
     ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
-    ("an AWS secret access key", re.compile(r"(?i)aws_?secret_?access_?key\W{0,4}[A-Za-z0-9/+=]{40}\b")),
+    (
+        "an AWS secret access key",
+        re.compile(r"(?i)aws_?secret_?access_?key\W{0,4}[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])"),
+    ),
     ("a GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
     ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
     ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),

@@ -1,4 +1,4 @@
-"""Benchmark of the memory engine over generated facts (a benchmark, not a test).
+"""Benchmark of the memory engine and its agent side over generated facts (a benchmark, not a test).
 
 Generates N synthetic facts (realistic ~100-word bodies, 3-5 tags) in a temporary
 folder and prints, for each N: cold load (parse every file), warm load (from the
@@ -6,17 +6,26 @@ parse cache), search p50/p95 (one-shot scan, and in a long-lived process with th
 word index and the file watcher), how long an edit on disk takes to show in that
 process, index rebuild, prune, doctor and one memory_write.
 
+The agent side, side by side in one run: spawn of `foundry mcp` to its initialize
+reply against `node -e ''`; memory_search through a running server (the first call
+after start, then p50/p95 once its word index is built, and how long an edit on disk
+takes to show); and `foundry hook user-prompt-submit` as a whole process.
+
     python benchmarks/bench_memory.py                 # 1,000 and 10,000 facts
     python benchmarks/bench_memory.py --sizes 1000 10000 100000
+    python benchmarks/bench_memory.py --agent-only    # just the server and hook figures
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import selectors
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -209,16 +218,154 @@ def bench(count: int) -> dict[str, str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+def foundry_command() -> list[str]:
+    script = Path(sys.executable).parent / "foundry"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "foundry_tui"]
+
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+}
+
+
+class Server:
+    """A running `foundry mcp` with timed request/response over its stdio."""
+
+    def __init__(self, root: Path) -> None:
+        self.proc = subprocess.Popen(
+            [*foundry_command(), "mcp", "--root", str(root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.sel = selectors.DefaultSelector()
+        assert self.proc.stdout is not None
+        self.sel.register(self.proc.stdout, selectors.EVENT_READ)
+        self.next_id = 1
+
+    def request(self, method: str, params: dict[str, object]) -> tuple[float, dict[str, object]]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        msg = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
+        self.next_id += 1
+        start = time.perf_counter()
+        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        self.proc.stdin.flush()
+        self.sel.select(30)
+        answer = json.loads(self.proc.stdout.readline())
+        return (time.perf_counter() - start) * 1000, answer
+
+    def search(self, query: str) -> tuple[float, str]:
+        ms, answer = self.request("tools/call", {"name": "memory_search", "arguments": {"query": query}})
+        result = answer["result"]
+        assert isinstance(result, dict)
+        return ms, result["content"][0]["text"]
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+def spawn_to_initialize() -> float:
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [*foundry_command(), "mcp", "--root", tempfile.gettempdir()],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+    proc.stdin.flush()
+    proc.stdout.readline()
+    elapsed = (time.perf_counter() - start) * 1000
+    proc.stdin.close()
+    proc.wait()
+    return elapsed
+
+
+def node_start() -> float:
+    start = time.perf_counter()
+    subprocess.run(["node", "-e", ""], check=True)
+    return (time.perf_counter() - start) * 1000
+
+
+def bench_agent(sizes: list[int]) -> None:
+    runs = 21
+    ours = statistics.median(spawn_to_initialize() for _ in range(runs))
+    try:
+        node = statistics.median(node_start() for _ in range(runs))
+        ratio = f"{ours / node:.2f}x node"
+    except FileNotFoundError:
+        node, ratio = float("nan"), "node not installed"
+    print(
+        f"spawn to initialize reply: foundry mcp {ours:.1f} ms, node -e '' {node:.1f} ms ({ratio}; bar: at most 0.5x)"
+    )
+    for count in sizes:
+        base = Path(tempfile.mkdtemp(prefix=f"foundry-agent-{count}-"))
+        os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
+        root = base / "project"
+        try:
+            vocab = generate(root, count)
+            qs = queries(vocab, 300, seed=5)
+            # A previous session left the parse cache behind, as it would on a real machine.
+            Project(root).sync()
+            server = Server(root)
+            server.request("initialize", INIT["params"])  # type: ignore[arg-type]
+            first, _ = server.search(qs[0])
+            time.sleep(max(2.0, count / 5000))  # the word index builds in the background
+            samples = [server.search(q)[0] for q in qs]
+            p50, p95 = percentiles(samples)
+            target = root / ".foundry/memory/facts/fact-0002.md"
+            with target.open("a") as handle:
+                handle.write("\nqqzzvisible\n")
+            start = time.perf_counter()
+            while "### fact-0002" not in server.search("qqzzvisible")[1] and time.perf_counter() - start < 5:
+                time.sleep(0.01)
+            visible = (time.perf_counter() - start) * 1000
+            server.close()
+            event = json.dumps(
+                {
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": f"How do we handle {qs[1]} and {qs[2]}?",
+                    "cwd": str(root),
+                }
+            )
+            hook_runs = []
+            for _ in range(11):
+                start = time.perf_counter()
+                subprocess.run(
+                    [*foundry_command(), "hook", "user-prompt-submit"],
+                    input=event.encode(),
+                    capture_output=True,
+                    check=True,
+                )
+                hook_runs.append((time.perf_counter() - start) * 1000)
+            print(
+                f"{count:>7,} facts: server first search {first:.0f} ms (bar 150), search p50 {p50:.2f} ms / "
+                f"p95 {p95:.2f} ms (bar p50 < 5), edit visible after {visible:.0f} ms (bar 1000); "
+                f"hook user-prompt-submit {statistics.median(hook_runs):.0f} ms (bar 100 at 1,000, 250 at 10,000)"
+            )
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--agent-only", action="store_true", help="only the MCP server and hook figures")
     args = parser.parse_args()
-    rows = [bench(n) for n in args.sizes]
-    keys = list(rows[0])
-    width = max(len(k) for k in keys)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
-    for key in keys:
-        print(f"{key:<{width}}  " + "  ".join(f"{row[key]:>12}" for row in rows))
+    if not args.agent_only:
+        rows = [bench(n) for n in args.sizes]
+        keys = list(rows[0])
+        width = max(len(k) for k in keys)
+        for key in keys:
+            print(f"{key:<{width}}  " + "  ".join(f"{row[key]:>12}" for row in rows))
+    bench_agent([n for n in args.sizes if n <= 10000])
 
 
 if __name__ == "__main__":

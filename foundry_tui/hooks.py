@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -46,6 +45,7 @@ def _output(event_name: str, **fields: Any) -> dict[str, Any]:
 
 def git_summary(root: Path) -> str:
     """One line: branch and last commit, or why there is none."""
+    import subprocess
 
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=5)
@@ -57,7 +57,7 @@ def git_summary(root: Path) -> str:
             return "Git: not a git repository (or no commits yet)."
         last = git("log", "-1", "--format=%h %s (%cr)")
         dirty = len([line for line in git("status", "--porcelain").splitlines() if line])
-    except (OSError, subprocess.TimeoutExpired):
+    except (OSError, subprocess.SubprocessError):
         return "Git: unavailable."
     changes = f"; {dirty} uncommitted change{'s' if dirty != 1 else ''}" if dirty else ""
     return f"Git: on {branch}, last commit {last}{changes}."

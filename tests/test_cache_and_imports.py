@@ -13,6 +13,7 @@ import pytest
 import foundry_tui.core
 from foundry_tui.core import cache, facts
 from foundry_tui.core.memory import Project, memory_search
+from foundry_tui.core.snapshot import Snapshot
 from foundry_tui.core.store import FactStore
 
 from .helpers import TODAY, write
@@ -58,11 +59,41 @@ def test_corrupt_or_foreign_cache_is_ignored(demo: Project) -> None:
     FactStore(demo.layout).refresh()
     path = cache.cache_file(demo.root)
     assert path is not None and path.exists()
+    good = path.read_bytes()
+    assert Snapshot.loads(good, str(demo.root)) is not None
+    assert Snapshot.loads(good, "/somewhere/else") is None
     path.write_bytes(b"\x00garbage")
     store = FactStore(demo.layout)
     store.refresh()
     assert len(store.facts) == 16
-    assert cache.load_entries(path, Path("/somewhere/else")) == {}
+
+
+def test_unchanged_store_answers_searches_from_the_snapshot(demo: Project) -> None:
+    _age_files(demo.layout.facts_dir)
+    FactStore(demo.layout).refresh()  # writes the snapshot
+    fresh = Project(demo.root)
+    materialised = Project(demo.root)
+    for query in ("postgres migrations", "json snake_case", "orders payments webhook", "tenant", "zzz nothing"):
+        for type_ in (None, "decision", "convention"):
+            snap_text, snap_hits = memory_search(fresh, query, TODAY, type=type_)
+            assert fresh.store.pending_snapshot is not None  # no Fact built but the hits
+            materialised.store.facts  # noqa: B018 - build every Fact
+            text, hits = memory_search(materialised, query, TODAY, type=type_)
+            assert snap_text == text and [h.fact for h in snap_hits] == [h.fact for h in hits]
+    # An edit is seen: the snapshot no longer matches, so the store is built from it plus the changed file.
+    path = demo.layout.facts_dir / "fact-0007.md"
+    path.write_text(path.read_text().replace("snake_case", "kebab-case"))
+    assert memory_search(fresh, "kebab", TODAY)[1][0].fact.id == "fact-0007"
+    assert fresh.store.pending_snapshot is None
+
+
+def test_a_file_written_just_before_the_snapshot_is_read_again(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = Project(root)
+    write(project, "Fresh fact", "Written a moment ago.")
+    FactStore(project.layout).refresh()  # snapshot taken while the file is "racy"
+    calls = _count_parses(monkeypatch)
+    FactStore(project.layout).refresh()
+    assert calls == ["fact-0001"]  # not trusted from the snapshot: re-read
 
 
 def test_cache_off(demo: Project, monkeypatch: pytest.MonkeyPatch) -> None:

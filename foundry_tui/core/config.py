@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +17,24 @@ DEFAULT_MIN_SCORE = 1.0
 MAX_LIMIT = 25
 
 
-@dataclass(frozen=True)
 class Config:
     """The settings the engine reads; every field has the spec's default."""
 
-    index_token_budget: int = DEFAULT_BUDGET
-    max_facts: int = DEFAULT_MAX_FACTS
-    min_score: float = DEFAULT_MIN_SCORE
-    profile: str | None = None
-    raw: dict[str, Any] | None = None
+    __slots__ = ("index_token_budget", "max_facts", "min_score", "profile", "raw")
+
+    def __init__(
+        self,
+        index_token_budget: int = DEFAULT_BUDGET,
+        max_facts: int = DEFAULT_MAX_FACTS,
+        min_score: float = DEFAULT_MIN_SCORE,
+        profile: str | None = None,
+        raw: dict[str, Any] | None = None,
+    ) -> None:
+        self.index_token_budget = index_token_budget
+        self.max_facts = max_facts
+        self.min_score = min_score
+        self.profile = profile
+        self.raw = raw
 
 
 def profile_config(profile: str) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError
@@ -48,28 +47,73 @@ class FactFileError(ValueError):
     """A fact file that cannot be loaded; the message says what is wrong and what to do."""
 
 
-@dataclass(slots=True)
-class Fact:
-    """One T1 fact as loaded from `.foundry/memory/facts/<id>.md`."""
+_FIELDS = (
+    "id",
+    "type",
+    "title",
+    "body",
+    "scope",
+    "tags",
+    "confidence",
+    "source",
+    "created",
+    "expires",
+    "supersedes",
+    "extras",
+)
 
-    id: str
-    type: str
-    title: str
-    body: str
-    scope: str = "project"
-    tags: tuple[str, ...] = ()
-    confidence: str = "medium"
-    source: str = "conversation"
-    created: str = ""
-    expires: str | None = None
-    supersedes: str | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
-    # Lowercased "title\0tags\0body", made on first search (derived, never compared).
-    search_text: str | None = field(default=None, repr=False, compare=False)
+
+class Fact:
+    """One T1 fact as loaded from `.foundry/memory/facts/<id>.md`.
+
+    A hand-written class, not a dataclass: this module is on the start-up path of the
+    hooks and the MCP server, and importing dataclasses costs more than the search."""
+
+    __slots__ = (*_FIELDS, "search_text")
+
+    def __init__(
+        self,
+        id: str,
+        type: str,
+        title: str,
+        body: str,
+        scope: str = "project",
+        tags: tuple[str, ...] = (),
+        confidence: str = "medium",
+        source: str = "conversation",
+        created: str = "",
+        expires: str | None = None,
+        supersedes: str | None = None,
+        extras: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.type = type
+        self.title = title
+        self.body = body
+        self.scope = scope
+        self.tags = tags
+        self.confidence = confidence
+        self.source = source
+        self.created = created
+        self.expires = expires
+        self.supersedes = supersedes
+        self.extras: dict[str, Any] = extras if extras is not None else {}
+        # Lowercased "title\0tags\0body", made on first search (derived, never compared).
+        self.search_text: str | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Fact):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return "Fact(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS) + ")"
 
     @property
     def number(self) -> int:
-        return fact_number(self.id)
+        return int(self.id[5:])  # ids are validated as fact-NNNN on load
 
     @property
     def order_key(self) -> tuple[int, str]:
@@ -94,7 +138,7 @@ class Fact:
         return (self.supersedes,) if self.supersedes else ()
 
     def to_record(self) -> tuple[Any, ...]:
-        """A plain tuple for the parse cache (marshal-able)."""
+        """The fields as plain marshal-able values, in the snapshot's column order."""
         return (
             self.id,
             self.type,
@@ -108,23 +152,6 @@ class Fact:
             self.expires,
             self.supersedes,
             _plain(self.extras) if self.extras else None,
-        )
-
-    @classmethod
-    def from_record(cls, rec: tuple[Any, ...] | list[Any]) -> Fact:
-        return cls(
-            rec[0],
-            rec[1],
-            rec[2],
-            rec[3],
-            rec[4],
-            tuple(rec[5]),
-            rec[6],
-            rec[7],
-            rec[8],
-            rec[9],
-            rec[10],
-            rec[11] or {},
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -12,7 +12,6 @@ import datetime as _dt
 import os
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .atomic import exclusive_create, folder_lock
@@ -34,12 +33,17 @@ from .facts import (
     normalise,
     render_fact_text,
 )
-from .index import IndexReport, build_index, write_index
 from .paths import Layout
-from .search import Hit, match_facts, query_terms, rank, render_results
-from .search_index import SearchIndex
-from .secrets import refuse_secrets
+from .search import Hit, ScanFields, match_facts, query_terms, rank, render_results
 from .store import Changes, FactStore
+
+# The modules only writes and long-lived processes need are imported where they are
+# used, so that a search from a fresh process (a hook, the MCP server's first call)
+# does not pay for them.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .index import IndexReport
+    from .search_index import SearchIndex
 
 FULL_RESCAN_SECONDS = 30.0
 
@@ -56,6 +60,7 @@ class Project:
         self._watcher: _FactWatcher | None = None
         self._lock = threading.RLock()
         self._full_scan = 0.0
+        self._scan: tuple[tuple[int, _dt.date, str | None], ScanFields] | None = None
 
     @property
     def root(self) -> Path:
@@ -77,18 +82,21 @@ class Project:
         reported are re-read (plus a full re-scan when the folder itself changed)."""
         with self._lock:
             watcher = self._watcher
-            if watcher is None or not watcher.running:
+            now = time.monotonic()
+            if watcher is None or not watcher.running or not self.store.loaded:
                 changes = self.store.refresh()
-                self._full_scan = time.monotonic()
+                self._full_scan = now
                 if watcher is not None:
                     watcher.ensure_started()
-            else:
-                changes = self.store.refresh_names(watcher.take())
-                # A full re-scan when a file was created, renamed or removed, and now and
-                # then as a safety net for events lost while the watcher was starting.
-                if self.store.folder_changed() or time.monotonic() - self._full_scan > FULL_RESCAN_SECONDS:
-                    changes.merge(self.store.refresh())
-                    self._full_scan = time.monotonic()
+                return changes
+            changes = self.store.refresh_names(watcher.take())
+            # A full re-scan when a file was created, renamed or removed, once soon after the
+            # watcher started (events before its OS watch was in place are lost), and now and
+            # then as a safety net.
+            catch_up = self._full_scan < watcher.started_at + 0.5 and now > watcher.started_at + 1.0
+            if self.store.folder_changed() or catch_up or now - self._full_scan > FULL_RESCAN_SECONDS:
+                changes.merge(self.store.refresh())
+                self._full_scan = now
             return changes
 
     # ---- long-lived mode ---------------------------------------------------------------
@@ -102,6 +110,8 @@ class Project:
             if self._search_index is not None or self._index_builder is not None:
                 return
             facts, generation = dict(self.store.facts), self.store.generation
+            from .search_index import SearchIndex
+
             if not background:
                 index = SearchIndex()
                 index.sync(facts, generation)
@@ -158,17 +168,36 @@ class Project:
         if not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
         terms = query_terms(query)
-        active = self.store.active_by_id(today)
-        if type is not None:
-            active = {i: f for i, f in active.items() if f.type == type}
+        floor = config.min_score if min_score is None else min_score
         with self._lock:
             index = self._search_index
+            snapshot = self.store.pending_snapshot
             if index is not None:
                 index.sync(self.store.facts, self.store.generation)
-                hits = match_facts(active, terms, index)
-        if index is None:
-            hits = match_facts(active, terms)
-        return rank(hits, limit, config.min_score if min_score is None else min_score)
+                active = self.store.active_by_id(today)
+                if type is not None:
+                    active = {i: f for i, f in active.items() if f.type == type}
+                hits = match_facts(active, terms, index, floor)
+            elif snapshot is not None:  # unchanged since the snapshot: build Facts for the hits only
+                hits = snapshot.scan(today.isoformat(), type).match(terms, floor, limit)
+            else:
+                hits = self.scan_fields(today, type).match(terms, floor, limit)
+        return rank(hits, limit, floor)
+
+    def active_count(self, today: _dt.date) -> int:
+        snapshot = self.store.pending_snapshot
+        if snapshot is not None:
+            return len(snapshot.active(today.isoformat()))
+        return len(self.active_facts(today))
+
+    def scan_fields(self, today: _dt.date, type: str | None = None) -> ScanFields:
+        """The active facts' fields joined for index-free search, kept while they are unchanged."""
+        key = (self.store.generation, today, type)
+        if self._scan is None or self._scan[0] != key:
+            active = self.store.active_by_id(today)
+            facts = [f for f in active.values() if f.type == type] if type else list(active.values())
+            self._scan = (key, ScanFields.of(facts))
+        return self._scan[1]
 
 
 def _check_query(query: str) -> str:
@@ -190,32 +219,53 @@ def memory_search(
     _check_query(query)
     project.sync()
     hits = project.search(query, today, type=type, limit=limit)
-    return render_results(hits, query, len(project.active_facts(today)), explain), hits
+    return render_results(hits, query, project.active_count(today), explain), hits
 
 
-@dataclass
 class WriteRequest:
     """What a caller asks memory_write to store (the MCP tool's fields)."""
 
-    title: str
-    body: str
-    type: str
-    scope: str = "project"
-    tags: list[str] | tuple[str, ...] = ()
-    confidence: str = "medium"
-    source: str = "conversation"
-    expires: str | None = None
+    __slots__ = ("body", "confidence", "expires", "scope", "source", "tags", "title", "type")
+
+    def __init__(
+        self,
+        title: str,
+        body: str,
+        type: str,
+        scope: str = "project",
+        tags: list[str] | tuple[str, ...] = (),
+        confidence: str = "medium",
+        source: str = "conversation",
+        expires: str | None = None,
+    ) -> None:
+        self.title = title
+        self.body = body
+        self.type = type
+        self.scope = scope
+        self.tags = tags
+        self.confidence = confidence
+        self.source = source
+        self.expires = expires
 
 
-@dataclass
 class WriteResult:
     """The outcome of memory_write and the index it left."""
 
-    action: str
-    fact_id: str
-    index: IndexReport
-    supersedes: str | None = None
-    warnings: list[str] = field(default_factory=list)
+    __slots__ = ("action", "fact_id", "index", "supersedes", "warnings")
+
+    def __init__(
+        self,
+        action: str,
+        fact_id: str,
+        index: IndexReport,
+        supersedes: str | None = None,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.action = action
+        self.fact_id = fact_id
+        self.index = index
+        self.supersedes = supersedes
+        self.warnings = warnings if warnings is not None else []
 
     def text(self) -> str:
         first = f"{self.action}: {self.fact_id}"
@@ -231,6 +281,8 @@ def validate_request(req: WriteRequest) -> Fact:
     ftype = check_choice(req.type, TYPES, "type")
     confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
     expires = check_date(req.expires, "expires") if req.expires else None
+    from .secrets import refuse_secrets
+
     refuse_secrets(
         {"title": title, "body": body, "tags": list(req.tags or ()), "scope": req.scope, "source": req.source}
     )
@@ -249,6 +301,8 @@ def validate_request(req: WriteRequest) -> Fact:
 
 def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
     """Rebuild INDEX.md from the active facts and report budget usage."""
+    from .index import write_index
+
     return write_index(project.layout.index_path, project.active_facts(today), project.config().index_token_budget)
 
 
@@ -274,6 +328,8 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         print_fp = fingerprint(new.title, new.body)
         same = [f for f in same_title if f.fingerprint == print_fp]
         if same:  # nothing is written, not even the index: report it as it would be built
+            from .index import build_index
+
             _text, report = build_index(active, budget)
             report.path = project.layout.index_path
             return WriteResult("unchanged", same[-1].id, report)
@@ -315,6 +371,7 @@ class _FactWatcher:
         self._guard = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.started_at = 0.0
 
     @property
     def running(self) -> bool:
@@ -324,6 +381,7 @@ class _FactWatcher:
         if self.running or not self.folder.is_dir():
             return
         self._thread = threading.Thread(target=self._run, name="foundry-fact-watcher", daemon=True)
+        self.started_at = time.monotonic()
         self._thread.start()
 
     def _run(self) -> None:

@@ -9,10 +9,11 @@ Order: score descending, then the index's type order, then newest id first.
 
 from __future__ import annotations
 
+import bisect
 import heapq
+import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from .facts import TYPE_RANK, Fact
@@ -47,14 +48,30 @@ def search_fields(fact: Fact) -> tuple[str, str, str]:
     return title, tags, body
 
 
-@dataclass(frozen=True, slots=True)
 class TermMatch:
     """Which fields one query term matched in one fact."""
 
-    term: str
-    title: bool
-    tags: bool
-    body: bool
+    __slots__ = ("body", "tags", "term", "title")
+
+    def __init__(self, term: str, title: bool, tags: bool, body: bool) -> None:
+        self.term = term
+        self.title = title
+        self.tags = tags
+        self.body = body
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TermMatch) and (self.term, self.title, self.tags, self.body) == (
+            other.term,
+            other.title,
+            other.tags,
+            other.body,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.term, self.title, self.tags, self.body))
+
+    def __repr__(self) -> str:
+        return f"TermMatch({self.term!r}, title={self.title}, tags={self.tags}, body={self.body})"
 
     @property
     def points(self) -> int:
@@ -69,16 +86,29 @@ class TermMatch:
         return f'"{self.term}" {", ".join(parts)}'
 
 
-@dataclass(frozen=True, slots=True)
 class Hit:
     """A scored fact and the reasons for its score."""
 
-    fact: Fact
-    score: float
-    points: int
-    type_multiplier: float
-    confidence_multiplier: float
-    matches: tuple[TermMatch, ...]
+    __slots__ = ("confidence_multiplier", "fact", "matches", "points", "score", "type_multiplier")
+
+    def __init__(
+        self,
+        fact: Fact,
+        score: float,
+        points: int,
+        type_multiplier: float,
+        confidence_multiplier: float,
+        matches: tuple[TermMatch, ...],
+    ) -> None:
+        self.fact = fact
+        self.score = score
+        self.points = points
+        self.type_multiplier = type_multiplier
+        self.confidence_multiplier = confidence_multiplier
+        self.matches = matches
+
+    def __repr__(self) -> str:
+        return f"Hit({self.fact.id}, score={self.score}, matches={self.matches!r})"
 
     def explain(self) -> str:
         """One line: which term matched which field, and the multipliers."""
@@ -120,24 +150,25 @@ class TermMatcher(Protocol):
     def match_term(self, term: str) -> tuple[set[str], set[str], set[str]]: ...
 
 
+def _multiplier(fact: Fact) -> float:
+    return TYPE_MULTIPLIER.get(fact.type, 1.0) * CONFIDENCE_MULTIPLIER.get(fact.confidence, 1.0)
+
+
 def match_facts(
-    facts: Iterable[Fact] | Mapping[str, Fact], terms: Sequence[str], matcher: TermMatcher | None = None
+    facts: Iterable[Fact] | Mapping[str, Fact],
+    terms: Sequence[str],
+    matcher: TermMatcher | None = None,
+    min_score: float = 0.0,
 ) -> list[Hit]:
-    """Every fact (of `facts`) that matches at least one term, scored. With a matcher
-    (an index) the term lookups use it; without one every fact is scanned."""
+    """Every fact (of `facts`) that matches at least one term and scores at least
+    `min_score`, scored. With a matcher (an index) the term lookups use it; without one
+    every fact is scanned. Facts below `min_score` are dropped before any object is made
+    for them, which matters when a common word matches half the memory."""
     if not terms:
         return []
     hits: list[Hit] = []
     if matcher is None:
-        for fact in facts.values() if isinstance(facts, Mapping) else facts:
-            text = search_text(fact)
-            # A term never contains NUL, so one test on the joined text rules out most facts.
-            if not any(t in text for t in terms):
-                continue
-            title, tags, body = text.split("\0", 2)
-            found = [TermMatch(t, t in title, t in tags, t in body) for t in terms]
-            hits.append(score_fact(fact, [m for m in found if m.points]))
-        return hits
+        return ScanFields.of(list(facts.values() if isinstance(facts, Mapping) else facts)).match(terms, min_score)
     per_term = [(term, *matcher.match_term(term)) for term in terms]
     candidates: set[str] = set()
     for _term, title_ids, tag_ids, body_ids in per_term:
@@ -149,15 +180,123 @@ def match_facts(
         candidate = by_id.get(fact_id)
         if candidate is None:
             continue
-        matched = [TermMatch(term, fact_id in t, fact_id in g, fact_id in b) for term, t, g, b in per_term]
-        hits.append(score_fact(candidate, [m for m in matched if m.points]))
+        marks = [(term, fact_id in t, fact_id in g, fact_id in b) for term, t, g, b in per_term]
+        points = sum(3 * a + 2 * g + b for _t, a, g, b in marks)
+        if round(points * _multiplier(candidate), 9) >= min_score:
+            hits.append(score_fact(candidate, [TermMatch(*m) for m in marks if m[1] or m[2] or m[3]]))
     return hits
+
+
+def _field_index(texts: list[str]) -> tuple[str, list[int]] | None:
+    """All texts lowercased in one C call, joined by NUL, with each text's start offset;
+    None when that shortcut is unsafe (lowercasing changed a length, or a text holds NUL)."""
+    joined = "\0".join(texts)
+    lowered = joined.lower()
+    if len(lowered) != len(joined) or joined.count("\0") != len(texts) - 1:
+        return None
+    starts = [0, *itertools.accumulate(len(t) + 1 for t in texts)]
+    return lowered, starts
+
+
+def _containing(blob: str, starts: list[int], term: str) -> set[int]:
+    """Indexes of the texts in `blob` that contain `term`: one C-level find per matching text."""
+    found: set[int] = set()
+    pos = blob.find(term)
+    while pos != -1:
+        i = bisect.bisect_right(starts, pos) - 1
+        found.add(i)
+        pos = blob.find(term, starts[i + 1])
+    return found
+
+
+FieldIndex = tuple[str, list[int]]
+
+
+class ScanFields:
+    """Every field of a set of facts as one lowercased string each, for searching
+    without an index: a query costs a few C-level scans, not a Python loop per fact.
+
+    Facts are addressed by position; `fact_at` materialises one (so a snapshot can
+    answer without building every Fact), `weight_at` gives its type x confidence
+    multiplier, and `eligible` (when given) limits the positions that may match."""
+
+    def __init__(
+        self,
+        fields: tuple[FieldIndex, FieldIndex, FieldIndex] | None,
+        fact_at: Callable[[int], Fact],
+        weight_at: Callable[[int], float],
+        count: int,
+        eligible: set[int] | None = None,
+    ) -> None:
+        self.fields = fields
+        self.fact_at = fact_at
+        self.weight_at = weight_at
+        self.count = count
+        self.eligible = eligible
+
+    @classmethod
+    def of(cls, facts: list[Fact]) -> ScanFields:
+        """Over a list of facts already in memory."""
+        return cls(join_fields(facts), facts.__getitem__, lambda i: _multiplier(facts[i]), len(facts))
+
+    def _term_sets(self, term: str) -> tuple[set[int], set[int], set[int]]:
+        if self.fields is not None:
+            title, tags, body = (_containing(blob, starts, term) for blob, starts in self.fields)
+        else:  # rare text (e.g. 'İ' changes length when lowercased): test fact by fact
+            title, tags, body = set(), set(), set()
+            for i in range(self.count):
+                t, g, b = search_fields(self.fact_at(i))
+                if term in t:
+                    title.add(i)
+                if term in g:
+                    tags.add(i)
+                if term in b:
+                    body.add(i)
+        if self.eligible is not None:
+            title &= self.eligible
+            tags &= self.eligible
+            body &= self.eligible
+        return title, tags, body
+
+    def match(self, terms: Sequence[str], min_score: float, limit: int | None = None) -> list[Hit]:
+        """Hits scoring at least `min_score`; with `limit`, only the best `limit` of them are
+        materialised (the order is rank()'s, so ranking them again changes nothing)."""
+        per_term = [(term, *self._term_sets(term)) for term in terms]
+        points: dict[int, int] = {}
+        for _term, in_title, in_tags, in_body in per_term:
+            for bucket, weight in ((in_title, 3), (in_tags, 2), (in_body, 1)):
+                for i in bucket:
+                    points[i] = points.get(i, 0) + weight
+        scored = [(round(total * self.weight_at(i), 9), i) for i, total in points.items()]
+        scored = [(score, i) for score, i in scored if score >= min_score]
+        if limit is not None and len(scored) > limit:
+            facts = {i: self.fact_at(i) for _score, i in scored}
+            scored = heapq.nsmallest(limit, scored, key=lambda si: _rank_key(si[0], facts[si[1]]))
+        hits = []
+        for _score, i in scored:
+            marks = [TermMatch(t, i in a, i in g, i in b) for t, a, g, b in per_term]
+            hits.append(score_fact(self.fact_at(i), [m for m in marks if m.points]))
+        return hits
+
+
+def join_fields(facts: list[Fact]) -> tuple[FieldIndex, FieldIndex, FieldIndex] | None:
+    """The title, tags and body of `facts` as three lowercased joined strings (None if unsafe)."""
+    title = _field_index([f.title for f in facts])
+    tags = _field_index(["\n".join(f.tags) for f in facts])
+    body = _field_index([f.body for f in facts])
+    if title is None or tags is None or body is None:
+        return None
+    return title, tags, body
+
+
+def _rank_key(score: float, fact: Fact) -> tuple[float, int, int]:
+    return (-score, TYPE_RANK.get(fact.type, 99), -fact.number)
 
 
 def rank(hits: Iterable[Hit], limit: int, min_score: float) -> list[Hit]:
     """The best `limit` hits scoring at least `min_score`, in the product's order."""
     eligible = [h for h in hits if h.score >= min_score]
-    return heapq.nsmallest(limit, eligible, key=lambda h: (-h.score, TYPE_RANK.get(h.fact.type, 99), -h.fact.number))
+    return heapq.nsmallest(limit, eligible, key=lambda h: _rank_key(h.score, h.fact))
 
 
 def render_hit(hit: Hit, explain: bool = False) -> str:

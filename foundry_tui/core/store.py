@@ -7,32 +7,52 @@ A file that does not parse never stops the others from loading: it is kept as a
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import gc
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cache as _cache
+from .atomic import atomic_write
 from .facts import Fact, FactFileError, fact_number, parse_fact_text
 from .paths import Layout
+from .snapshot import Snapshot
 
 
-@dataclass(frozen=True, slots=True)
 class BrokenFile:
     """A fact file that cannot be loaded, and why."""
 
-    name: str
-    reason: str
+    __slots__ = ("name", "reason")
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BrokenFile) and (self.name, self.reason) == (other.name, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.reason))
+
+    def __repr__(self) -> str:
+        return f"BrokenFile({self.name!r}, {self.reason!r})"
 
 
-@dataclass(slots=True)
 class Changes:
     """What one refresh found: file names added, changed and removed."""
 
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
+    __slots__ = ("added", "changed", "removed")
+
+    def __init__(
+        self, added: list[str] | None = None, changed: list[str] | None = None, removed: list[str] | None = None
+    ) -> None:
+        self.added = added if added is not None else []
+        self.changed = changed if changed is not None else []
+        self.removed = removed if removed is not None else []
+
+    def __repr__(self) -> str:
+        return f"Changes(added={self.added!r}, changed={self.changed!r}, removed={self.removed!r})"
 
     def __bool__(self) -> bool:
         return bool(self.added or self.changed or self.removed)
@@ -51,6 +71,10 @@ class Changes:
             elif names:
                 parts.append(f"{len(names)} facts {verb}")
         return ", ".join(parts)
+
+
+def _id_order(fact: Fact) -> tuple[int, str]:
+    return (len(fact.id), fact.id)
 
 
 def _is_fact_file(name: str) -> bool:
@@ -72,7 +96,11 @@ def read_fact_file(path: Path) -> Fact | BrokenFile:
 
 
 class FactStore:
-    """Every fact file of one project, kept in step with the disk by `refresh()`."""
+    """Every fact file of one project, kept in step with the disk by `refresh()`.
+
+    After a load that found every file unchanged since the snapshot was written, the
+    facts stay in the snapshot's columns until something asks for `facts`; searches
+    answer from the snapshot directly (`pending_snapshot`)."""
 
     def __init__(self, layout: Layout, *, use_cache: bool = True) -> None:
         self.layout = layout
@@ -81,30 +109,81 @@ class FactStore:
         self._loaded = False
         self._dir_mtime: int | None = None
         self.generation = 0
-        self.facts: dict[str, Fact] = {}
-        self.broken: dict[str, BrokenFile] = {}
+        self._facts: dict[str, Fact] = {}
+        self._broken: dict[str, BrokenFile] = {}
+        self._pending: Snapshot | None = None
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
         self._active_map: tuple[object, dict[str, Fact]] | None = None
 
     # ---- loading ---------------------------------------------------------------------
 
-    def _stat_all(self) -> dict[str, os.stat_result]:
-        found: dict[str, os.stat_result] = {}
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    @property
+    def facts(self) -> dict[str, Fact]:
+        """Valid facts by id."""
+        if self._pending is not None:
+            self._materialise()
+        return self._facts
+
+    @property
+    def broken(self) -> dict[str, BrokenFile]:
+        """Files that cannot be loaded, by file name."""
+        if self._pending is not None:
+            self._materialise()
+        return self._broken
+
+    @property
+    def pending_snapshot(self) -> Snapshot | None:
+        """The snapshot the store was loaded from, while no Fact has been built from it."""
+        return self._pending
+
+    def _materialise(self) -> None:
+        snapshot, self._pending = self._pending, None
+        if snapshot is None:
+            return
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            for name, key, item in snapshot.items():
+                self._set(name, key, item if isinstance(item, Fact) else BrokenFile(name, item))
+        finally:
+            gc.freeze()
+            if gc_was_enabled:
+                gc.enable()
+
+    def _stat_all(self) -> tuple[list[str], list[int]]:
+        """Every fact file name, sorted, and their stat keys flattened (mtime_ns, size, inode)."""
         try:
             fd = os.open(self.layout.facts_dir, os.O_RDONLY)
         except (FileNotFoundError, NotADirectoryError):
-            return found
+            return [], []
+        names: list[str] = []
+        keys: list[int] = []
         try:
             stat = os.stat
-            for name in os.listdir(fd):
+            for name in sorted(os.listdir(fd)):
                 if _is_fact_file(name):
                     try:  # relative to the folder's fd: no path walk per file (about twice as fast)
-                        found[name] = stat(name, dir_fd=fd)
+                        st = stat(name, dir_fd=fd)
                     except FileNotFoundError:
                         continue
+                    names.append(name)
+                    keys += (st.st_mtime_ns, st.st_size, st.st_ino)
         finally:
             os.close(fd)
-        return found
+        return names, keys
+
+    def _load_snapshot(self) -> Snapshot | None:
+        if self._cache_path is None:
+            return None
+        try:
+            data = self._cache_path.read_bytes()
+        except OSError:
+            return None
+        return Snapshot.loads(data, str(self.layout.root))
 
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
@@ -114,6 +193,9 @@ class FactStore:
         try:
             return self._refresh()
         finally:
+            # The loaded facts live as long as the process and hold no cycles: moving them
+            # out of the collector's sight saves a full collection pass over them later.
+            gc.freeze()
             if gc_was_enabled:
                 gc.enable()
 
@@ -122,32 +204,44 @@ class FactStore:
             self._dir_mtime = os.stat(self.layout.facts_dir).st_mtime_ns
         except FileNotFoundError:
             self._dir_mtime = None
-        stats = self._stat_all()
-        cached: _cache.Entries = {}
+        names, keys = self._stat_all()
+        pending = self._pending
+        if pending is not None:
+            if names == pending.names and keys == pending.keys:
+                return Changes()
+            self._materialise()
+        snapshot = None
         if not self._loaded:
-            cached = _cache.load_entries(self._cache_path, self.layout.root)
+            snapshot = self._load_snapshot()
+            if snapshot is not None and snapshot.names == names and snapshot.keys == keys:
+                self._pending = snapshot  # nothing changed: no Fact is built until one is needed
+                self._loaded = True
+                self.generation += 1
+                return Changes()
+        reuse = snapshot.by_name() if snapshot is not None else {}
         changes = Changes()
         parsed = 0
-        for name, st in stats.items():
-            key = _cache.stat_key(st)
+        for idx, name in enumerate(names):
+            key = (keys[3 * idx], keys[3 * idx + 1], keys[3 * idx + 2])
             current = self._entries.get(name)
             if current is not None and current[0] == key:
                 continue
             item: Fact | BrokenFile
-            hit = cached.get(name)
-            if hit is not None and hit[0] == key:
-                record = hit[1]
-                item = BrokenFile(name, record[1]) if record[0] == "!broken" else Fact.from_record(record)
+            cached = reuse.get(name)
+            if cached is not None and snapshot is not None and snapshot.key_of(cached) == key:
+                found = snapshot.item_at(cached)
+                item = found if isinstance(found, Fact) else BrokenFile(name, found)
             else:
                 item = read_fact_file(self.layout.facts_dir / name)
                 parsed += 1
             self._set(name, key, item)
             if self._loaded:
                 (changes.changed if current is not None else changes.added).append(name)
-        for name in [n for n in self._entries if n not in stats]:
+        present = set(names)
+        for name in [n for n in self._entries if n not in present]:
             self._drop(name)
             changes.removed.append(name)
-        if parsed or (changes.removed and self._loaded) or (not self._loaded and len(cached) != len(stats)):
+        if parsed or changes.removed or (snapshot is None and not self._loaded and names):
             self.save_cache()
         self._loaded = True
         if changes or parsed:
@@ -167,10 +261,16 @@ class FactStore:
             try:
                 key = _cache.stat_key(os.stat(path))
             except FileNotFoundError:
-                if name in self._entries:
+                if name in self._entries or (self._pending is not None and name in self._pending.names):
+                    self._materialise()
                     self._drop(name)
                     changes.removed.append(name)
                 continue
+            if self._pending is not None:
+                pos = self._pending.by_name().get(name)
+                if pos is not None and self._pending.key_of(pos) == key:
+                    continue
+                self._materialise()
             current = self._entries.get(name)
             if current is not None and current[0] == key:
                 continue
@@ -193,9 +293,9 @@ class FactStore:
             self._forget(name, previous[1])
         self._entries[name] = (key, item)
         if isinstance(item, Fact):
-            self.facts[item.id] = item
+            self._facts[item.id] = item
         else:
-            self.broken[name] = item
+            self._broken[name] = item
 
     def _drop(self, name: str) -> None:
         previous = self._entries.pop(name, None)
@@ -204,13 +304,14 @@ class FactStore:
 
     def _forget(self, name: str, item: Fact | BrokenFile) -> None:
         if isinstance(item, Fact):
-            if self.facts.get(item.id) is item:
-                del self.facts[item.id]
+            if self._facts.get(item.id) is item:
+                del self._facts[item.id]
         else:
-            self.broken.pop(name, None)
+            self._broken.pop(name, None)
 
     def record_written(self, fact: Fact) -> None:
         """Take a fact this process has just written into the store without re-reading it."""
+        self._materialise()
         name = f"{fact.id}.md"
         try:
             key = _cache.stat_key(os.stat(self.layout.facts_dir / name))
@@ -220,15 +321,21 @@ class FactStore:
         self.generation += 1
 
     def save_cache(self) -> None:
-        entries: _cache.Entries = {}
-        for name, (key, item) in self._entries.items():
-            record = ("!broken", item.reason) if isinstance(item, BrokenFile) else item.to_record()
-            entries[name] = (key, record)
-        _cache.save_entries(self._cache_path, self.layout.root, entries)
+        """Write the snapshot of the store as it is (atomically; failures ignored: it is a cache)."""
+        if self._cache_path is None:
+            return
+        self._materialise()
+        names = sorted(self._entries)
+        keys = [k for name in names for k in self._entries[name][0]]
+        snapshot = Snapshot.build(names, keys, {name: self._entries[name][1] for name in names})
+        with contextlib.suppress(OSError):
+            atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)))
 
     # ---- the active set --------------------------------------------------------------
 
     def file_names(self) -> list[str]:
+        if self._pending is not None:
+            return list(self._pending.names)
         return sorted(self._entries)
 
     def max_number(self) -> int:
@@ -247,15 +354,17 @@ class FactStore:
         if derived is not None and derived[0] == self.generation and (today is None or derived[1] == day):
             return derived
         replaced: dict[str, str] = {}
-        for fact in sorted(self.facts.values(), key=lambda f: f.order_key):
+        for fact in self.facts.values():
+            if fact.supersedes is None and not fact.extras:
+                continue  # the common case: replaces nothing
             for old in fact.replaced_ids():
                 if old != fact.id:
-                    replaced[old] = fact.id
+                    newer = replaced.get(old)
+                    if newer is None or (len(fact.id), fact.id) > (len(newer), newer):
+                        replaced[old] = fact.id  # the newest fact naming it
         iso = day.isoformat()
-        active = [
-            f for f in self.facts.values() if f.id not in replaced and not (f.expires is not None and f.expires < iso)
-        ]
-        active.sort(key=lambda f: f.order_key)
+        active = [f for f in self.facts.values() if f.id not in replaced and (f.expires is None or f.expires >= iso)]
+        active.sort(key=_id_order)
         self._derived = (self.generation, day, active, replaced)
         return self._derived
 

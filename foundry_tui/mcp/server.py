@@ -48,6 +48,7 @@ class FoundryServer:
         self._project: Any = None
         self._project_lock = threading.Lock()
         self._warmup: threading.Thread | None = None
+        self._tool_calls = 0
 
     # ---- the engine, loaded after initialize ---------------------------------------------
 
@@ -60,12 +61,12 @@ class FoundryServer:
             return self._project
 
     def _warm(self) -> None:
-        """Load the facts, then build the word index and start the watcher, off the request path."""
+        """Load the facts off the request path. The watcher and the word index start after
+        the first tool call has been answered, so that call never competes with them for
+        the interpreter."""
         try:
             project = self.project()
             project.sync()
-            project.use_search_index(background=True)
-            project.watch()
         except Exception as exc:  # the first real call will report the problem properly
             print(f"foundry mcp: warm-up skipped: {exc}", file=sys.stderr)
 
@@ -173,6 +174,7 @@ class FoundryServer:
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
         record_event(project.layout, tool.name, **fields)
+        self._tool_calls += 1
         return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
     # ---- resources -----------------------------------------------------------------------------
@@ -239,6 +241,10 @@ class FoundryServer:
             if response is not None:
                 stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
                 stdout.flush()
+            if self._project is not None and self._tool_calls:
+                # After the first answer: the watcher and the word index (both no-ops once started).
+                self._project.watch()
+                self._project.use_search_index(background=True)
         project = self._project
         if project is not None:
             project.close()

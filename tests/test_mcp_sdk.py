@@ -13,6 +13,8 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from foundry_tui.core.events import read_events
+from foundry_tui.core.paths import Layout
 from foundry_tui.core.setup import init_project
 from foundry_tui.core.tokens import estimate_tokens
 
@@ -167,6 +169,9 @@ async def test_every_tool(demo_root: Path) -> None:
             "- Recorded events: memory_search=2, memory_write=1, memory_index=1, runbook_list=1, runbook_get=2, "
             "contract_validate=2, blackboard_write=2, blackboard_read=1"
         ) in text
+    searches = [e for e in read_events(Layout(demo_root)) if e["kind"] == "memory_search"]
+    assert [(e["query"], e["hits"]) for e in searches] == [("snake_case json", 1), ("kubernetes", 0)]
+    assert all(e["time"].endswith("+00:00") for e in searches)
 
 
 async def test_resources(demo_root: Path) -> None:

@@ -37,7 +37,8 @@ def _parse(path: Path, number: int, slug: str) -> Adr:
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), slug)
     title = re.sub(r"^\d+\.\s*", "", title)
     match = _STATUS.search(text)
-    status = " ".join(match.group(2).split()) if match else "unknown"
+    lines = [line.strip() for line in match.group(2).splitlines() if line.strip()] if match else []
+    status = lines[0] if lines else "unknown"  # the first line: Accepted, Superseded by …
     return Adr(number, slug, title, status, path)
 
 

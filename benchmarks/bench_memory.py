@@ -313,9 +313,18 @@ def bench_agent(sizes: list[int]) -> None:
             qs = queries(vocab, 300, seed=5)
             # A previous session left the parse cache behind, as it would on a real machine.
             Project(root).sync()
+            # The first search, sent the moment initialize is answered (the worst case: the
+            # server is still loading); a median over fresh servers, as one start is noisy.
+            firsts = []
+            for attempt in range(7):
+                fresh = Server(root)
+                fresh.request("initialize", INIT["params"])  # type: ignore[arg-type]
+                firsts.append(fresh.search(qs[attempt])[0])
+                fresh.close()
+            first = statistics.median(firsts)
             server = Server(root)
             server.request("initialize", INIT["params"])  # type: ignore[arg-type]
-            first, _ = server.search(qs[0])
+            server.search(qs[0])
             time.sleep(max(2.0, count / 5000))  # the word index builds in the background
             samples = [server.search(q)[0] for q in qs]
             p50, p95 = percentiles(samples)
@@ -345,7 +354,7 @@ def bench_agent(sizes: list[int]) -> None:
                 )
                 hook_runs.append((time.perf_counter() - start) * 1000)
             print(
-                f"{count:>7,} facts: server first search {first:.0f} ms (bar 150), search p50 {p50:.2f} ms / "
+                f"{count:>7,} facts: server first search {first:.0f} ms (median of 7 starts, worst {max(firsts):.0f}; bar 150), search p50 {p50:.2f} ms / "
                 f"p95 {p95:.2f} ms (bar p50 < 5), edit visible after {visible:.0f} ms (bar 1000); "
                 f"hook user-prompt-submit {statistics.median(hook_runs):.0f} ms (bar 100 at 1,000, 250 at 10,000)"
             )

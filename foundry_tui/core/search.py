@@ -218,26 +218,35 @@ class ScanFields:
 
     Facts are addressed by position; `fact_at` materialises one (so a snapshot can
     answer without building every Fact), `weight_at` gives its type x confidence
-    multiplier, and `eligible` (when given) limits the positions that may match."""
+    multiplier, `order_at` its (type rank, -number) tie-break, and `eligible` (when
+    given) limits the positions that may match."""
 
     def __init__(
         self,
         fields: tuple[FieldIndex, FieldIndex, FieldIndex] | None,
         fact_at: Callable[[int], Fact],
         weight_at: Callable[[int], float],
+        order_at: Callable[[int], tuple[int, int]],
         count: int,
         eligible: set[int] | None = None,
     ) -> None:
         self.fields = fields
         self.fact_at = fact_at
         self.weight_at = weight_at
+        self.order_at = order_at
         self.count = count
         self.eligible = eligible
 
     @classmethod
     def of(cls, facts: list[Fact]) -> ScanFields:
         """Over a list of facts already in memory."""
-        return cls(join_fields(facts), facts.__getitem__, lambda i: _multiplier(facts[i]), len(facts))
+        return cls(
+            join_fields(facts),
+            facts.__getitem__,
+            lambda i: _multiplier(facts[i]),
+            lambda i: tie_break(facts[i].type, facts[i].id),
+            len(facts),
+        )
 
     def _term_sets(self, term: str) -> tuple[set[int], set[int], set[int]]:
         if self.fields is not None:
@@ -270,8 +279,8 @@ class ScanFields:
         scored = [(round(total * self.weight_at(i), 9), i) for i, total in points.items()]
         scored = [(score, i) for score, i in scored if score >= min_score]
         if limit is not None and len(scored) > limit:
-            facts = {i: self.fact_at(i) for _score, i in scored}
-            scored = heapq.nsmallest(limit, scored, key=lambda si: _rank_key(si[0], facts[si[1]]))
+            order_at = self.order_at
+            scored = heapq.nsmallest(limit, scored, key=lambda si: (-si[0], *order_at(si[1])))
         hits = []
         for _score, i in scored:
             marks = [TermMatch(t, i in a, i in g, i in b) for t, a, g, b in per_term]
@@ -289,8 +298,13 @@ def join_fields(facts: list[Fact]) -> tuple[FieldIndex, FieldIndex, FieldIndex] 
     return title, tags, body
 
 
+def tie_break(ftype: str, fact_id: str) -> tuple[int, int]:
+    """After the score: the index's type order, then the newest id first."""
+    return (TYPE_RANK.get(ftype, 99), -int(fact_id[5:]))
+
+
 def _rank_key(score: float, fact: Fact) -> tuple[float, int, int]:
-    return (-score, TYPE_RANK.get(fact.type, 99), -fact.number)
+    return (-score, *tie_break(fact.type, fact.id))
 
 
 def rank(hits: Iterable[Hit], limit: int, min_score: float) -> list[Hit]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .facts import Fact
-from .search import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, FieldIndex, ScanFields, join_fields
+from .search import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, FieldIndex, ScanFields, join_fields, tie_break
 
 SNAPSHOT_VERSION = 3
 # Files changed this recently are stored as unverified: a same-size edit within one clock
@@ -176,9 +176,12 @@ class Snapshot:
     def scan(self, today_iso: str, type: str | None = None) -> ScanFields:
         """Index-free search over the active facts, building Facts only for hits."""
         c = self.columns
-        types, confidences = c["type"], c["confidence"]
+        types, confidences, ids = c["type"], c["confidence"], c["id"]
 
         def weight(i: int) -> float:
             return TYPE_MULTIPLIER.get(types[i], 1.0) * CONFIDENCE_MULTIPLIER.get(confidences[i], 1.0)
 
-        return ScanFields(self.fields, self.fact, weight, len(self), self.active(today_iso, type))
+        def order(i: int) -> tuple[int, int]:
+            return tie_break(types[i], ids[i])
+
+        return ScanFields(self.fields, self.fact, weight, order, len(self), self.active(today_iso, type))

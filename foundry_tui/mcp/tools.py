@@ -4,19 +4,24 @@ the CLI's, so the two never disagree."""
 
 from __future__ import annotations
 
-import datetime as _dt
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+TYPE_CHECKING = False  # imported on the first tool call: keep typing and datetime out of it
+if TYPE_CHECKING:
+    import datetime as _dt
+    from collections.abc import Callable
+    from typing import Any
 
 TYPES = ["decision", "constraint", "convention", "domain", "risk", "metric", "glossary"]
 
 
-@dataclass(frozen=True)
 class Tool:
-    name: str
-    description: str
-    schema: dict[str, Any]
+    """One tool: its name, the description the model reads, and its input schema."""
+
+    __slots__ = ("description", "name", "schema")
+
+    def __init__(self, name: str, description: str, schema: dict[str, Any]) -> None:
+        self.name = name
+        self.description = description
+        self.schema = schema
 
     def listing(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "inputSchema": self.schema}
@@ -199,17 +204,17 @@ def check_arguments(tool: Tool, args: Any) -> str | None:
 def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) -> tuple[str, dict[str, Any]]:
     """Run one tool; return its reply text and the fields to record with its event.
     Raises FoundryError for the caller to turn into an error result."""
-    from ..core.blackboard import blackboard_read, blackboard_write
-    from ..core.contracts import contract_validate
-    from ..core.memory import WriteRequest, memory_index, memory_search, memory_write
-    from ..core.report import token_report
-    from ..core.runbooks import get_runbook, list_runbooks, render_runbook_list
-
+    # Each branch imports only what it uses: the first call of a session should not pay
+    # for the blackboard's or the contracts' modules to answer a search.
     layout = project.layout
     if name == "memory_search":
+        from ..core.memory import memory_search
+
         text, hits = memory_search(project, args["query"], today, type=args.get("type"), limit=args.get("limit"))
         return text, {"query": args["query"], "hits": len(hits)}
     if name == "memory_write":
+        from ..core.memory import WriteRequest, memory_write
+
         req = WriteRequest(
             title=args["title"],
             body=args["body"],
@@ -223,21 +228,35 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
         result = memory_write(project, req, today)
         return result.text(), {"action": result.action, "id": result.fact_id}
     if name == "memory_index":
+        from ..core.memory import memory_index
+
         return memory_index(project, today).rebuild_text(), {}
     if name == "runbook_list":
+        from ..core.runbooks import list_runbooks, render_runbook_list
+
         return render_runbook_list(list_runbooks(layout)), {}
     if name == "runbook_get":
+        from ..core.runbooks import get_runbook
+
         return get_runbook(layout, args["slug"]), {"slug": args["slug"]}
     if name == "contract_validate":
+        from ..core.contracts import contract_validate
+
         valid, text = contract_validate(
             layout, args["schema"], args.get("data"), args.get("path"), has_data="data" in args
         )
         return text, {"schema": args["schema"], "valid": valid}
     if name == "blackboard_write":
+        from ..core.blackboard import blackboard_write
+
         outcome = blackboard_write(layout, args["wave"], args["agent"], args["schema"], args["data"])
         return outcome.text, {"schema": args["schema"], "written": outcome.written}
     if name == "blackboard_read":
+        from ..core.blackboard import blackboard_read
+
         return blackboard_read(layout, args["wave"], args.get("agent"), bool(args.get("full", False))), {}
     if name == "token_report":
+        from ..core.report import token_report
+
         return token_report(project, today), {}
     raise KeyError(name)

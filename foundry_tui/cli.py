@@ -288,6 +288,31 @@ def cmd_hook(args: argparse.Namespace) -> int:
     return run_hook(args.event, sys.stdin, sys.stdout, args.root)
 
 
+def root_label(root: Path) -> str:
+    """The root as a person reads it: relative to the working directory, else ~-shortened."""
+    try:
+        rel = root.relative_to(Path.cwd())
+        return "." if str(rel) == "." else f"./{rel}"
+    except ValueError:
+        pass
+    try:
+        return f"~/{root.relative_to(Path.home())}"
+    except ValueError:
+        return str(root)
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    from .core.paths import find_root
+
+    root = find_root(args.root)  # a root that does not exist is an error before the app starts
+    today = _today(args)
+    from .tui.app import FoundryApp
+
+    label = "demo project (a temporary copy)" if args.demo else root_label(root)
+    FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
+    return 0
+
+
 # ---- the parser -------------------------------------------------------------------------
 
 
@@ -376,6 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub(commands, "tokens", cmd_tokens, "the token report")
     sub(commands, "mcp", cmd_mcp, "run the stdio MCP server")
+    p = sub(commands, "tui", cmd_tui, "open the terminal application")
+    p.add_argument("--no-watch", action="store_true", help="do not watch the files for changes")
     p = sub(commands, "hook", cmd_hook, "run a Claude Code hook (event JSON on stdin)")
     p.add_argument("event", choices=["session-start", "user-prompt-submit", "pre-tool-use"])
     return parser

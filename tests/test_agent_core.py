@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,7 @@ def test_project_contract_wins_and_fact_files_miss_two_properties(demo: Project)
 
 def test_blackboard(demo: Project) -> None:
     layout = demo.layout
+    shutil.rmtree(layout.blackboard_dir)
     outcome = blackboard_write(layout, "../../etc", "a/b c", "finding.v1", {**FINDING, "summary": "s" * 500})
     assert outcome.written and outcome.path == layout.blackboard_dir / "..-..-etc" / "a-b-c.json"
     with pytest.raises(InputError, match="not a usable name"):
@@ -144,6 +146,8 @@ def test_blackboard(demo: Project) -> None:
 
 
 def test_token_report(demo: Project) -> None:
+    shutil.rmtree(demo.layout.blackboard_dir)  # start from the demo's facts alone
+    shutil.rmtree(demo.layout.metrics_dir)
     blackboard_write(demo.layout, "audit", "rev", "finding.v1", FINDING)
     for kind in ("memory_search", "memory_search", "gate_blocked", "memory_write"):
         record_event(demo.layout, kind)

@@ -45,7 +45,7 @@ def test_blackboard_and_contract_commands(demo_root: Path) -> None:
         "blackboard",
         "write",
         "--wave",
-        "audit",
+        "cli-audit",
         "--agent",
         "rev",
         "--schema",
@@ -54,20 +54,23 @@ def test_blackboard_and_contract_commands(demo_root: Path) -> None:
         json.dumps({"title": "x"}),
     )
     assert rejected.code == 1 and rejected.out.startswith("Rejected: artifact does not satisfy finding.v1.\n")
+    events_before = read_events(Layout(demo_root))
     wrote = run_cli(
         *r,
         "blackboard",
         "write",
         "--wave",
-        "audit",
+        "cli-audit",
         "--agent",
         "rev",
         "--schema",
         "finding.v1",
         stdin=json.dumps(FINDING),
     )
-    assert wrote.code == 0 and wrote.out.startswith("Wrote .foundry/blackboard/audit/rev.json (")
-    assert run_cli(*r, "blackboard", "read", "audit").out.startswith("- **rev.json** · schema finding.v1 · by rev · ~")
+    assert wrote.code == 0 and wrote.out.startswith("Wrote .foundry/blackboard/cli-audit/rev.json (")
+    assert run_cli(*r, "blackboard", "read", "cli-audit").out.startswith(
+        "- **rev.json** · schema finding.v1 · by rev · ~"
+    )
     assert (
         run_cli(
             *r, "blackboard", "write", "--wave", "a", "--agent", "b", "--schema", "finding.v1", "--data", "{oops"
@@ -83,4 +86,4 @@ def test_blackboard_and_contract_commands(demo_root: Path) -> None:
     assert neither.code == 2 and neither.err == "foundry: error: Provide either `data` or `path`.\n"
     assert "- **review.v1** (shipped)" in run_cli(*r, "contract", "list").out
     # CLI use is not an agent's tool call: nothing is recorded.
-    assert read_events(Layout(demo_root)) == []
+    assert read_events(Layout(demo_root)) == events_before

@@ -92,9 +92,10 @@ def test_pre_tool_use_gate(demo_root: Path, tool: str, tool_input: dict[str, str
         "cwd": str(demo_root),
         "tool_input": {k: v.replace("{root}", str(demo_root)) for k, v in tool_input.items()},
     }
+    before = len(read_events(Layout(demo_root)))
     code, out, _ = hook("pre-tool-use", payload)
     assert code == 0
-    events = read_events(Layout(demo_root))
+    events = read_events(Layout(demo_root))[before:]
     if denied is None:
         assert out is None and events == []
         return

@@ -85,6 +85,7 @@ async def test_handshake_and_tool_list(demo_root: Path, mode: str) -> None:
 
 
 async def test_every_tool(demo_root: Path) -> None:
+    (demo_root / ".foundry/metrics/events.jsonl").unlink()  # count this session's calls alone
     async with Client(_params(demo_root)) as client:
         error, text = await _text(client, "memory_search", {"query": "snake_case json", "limit": 1})
         assert not error and text.startswith(
@@ -138,26 +139,26 @@ async def test_every_tool(demo_root: Path) -> None:
         error, text = await _text(
             client,
             "blackboard_write",
-            {"wave": "audit", "agent": "appsec-reviewer", "schema": "finding.v1", "data": finding},
+            {"wave": "sdk-audit", "agent": "appsec-reviewer", "schema": "finding.v1", "data": finding},
         )
         assert (error, text) == (
             True,
             'Rejected: artifact does not satisfy finding.v1.\n- missing required property "failureScenario"\nFix and call again.',
         )
-        assert not (demo_root / ".foundry/blackboard/audit").exists()
+        assert not (demo_root / ".foundry/blackboard/sdk-audit").exists()
         finding["failureScenario"] = "A customer changes the id in the URL and reads another tenant's order."
         error, text = await _text(
             client,
             "blackboard_write",
-            {"wave": "audit", "agent": "appsec-reviewer", "schema": "finding.v1", "data": finding},
+            {"wave": "sdk-audit", "agent": "appsec-reviewer", "schema": "finding.v1", "data": finding},
         )
-        written = (demo_root / ".foundry/blackboard/audit/appsec-reviewer.json").read_text()
+        written = (demo_root / ".foundry/blackboard/sdk-audit/appsec-reviewer.json").read_text()
         assert text == (
-            f"Wrote .foundry/blackboard/audit/appsec-reviewer.json ({len(written.encode())} bytes, ~{estimate_tokens(written)} tokens).\n"
+            f"Wrote .foundry/blackboard/sdk-audit/appsec-reviewer.json ({len(written.encode())} bytes, ~{estimate_tokens(written)} tokens).\n"
             "Return to your caller ONLY this path and a summary of at most 300 tokens."
         )
         assert json.loads(written)["producedBy"] == "appsec-reviewer" and json.loads(written)["schema"] == "finding.v1"
-        error, text = await _text(client, "blackboard_read", {"wave": "audit"})
+        error, text = await _text(client, "blackboard_read", {"wave": "sdk-audit"})
         assert text == (
             f"- **appsec-reviewer.json** · schema finding.v1 · by appsec-reviewer · ~{estimate_tokens(written)} tokens\n"
             "  Orders of other tenants are readable."

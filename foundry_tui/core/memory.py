@@ -411,3 +411,24 @@ class _FactWatcher:
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:
+    """Retire facts by setting their `expires` (nothing is deleted), then rebuild the index.
+
+    Each file is re-read under the memory lock and rewritten whole (temp file, rename),
+    keeping every other field and unknown key as it was."""
+    from .atomic import atomic_write
+    from .facts import parse_fact_text
+
+    day = check_date(expires, "expires")
+    with folder_lock(project.layout.memory_dir):
+        project.sync()
+        facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
+        for fact in facts:
+            path = project.layout.facts_dir / f"{fact.id}.md"
+            current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
+            current.expires = day
+            atomic_write(path, render_fact_text(current))
+        project.sync()
+        return rebuild_index(project, today)

@@ -13,7 +13,48 @@ from .memory import Project
 from .tokens import estimate_tokens
 
 
+class TokenFigures:
+    """The numbers of the token report."""
+
+    __slots__ = ("blackboard", "budget", "events", "fact_count", "facts", "index")
+
+    def __init__(
+        self, index: int, budget: int, fact_count: int, facts: int, blackboard: int, events: dict[str, int]
+    ) -> None:
+        self.index = index
+        self.budget = budget
+        self.fact_count = fact_count
+        self.facts = facts
+        self.blackboard = blackboard
+        self.events = events
+
+    @property
+    def eager(self) -> int:
+        """What loading all memory into every session would cost."""
+        return self.facts + self.blackboard
+
+    def text(self) -> str:
+        events = ", ".join(f"{kind}={n}" for kind, n in self.events.items()) or "none yet"
+        return "\n".join(
+            [
+                "# Foundry token report",
+                "",
+                f"- Memory index: ~{self.index} tokens of a {self.budget} budget (always in context)",
+                f"- Facts stored: {self.fact_count}, ~{self.facts} tokens total (retrieved on demand only)",
+                f"- Blackboard artifacts: ~{self.blackboard} tokens (never enter context wholesale)",
+                f"- Recorded events: {events}",
+                "",
+                f"Loading all memory eagerly would cost ~{self.eager} tokens per session; the index-first path costs ~{self.index}.",
+            ]
+        )
+
+
 def token_report(project: Project, today: _dt.date) -> str:
+    """The token_report reply (and `foundry tokens`)."""
+    return token_figures(project, today).text()
+
+
+def token_figures(project: Project, today: _dt.date) -> TokenFigures:
     project.sync()
     layout = project.layout
     try:
@@ -32,17 +73,5 @@ def token_report(project: Project, today: _dt.date) -> str:
         except (OSError, UnicodeDecodeError):
             continue
     board = blackboard_tokens(layout)
-    counts = count_events(read_events(layout))
-    events = ", ".join(f"{kind}={n}" for kind, n in counts.items()) or "none yet"
-    return "\n".join(
-        [
-            "# Foundry token report",
-            "",
-            f"- Memory index: ~{index_tokens} tokens of a {config.index_token_budget} budget (always in context)",
-            f"- Facts stored: {len(project.store.facts)}, ~{fact_tokens} tokens total (retrieved on demand only)",
-            f"- Blackboard artifacts: ~{board} tokens (never enter context wholesale)",
-            f"- Recorded events: {events}",
-            "",
-            f"Loading all memory eagerly would cost ~{fact_tokens + board} tokens per session; the index-first path costs ~{index_tokens}.",
-        ]
-    )
+    counts = dict(count_events(read_events(layout)))
+    return TokenFigures(index_tokens, config.index_token_budget, len(project.store.facts), fact_tokens, board, counts)

@@ -93,3 +93,83 @@ def render_listing(rows: list[dict[str, Any]]) -> str:
             suffix = f" ({row['inactive']})" if row["inactive"] else ""
             lines.append(f"{row['id']} · {row['type']} · {row['title']}{suffix}")
     return "\n".join(lines)
+
+
+class Overview:
+    """Everything the curator's main screen shows, computed in one pass off the UI thread."""
+
+    __slots__ = (
+        "active",
+        "adrs",
+        "broken",
+        "budget",
+        "changes",
+        "config_problem",
+        "doctor",
+        "facts",
+        "inactive",
+        "index_tokens",
+        "listed",
+        "omitted",
+        "ordered",
+        "prune",
+        "replaced_by",
+        "today",
+    )
+
+    def __init__(self, project: Project, today: _dt.date) -> None:
+        from .config import Config
+        from .doctor import run_doctor
+        from .errors import ConfigError
+        from .index import build_index, index_order
+        from .prune import prune_candidates
+
+        self.changes = project.sync()
+        store = project.store
+        self.today = today
+        self.facts: dict[str, Fact] = dict(store.facts)
+        active = store.active_facts(today)
+        self.active: list[str] = [f.id for f in active]
+        self.inactive: dict[str, str] = {}
+        for fact in store.sorted_facts():
+            reason = store.inactive_reason(fact, today)
+            if reason:
+                self.inactive[fact.id] = reason
+        self.replaced_by = dict(store.superseded_by())
+        try:
+            config = project.config()
+            self.config_problem: str | None = None
+        except ConfigError as exc:
+            config, self.config_problem = Config(), str(exc)
+        self.budget = config.index_token_budget
+        _text, report = build_index(active, self.budget)
+        self.index_tokens = report.tokens
+        self.ordered: list[str] = [f.id for f in index_order(active)]
+        self.omitted: set[str] = set(report.omitted_ids)
+        self.listed = report.listed
+        self.prune = prune_candidates(store, today)
+        self.broken = sorted(store.broken.values(), key=lambda b: b.name)
+        self.doctor = run_doctor(project, today)
+        from .adr import list_adrs
+
+        # adr-0007 → (file name, title), so that showing a fact's source needs no I/O.
+        self.adrs = {a.ref: (a.path.name, a.title) for a in list_adrs(project.layout)}
+
+    def older(self, fact_id: str) -> list[str]:
+        """The ids this fact replaced, newest first."""
+        chain: list[str] = []
+        current = self.facts[fact_id].supersedes if fact_id in self.facts else None
+        while current and current not in chain and current != fact_id:
+            chain.append(current)
+            older = self.facts.get(current)
+            current = older.supersedes if older else None
+        return chain
+
+    def newer(self, fact_id: str) -> list[str]:
+        """The ids that replaced this fact, oldest first."""
+        chain: list[str] = []
+        current = self.replaced_by.get(fact_id)
+        while current and current not in chain and current != fact_id:
+            chain.append(current)
+            current = self.replaced_by.get(current)
+        return chain

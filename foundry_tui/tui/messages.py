@@ -1,0 +1,21 @@
+"""Messages shared between the app and its screens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+
+@dataclass
+class FilesChanged(Message):
+    """The file watcher saw changes under .foundry/ or docs/adr/ (one coalesced batch)."""
+
+    paths: frozenset[str]
+
+
+@dataclass
+class MemoryChanged(Message):
+    """This app wrote to memory (a fact, a retirement, the index): reload and say so."""
+
+    summary: str

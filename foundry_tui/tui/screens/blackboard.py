@@ -1,0 +1,125 @@
+"""BlackboardScreen: waves and their artifacts (summary, schema, producer, size,
+~tokens, and whether each is valid against its contract today); the selected
+artifact's JSON, highlighted and scrollable, with its violations."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static, Tree
+
+from ...core.blackboard import Artifact, list_waves, read_artifacts
+from ...core.contracts import load_contract, violations
+from ...core.errors import FoundryError
+from ..messages import FilesChanged
+
+if TYPE_CHECKING:
+    from ..app import FoundryApp
+
+
+class Checked:
+    """An artifact and its contract check, made in a worker."""
+
+    def __init__(self, artifact: Artifact, problems: list[str] | None, error: str | None) -> None:
+        self.artifact = artifact
+        self.problems = problems
+        self.error = error
+
+    @property
+    def verdict(self) -> Text:
+        if self.artifact.problem:
+            return Text("unreadable", style="bold red")
+        if self.error:
+            return Text("no contract", style="yellow")
+        return (
+            Text("valid", style="green")
+            if not self.problems
+            else Text(f"{len(self.problems)} violations", style="bold red")
+        )
+
+
+class BlackboardScreen(Screen[None]):
+    """Waves on the left, the chosen artifact on the right."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            tree: Tree[Checked | None] = Tree("blackboard", id="waves")
+            tree.show_root = False
+            yield tree
+            with VerticalScroll(id="artifact"):
+                yield Static("Select an artifact.", id="artifact-head")
+                yield Static("", id="artifact-problems")
+                yield Static("", id="artifact-json")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Tree).border_title = "Waves"
+        self.query_one("#artifact").border_title = "Artifact"
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        self.load()
+
+    def on_files_changed(self, _event: FilesChanged) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="blackboard")
+    def load(self) -> None:
+        layout = cast("FoundryApp", self.app).project.layout
+        waves: list[tuple[str, list[Checked]]] = []
+        for wave in list_waves(layout):
+            checked = []
+            for art in read_artifacts(layout, wave):
+                problems, error = None, None
+                if not art.problem:
+                    try:
+                        problems = violations(load_contract(layout, art.schema), art.data)
+                    except FoundryError as exc:
+                        error = str(exc)
+                checked.append(Checked(art, problems, error))
+            waves.append((wave, checked))
+        self.app.call_from_thread(self._show, waves)
+
+    def _show(self, waves: list[tuple[str, list[Checked]]]) -> None:
+        tree: Tree[Checked | None] = self.query_one(Tree)
+        tree.clear()
+        if not waves:
+            tree.root.add_leaf("No waves yet: agents write them with blackboard_write.", data=None)
+        for wave, items in waves:
+            node = tree.root.add(Text(wave, style="bold"), data=None, expand=True)
+            for item in items:
+                art = item.artifact
+                label = Text.assemble((art.name, "bold"), " ", item.verdict, ("  " + art.summary()[:60], "dim"))
+                node.add_leaf(label, data=item)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Checked | None]) -> None:
+        item = event.node.data
+        if item is None:
+            return
+        art = item.artifact
+        size = len(art.text.encode("utf-8"))
+        head = Text.assemble(
+            (f"{art.wave}/{art.name}", "bold"),
+            "\n",
+            ("schema ", "dim"),
+            art.schema,
+            ("  by ", "dim"),
+            art.producer,
+            ("  ", ""),
+            f"{size} bytes, ~{art.tokens} tokens  ",
+            item.verdict,
+            "\n",
+            (art.summary(), "italic"),
+        )
+        self.query_one("#artifact-head", Static).update(head)
+        problems = art.problem or item.error or "\n".join(f"- {p}" for p in item.problems or [])
+        self.query_one("#artifact-problems", Static).update(Text(problems, style="red") if problems else "")
+        self.query_one("#artifact-json", Static).update(
+            Syntax(art.text, "json", word_wrap=True, theme="ansi_dark") if art.text else ""
+        )

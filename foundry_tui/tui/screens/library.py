@@ -1,0 +1,98 @@
+"""LibraryScreen: runbooks (with their triggers) and ADRs (with their status), each
+rendered as markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown, OptionList, TabbedContent, TabPane
+from textual.widgets.option_list import Option
+
+from ...core.adr import list_adrs
+from ...core.runbooks import list_runbooks
+from ..messages import FilesChanged
+
+if TYPE_CHECKING:
+    from ..app import FoundryApp
+
+
+class DocumentList(OptionList):
+    """Documents by file; choosing one shows it."""
+
+
+class LibraryScreen(Screen[None]):
+    """Two tabs: runbooks and ADRs."""
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(id="library"):
+            with TabPane("Runbooks", id="runbooks-tab"), Horizontal():
+                yield DocumentList(id="runbooks")
+                yield Markdown("", id="runbook-text")
+            with TabPane("ADRs", id="adrs-tab"), Horizontal():
+                yield DocumentList(id="adrs")
+                yield Markdown("", id="adr-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        self.load()
+
+    def on_files_changed(self, _event: FilesChanged) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="library")
+    def load(self) -> None:
+        layout = cast("FoundryApp", self.app).project.layout
+        books = [
+            (
+                b.path,
+                Text.assemble(
+                    (b.slug, "bold"), f" — {b.title}", (f"\n  trigger: {b.trigger}" if b.trigger else "", "dim")
+                ),
+            )
+            for b in list_runbooks(layout)
+        ]
+        adrs = [
+            (a.path, Text.assemble((f"{a.number:04d}", "bold"), f" {a.title}", (f"\n  {a.status}", "dim")))
+            for a in list_adrs(layout)
+        ]
+        texts = {str(path): _read(path) for path, _ in [*books, *adrs]}
+        self.app.call_from_thread(self._show, books, adrs, texts)
+
+    def _show(self, books: list[tuple[Path, Text]], adrs: list[tuple[Path, Text]], texts: dict[str, str]) -> None:
+        self.texts = texts
+        for list_id, items, empty in (("#runbooks", books, "No runbooks yet."), ("#adrs", adrs, "No ADRs yet.")):
+            options: list[Option | None] = [Option(label, id=str(path)) for path, label in items]
+            self.query_one(list_id, DocumentList).set_options(options or [Option(empty, disabled=True)])
+        self._open("#runbook-text", str(books[0][0]) if books else None)
+        self._open("#adr-text", str(adrs[0][0]) if adrs else None)
+
+    def _open(self, target: str, path: str | None) -> None:
+        self.query_one(target, Markdown).update(self.texts.get(path, "") if path else "")
+
+    @on(OptionList.OptionHighlighted, "#runbooks")
+    def _runbook(self, event: OptionList.OptionHighlighted) -> None:
+        self._open("#runbook-text", event.option.id)
+
+    @on(OptionList.OptionHighlighted, "#adrs")
+    def _adr(self, event: OptionList.OptionHighlighted) -> None:
+        self._open("#adr-text", event.option.id)
+
+
+def _read(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"*cannot be read: {exc}*"
+    if text.startswith("---"):  # runbook frontmatter: show the document, not its YAML
+        parts = text.split("---", 2)
+        text = parts[2] if len(parts) == 3 else text
+    return text

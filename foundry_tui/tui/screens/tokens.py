@@ -1,0 +1,72 @@
+"""TokensScreen: the token report, the eager-versus-index-first cost drawn as bars,
+and the recorded event counts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ...core.report import TokenFigures, token_figures
+from ..messages import FilesChanged
+
+if TYPE_CHECKING:
+    from ..app import FoundryApp
+
+BAR_WIDTH = 50
+
+
+def cost_bars(eager: int, index_first: int) -> Text:
+    """Two bars on one scale: what loading everything costs, and what the index costs."""
+    scale = max(eager, index_first, 1)
+    text = Text()
+    for label, value, style in (("eager      ", eager, "red"), ("index-first", index_first, "green")):
+        filled = max(1, round(BAR_WIDTH * value / scale)) if value else 0
+        text.append(f"{label} ", style="bold")
+        text.append("█" * filled, style=style)
+        text.append("░" * (BAR_WIDTH - filled), style="dim")
+        text.append(f" ~{value} tokens per session\n")
+    return text
+
+
+class TokensScreen(Screen[None]):
+    """The report as `foundry tokens` prints it, with bars and an event table."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="tokens"):
+            yield Static("", id="cost-bars")
+            yield Static("", id="token-report", markup=False)
+            yield DataTable(id="events", cursor_type="row")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("event", "count")
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        self.load()
+
+    def on_files_changed(self, _event: FilesChanged) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="tokens")
+    def load(self) -> None:
+        app = cast("FoundryApp", self.app)
+        figures = token_figures(app.project, app.today)
+        self.app.call_from_thread(self._show, figures)
+
+    def _show(self, figures: TokenFigures) -> None:
+        self.query_one("#cost-bars", Static).update(cost_bars(figures.eager, figures.index))
+        self.query_one("#token-report", Static).update(figures.text())
+        table = self.query_one(DataTable)
+        table.clear()
+        counts = figures.events
+        for kind, count in counts.items():
+            table.add_row(kind, str(count))
+        if not counts:
+            table.add_row("(no events recorded yet)", "")

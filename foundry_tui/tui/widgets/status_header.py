@@ -1,0 +1,42 @@
+"""StatusHeader: the project root, active and total facts, doctor status, and a gauge
+of the index's tokens against its budget."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label, ProgressBar
+
+from ...core.views import Overview
+
+
+class StatusHeader(Horizontal):
+    """One line of status above the panes."""
+
+    def __init__(self, root_label: str) -> None:
+        super().__init__()
+        self.root_label = root_label
+
+    def compose(self) -> ComposeResult:
+        yield Label(f"Foundry · {self.root_label}", id="root-label")
+        yield Label("loading…", id="counts")
+        yield Label("", id="doctor-status")
+        yield Label("index", id="gauge-label")
+        yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
+        yield Label("", id="gauge-figures")
+
+    def show(self, overview: Overview) -> None:
+        total = len(overview.facts) + len(overview.broken)
+        self.query_one("#counts", Label).update(f"{len(overview.active)} active / {total} facts")
+        failed = overview.doctor.failed
+        status = self.query_one("#doctor-status", Label)
+        status.update(
+            "doctor: ok"
+            if overview.doctor.ok and not overview.doctor.warned
+            else f"doctor: {failed + overview.doctor.warned} problem{'s' if failed + overview.doctor.warned != 1 else ''} (d)"
+        )
+        status.set_class(not overview.doctor.ok, "failing")
+        self.query_one("#gauge", ProgressBar).update(
+            total=overview.budget, progress=min(overview.index_tokens, overview.budget)
+        )
+        self.query_one("#gauge-figures", Label).update(f"~{overview.index_tokens}/{overview.budget} tokens")

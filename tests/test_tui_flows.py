@@ -1,0 +1,224 @@
+"""The terminal application driven by Pilot: the curator's flows, end to end, on real files."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from textual.widgets import Input, Static, TextArea
+
+from foundry_tui.core.facts import parse_fact_text
+from foundry_tui.tui.screens.confirm import ConfirmScreen
+from foundry_tui.tui.screens.empty import EmptyScreen
+from foundry_tui.tui.screens.memory import MemoryScreen
+from foundry_tui.tui.screens.write_fact import WriteFactScreen
+from foundry_tui.tui.widgets.fact_detail import FactDetail
+
+from .tui_helpers import make_app, option_ids, select, settle
+
+
+def _detail_text(app: object) -> str:
+    detail = app.screen.query_one(FactDetail)  # type: ignore[attr-defined]
+    return "\n".join(str(w.render()) for w in detail.query(Static))
+
+
+async def test_search_then_select(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"snake json")
+        await settle(pilot)
+        assert option_ids(pilot, "#results") == ["fact-0007", "fact-0014"]
+        await select(pilot, "fact-0014", "#results")
+        text = _detail_text(app)
+        assert "fact-0014 · convention · active" in text
+        assert 'score 3.00 = 3 points\n  "snake" title +1' not in text  # the real breakdown follows
+        assert '"json" title +3' in text and "× 1 (convention) × 1 (confidence medium)" in text
+
+
+async def test_fact_with_chain_and_selecting_through_it(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await select(pilot, "fact-0009")
+        assert option_ids(pilot, "#chain") == ["fact-0004", "fact-0002"]
+        await select(pilot, "fact-0004", "#chain")
+        text = _detail_text(app)
+        assert "fact-0004 · decision · inactive: superseded by fact-0009" in text
+        assert option_ids(pilot, "#chain") == ["fact-0009", "fact-0002"]
+
+
+async def test_retire_a_fact_and_see_it_leave_the_index(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "fact-0003" in option_ids(pilot, "#index")
+        await select(pilot, "fact-0003")
+        await pilot.press("x")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert app.screen.query_one("#dialog-field", Input).value == "2026-11-29"  # yesterday: inactive today
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoryScreen)
+        assert "fact-0003" not in option_ids(pilot, "#index")
+        text = (demo_root / ".foundry/memory/facts/fact-0003.md").read_text()
+        assert "expires: 2026-11-29" in text
+        assert "fact-0003" not in (demo_root / ".foundry/memory/INDEX.md").read_text()
+
+
+async def test_cancelling_changes_nothing(demo_root: Path) -> None:
+    before = {p.name: p.read_bytes() for p in (demo_root / ".foundry/memory/facts").iterdir()}
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await select(pilot, "fact-0003")
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+    assert {p.name: p.read_bytes() for p in (demo_root / ".foundry/memory/facts").iterdir()} == before
+
+
+async def test_write_a_fact(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, WriteFactScreen)
+        form.query_one("#title", Input).value = "x" * 90
+        form.query_one("#body", TextArea).text = "Too long a title."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "Not saved: title is 90 characters, 10 over the 80-character limit" in str(
+            form.query_one("#form-error").render()
+        )
+        form.query_one("#title", Input).value = "Feature flags live in LaunchDarkly"
+        form.query_one("#body", TextArea).text = "One place to flip them."
+        form.query_one("#tags", Input).value = "flags, launchdarkly"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "fact-0017" in option_ids(pilot, "#index")
+        fact = parse_fact_text((demo_root / ".foundry/memory/facts/fact-0017.md").read_text(), "fact-0017")
+        assert (fact.title, fact.type, fact.tags) == (
+            "Feature flags live in LaunchDarkly",
+            "convention",
+            ("flags", "launchdarkly"),
+        )
+        assert any("created: fact-0017" in str(n.message) for n in app._notifications)
+
+
+async def test_add_why_supersedes_the_decision(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await select(pilot, "fact-0011", "#prune")
+        await pilot.press("y")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, WriteFactScreen)
+        body = form.query_one("#body", TextArea)
+        assert body.text.endswith("\n\n**Why:** ")
+        body.text += "one broker for every queue, already run by ops."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        new = parse_fact_text((demo_root / ".foundry/memory/facts/fact-0017.md").read_text(), "fact-0017")
+        assert new.supersedes == "fact-0011" and new.has_why
+        assert "fact-0011" not in option_ids(pilot, "#index") and "fact-0017" in option_ids(pilot, "#index")
+        screen = app.screen
+        assert isinstance(screen, MemoryScreen) and screen.overview is not None
+        # It is now a superseded fact, no longer one missing its reasoning.
+        assert [(e.fact_id, e.group) for e in screen.overview.prune if e.fact_id == "fact-0011"] == [
+            ("fact-0011", "superseded")
+        ]
+
+
+async def _wait_for(pilot: object, condition: object, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await settle(pilot)  # type: ignore[arg-type]
+        if condition():  # type: ignore[operator]
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_watcher_picks_up_another_process_and_broken_files(demo_root: Path) -> None:
+    app = make_app(demo_root, watch=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await asyncio.sleep(0.3)  # the watcher sets up its OS watch
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "foundry_tui",
+                "--root",
+                str(demo_root),
+                "memory",
+                "write",
+                "--title",
+                "Written by another process",
+                "--body",
+                "Seen live.",
+                "--type",
+                "domain",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        start = time.monotonic()
+        assert await _wait_for(pilot, lambda: "fact-0017" in option_ids(pilot, "#index"))
+        assert time.monotonic() - start < 2.0
+        broken = demo_root / ".foundry/memory/facts/fact-0018.md"
+        broken.write_text("---\ntitle: [unclosed\n---\n")
+        assert await _wait_for(pilot, lambda: "broken:fact-0018.md" in option_ids(pilot, "#index"))
+        await select(pilot, "broken:fact-0018.md")
+        assert "frontmatter is not valid YAML" in _detail_text(app)
+        assert "fact-0009" in option_ids(pilot, "#index")  # the rest stays usable
+        broken.write_text("---\nid: fact-0018\ntype: domain\ntitle: Fixed now\ncreated: 2026-11-30\n---\nRepaired.\n")
+        assert await _wait_for(pilot, lambda: "fact-0018" in option_ids(pilot, "#index"))
+        assert "broken:fact-0018.md" not in option_ids(pilot, "#index")
+
+
+async def test_empty_repository_offers_init(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, EmptyScreen)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoryScreen)
+    assert (tmp_path / ".foundry/memory/INDEX.md").exists() and (tmp_path / ".mcp.json").exists()
+
+
+async def test_screens_palette_and_keys(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key, mode in (("f3", "blackboard"), ("f4", "library"), ("f5", "tokens"), ("f2", "memory")):
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.current_mode == mode
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert app.screen.query("HelpPanel")
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"toggle inactive", "enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MemoryScreen) and screen.show_inactive
+        assert "fact-0006" in option_ids(pilot, "#index")

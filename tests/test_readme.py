@@ -16,3 +16,17 @@ def test_readme_prune_sample_is_what_the_demo_prints() -> None:
     readme = (REPO / "README.md").read_text()
     sample = readme.split("$ foundry --demo memory prune\n", 1)[1].split("```", 1)[0]
     assert run_cli("--demo", "--today", "2026-11-30", "memory", "prune").out == sample
+
+
+def test_readme_shows_screenshots_that_exist() -> None:
+    readme = (REPO / "README.md").read_text()
+    first_command = readme.split("```sh\n", 1)[1].split("\n```", 1)[0]
+    assert first_command.endswith("foundry-tui --demo")
+    shots = [line.split("](", 1)[1].split(")", 1)[0] for line in readme.splitlines() if "](screenshots/" in line]
+    shots += [
+        part.split(")", 1)[0]
+        for line in readme.splitlines()
+        for part in line.split("](")[1:]
+        if part.startswith("screenshots/")
+    ]
+    assert shots and all((REPO / shot).is_file() for shot in shots)

@@ -32,10 +32,10 @@ async def select(pilot: Pilot[None], fact_id: str, list_id: str = "#index") -> N
     """Move to `fact_id` in a list, as the arrow keys would."""
     facts = pilot.app.screen.query_one(list_id, FactList)
     facts.focus()
-    facts.highlighted = facts.get_option_index(fact_id)
+    facts.highlighted = None  # so that moving onto the entry the cursor is already on still counts
+    facts.highlighted = facts.index_of(fact_id)
     await settle(pilot)
 
 
 def option_ids(pilot: Pilot[None], list_id: str) -> list[str]:
-    facts = pilot.app.screen.query_one(list_id, FactList)
-    return [o.id for o in facts.options if o.id]
+    return pilot.app.screen.query_one(list_id, FactList).row_ids

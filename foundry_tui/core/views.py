@@ -117,7 +117,7 @@ class Overview:
         "today",
     )
 
-    def __init__(self, project: Project, today: _dt.date) -> None:
+    def __init__(self, project: Project, today: _dt.date, *, with_doctor: bool = True) -> None:
         from .config import Config
         from .doctor import run_doctor
         from .errors import ConfigError
@@ -149,7 +149,7 @@ class Overview:
         self.listed = report.listed
         self.prune = prune_candidates(store, today)
         self.broken = sorted(store.broken.values(), key=lambda b: b.name)
-        self.doctor = run_doctor(project, today)
+        self.doctor = run_doctor(project, today) if with_doctor else None
         from .adr import list_adrs
 
         # adr-0007 → (file name, title), so that showing a fact's source needs no I/O.

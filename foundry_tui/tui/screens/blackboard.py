@@ -37,11 +37,10 @@ class Checked:
             return Text("unreadable", style="bold red")
         if self.error:
             return Text("no contract", style="yellow")
-        return (
-            Text("valid", style="green")
-            if not self.problems
-            else Text(f"{len(self.problems)} violations", style="bold red")
-        )
+        count = len(self.problems or [])
+        if not count:
+            return Text("valid", style="green")
+        return Text(f"{count} violation{'s' if count > 1 else ''}", style="bold red")
 
 
 class BlackboardScreen(Screen[None]):
@@ -60,6 +59,7 @@ class BlackboardScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(Tree).border_title = "Waves"
+        self.query_one(Tree).focus()
         self.query_one("#artifact").border_title = "Artifact"
         self.load()
 

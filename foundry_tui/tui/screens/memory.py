@@ -15,13 +15,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
+from ...core.doctor import DoctorReport, run_doctor
 from ...core.errors import FoundryError
 from ...core.memory import WriteRequest, memory_index, memory_write, retire_facts
 from ...core.search import Hit
 from ...core.views import Overview
 from ..commands import MEMORY_COMMANDS
 from ..messages import FilesChanged, MemoryChanged
-from ..widgets.fact_detail import ChainList, FactDetail
+from ..widgets.fact_detail import FactDetail
 from ..widgets.fact_list import FactList
 from ..widgets.index_pane import IndexPane
 from ..widgets.prune_list import PruneList
@@ -48,6 +49,7 @@ class MemoryScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.hits: dict[str, Hit] = {}
+        self.doctor: DoctorReport | None = None
         self.search_query = ""
 
     @property
@@ -74,7 +76,7 @@ class MemoryScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="load")
     def load(self, announce: bool = False, summary: str = "") -> None:
         try:
-            overview = Overview(self.foundry.project, self.foundry.today)
+            overview = Overview(self.foundry.project, self.foundry.today, with_doctor=False)
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             return
@@ -84,15 +86,41 @@ class MemoryScreen(Screen[None]):
 
     def _loaded(self, overview: Overview, announce: bool, summary: str) -> None:
         self.overview = overview
+        self.call_after_refresh(self._after_paint)
         message = summary or (overview.changes.summary() if announce else "")
         if message:
             self.notify(message, timeout=4)
+
+    def _after_paint(self) -> None:
+        """Work that should not compete with painting the memory: the word index (searches
+        as you type stay within a frame at any size once it exists; a no-op after the first
+        time, scans answer meanwhile) and the doctor."""
+        self.foundry.project.use_search_index(background=True)
+        self.check_doctor()
+
+    @work(thread=True, exclusive=True, group="doctor")
+    def check_doctor(self) -> None:
+        """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
+        try:
+            report = run_doctor(self.foundry.project, self.foundry.today)
+        except FoundryError as exc:
+            self.app.call_from_thread(self.notify, f"doctor failed: {exc}", severity="error")
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._doctor_done, report)
+
+    def _doctor_done(self, report: DoctorReport) -> None:
+        self.doctor = report
+        self.query_one(StatusHeader).show_doctor(report)
 
     def watch_overview(self, overview: Overview | None) -> None:
         if overview is None:
             return
         self.query_one(StatusHeader).show(overview)
-        self.query_one(IndexPane).show(overview, self.show_inactive)
+        index = self.query_one(IndexPane)
+        index.show(overview, self.show_inactive)
+        if self.selected is None and index.row_ids:
+            self.selected = index.row_ids[0]  # start on the first fact of the index
         self.query_one(PruneList).show(overview)
         self.query_one(SearchPane).refresh_results()
         self._show_detail()
@@ -114,10 +142,7 @@ class MemoryScreen(Screen[None]):
 
     @on(FactList.FactHighlighted)
     def _fact_highlighted(self, event: FactList.FactHighlighted) -> None:
-        # Lists re-highlight when they are refreshed; only the one in use (or the first
-        # list to report, at start) decides what the detail pane shows.
-        if event.fact_list.has_focus or self.selected is None or isinstance(event.fact_list, ChainList):
-            self.selected = event.fact_id
+        self.selected = event.fact_id
 
     @on(SearchPane.HitsChanged)
     def _hits_changed(self, event: SearchPane.HitsChanged) -> None:
@@ -143,8 +168,10 @@ class MemoryScreen(Screen[None]):
         self.show_inactive = not self.show_inactive
 
     def action_show_doctor(self) -> None:
-        if self.overview is not None:
-            self.app.push_screen(DoctorScreen(self.overview.doctor))
+        if self.doctor is None:
+            self.notify("The doctor is still checking; try again in a moment.")
+            return
+        self.app.push_screen(DoctorScreen(self.doctor))
 
     def _selected_fact(self, need_active: bool = False) -> str | None:
         fact_id = self.selected

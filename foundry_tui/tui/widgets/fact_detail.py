@@ -9,11 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
-from textual.widgets.option_list import Option
 
 from ...core.search import Hit, format_score
 from ...core.views import Overview
-from .fact_list import FactList
+from .fact_list import FactList, Row
 
 
 class ChainList(FactList):
@@ -79,26 +78,12 @@ class FactDetail(VerticalScroll):
             table.add_row(str(key), str(value))
         fields.update(table)
         newer, older = overview.newer(fact.id), overview.older(fact.id)
-        options: list[Option | None] = []
-        options += [
-            Option(
-                Text.assemble(
-                    ("newer ", "dim"), (i, "bold"), f" {overview.facts[i].title}" if i in overview.facts else ""
-                ),
-                id=i,
-            )
-            for i in newer
-        ]
-        options += [
-            Option(
-                Text.assemble(
-                    ("older ", "dim"), (i, "bold"), f" {overview.facts[i].title}" if i in overview.facts else ""
-                ),
-                id=i,
-            )
-            for i in older
-        ]
-        chain.set_options(options)
+        options: list[Row] = []
+        for label, ids in (("newer ", newer), ("older ", older)):
+            for i in ids:
+                title = f" {overview.facts[i].title}" if i in overview.facts else ""
+                options.append((i, Text.assemble((label, "dim"), (i, "bold"), title)))
+        chain.replace_rows(options)
         chain.display = bool(options)
         score.update(self._breakdown(hit, query) if query.strip() else "")
         body.update(fact.body)

@@ -1,16 +1,49 @@
-"""FactList: a virtualised list of facts; highlighting one asks for it to be shown."""
+"""FactList: a virtualised list of facts, one line each; highlighting one asks for it
+to be shown. Only the visible lines are ever rendered (the Line API), so ten thousand
+entries cost no more on screen than ten."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+# (fact id, or None for a heading; what to show, or a function making it when it first
+# comes into view: ten thousand rows should not mean ten thousand Text objects up front).
+Row = tuple[str | None, Text | Callable[[], Text]]
 
 
-class FactList(OptionList):
-    """An OptionList whose option ids are fact ids (or `broken:<file>` for a broken file)."""
+class FactList(ScrollView, can_focus=True):
+    """Rows whose ids are fact ids (or `broken:<file>` for a broken file); headings have none."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(-1)", "First", show=False),
+        Binding("end", "edge(1)", "Last", show=False),
+        Binding("enter", "choose", "Show", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"fact-list--cursor"}
+    DEFAULT_CSS = """
+    FactList { height: 1fr; overflow-x: hidden; }
+    FactList > .fact-list--cursor { background: $block-cursor-blurred-background; }
+    FactList:focus > .fact-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+    """
+
+    highlighted: reactive[int | None] = reactive(None)
 
     @dataclass
     class FactHighlighted(Message):
@@ -23,21 +56,130 @@ class FactList(OptionList):
         def control(self) -> FactList:
             return self.fact_list
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        if event.option.id:
-            self.post_message(self.FactHighlighted(event.option.id, self))
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[Row] = []
+        self._quiet = False
+        self._cache: dict[tuple[int, int, bool], Strip] = {}
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if event.option.id:
-            self.post_message(self.FactHighlighted(event.option.id, self))
+    @property
+    def row_ids(self) -> list[str]:
+        return [row_id for row_id, _text in self.rows if row_id]
 
-    def replace_options(self, options: list[Option | None]) -> None:
-        """Swap the options, keeping the highlighted id where it still exists."""
-        keep = self.highlighted_option.id if self.highlighted_option is not None else None
-        self.set_options(options)
-        for index, option in enumerate(self.options):
-            if option.id is not None and (keep is None or option.id == keep):
-                self.highlighted = index  # the kept entry, else the first selectable one
-                break
+    def index_of(self, fact_id: str) -> int | None:
+        return next((i for i, (row_id, _t) in enumerate(self.rows) if row_id == fact_id), None)
+
+    def replace_rows(self, rows: list[Row]) -> None:
+        """Swap the rows, keeping the highlighted id where it still exists, else the first fact."""
+        keep = (
+            self.rows[self.highlighted][0]
+            if self.highlighted is not None and self.highlighted < len(self.rows)
+            else None
+        )
+        self.rows = rows
+        self._cache.clear()
+        self.virtual_size = Size(self.size.width, len(rows))
+        target = self.index_of(keep) if keep else None
+        if target is None:
+            target = next((i for i, (row_id, _t) in enumerate(rows) if row_id), None)
+        # A refresh moves the cursor without the user: it must not change what is shown.
+        self._quiet = True
+        try:
+            self.set_reactive(FactList.highlighted, None)
+            self.highlighted = target
+        finally:
+            self._quiet = False
+        self.refresh()
+
+    # ---- rendering ---------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        index = y + self.scroll_offset.y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if index >= len(self.rows):
+            return Strip.blank(width, base)
+        cursor = index == self.highlighted
+        key = (index, width, cursor and self.has_focus)
+        strip = self._cache.get(key)
+        if strip is None:
+            shown = self.rows[index][1]
+            text = (shown() if callable(shown) else shown).copy()
+            if text.style:  # Text.render leaves out the Text's own style: make it a span
+                text.stylize(text.style, 0, len(text))
+                text.style = ""
+            text.no_wrap = True
+            text.overflow = "ellipsis"
+            text.truncate(width, overflow="ellipsis", pad=True)
+            style: Style = self.get_component_rich_style("fact-list--cursor") if cursor else base
+            segments = list(text.render(self.app.console))
+            strip = Strip(Segment.apply_style(segments, style), text.cell_len).crop_extend(0, width, style)
+            self._cache[key] = strip
+        return strip
+
+    def on_focus(self) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._cache.clear()
+        self.virtual_size = Size(self.size.width, len(self.rows))
+
+    # ---- moving --------------------------------------------------------------------------------
+
+    def _step(self, start: int, direction: int) -> int | None:
+        index = start
+        while 0 <= index < len(self.rows):
+            if self.rows[index][0]:
+                return index
+            index += direction
+        return None
+
+    def action_move(self, direction: int) -> None:
+        start = (self.highlighted if self.highlighted is not None else -direction) + direction
+        found = self._step(start, direction)
+        if found is not None:
+            self.highlighted = found
+
+    def action_page(self, direction: int) -> None:
+        height = max(1, self.scrollable_content_region.height - 1)
+        start = min(max((self.highlighted or 0) + direction * height, 0), max(len(self.rows) - 1, 0))
+        found = self._step(start, direction) or self._step(start, -direction)
+        if found is not None:
+            self.highlighted = found
+
+    def action_edge(self, direction: int) -> None:
+        found = self._step(len(self.rows) - 1, -1) if direction > 0 else self._step(0, 1)
+        if found is not None:
+            self.highlighted = found
+
+    def action_choose(self) -> None:
+        """Show the entry under the cursor (it may have been placed there by a refresh)."""
+        if self.highlighted is not None and self.highlighted < len(self.rows):
+            fact_id = self.rows[self.highlighted][0]
+            if fact_id:
+                self.post_message(self.FactHighlighted(fact_id, self))
+
+    def on_click(self, event: events.Click) -> None:
+        index = event.y + self.scroll_offset.y
+        if 0 <= index < len(self.rows) and self.rows[index][0]:
+            self.focus()
+            self.highlighted = index
+
+    def watch_highlighted(self, old: int | None, new: int | None) -> None:
+        for index in (old, new):
+            if index is not None:
+                for key in [k for k in self._cache if k[0] == index]:
+                    del self._cache[key]
+        if new is None or new >= len(self.rows):
+            self.refresh()
+            return
+        self.scroll_to_region(Region(0, new, 1, 1), animate=False)
+        self.refresh()
+        fact_id = self.rows[new][0]
+        if fact_id and not self._quiet:
+            self.post_message(self.FactHighlighted(fact_id, self))

@@ -3,12 +3,13 @@ budget line where the budget cuts the index and the omitted entries dimmed below
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
-from textual.widgets.option_list import Option
 
 from ...core.facts import Fact
 from ...core.views import Overview
-from .fact_list import FactList
+from .fact_list import FactList, Row
 
 
 def fact_prompt(fact: Fact, style: str = "", note: str = "") -> Text:
@@ -26,41 +27,33 @@ class IndexPane(FactList):
     BORDER_TITLE = "Index"
 
     def show(self, overview: Overview, show_inactive: bool) -> None:
-        options: list[Option | None] = []
+        options: list[Row] = []
         current_type = None
         cut = False
         for fact_id in overview.ordered:
             fact = overview.facts[fact_id]
             if fact_id in overview.omitted and not cut:
                 cut = True
-                options.append(
-                    Option(
-                        Text(f"── budget {overview.budget} tokens: omitted below ──", style="bold red"), disabled=True
-                    )
-                )
+                options.append((None, Text(f"── budget {overview.budget} tokens: omitted below ──", style="bold red")))
             if fact.type != current_type:
                 current_type = fact.type
-                options.append(Option(Text(fact.type, style="bold underline"), disabled=True))
+                options.append((None, Text(fact.type, style="bold underline")))
             if fact_id in overview.omitted:
-                options.append(Option(fact_prompt(fact, "dim", "omitted"), id=fact_id))
+                options.append((fact_id, partial(fact_prompt, fact, "dim", "omitted")))
             else:
-                options.append(Option(fact_prompt(fact), id=fact_id))
+                options.append((fact_id, partial(fact_prompt, fact)))
         if not overview.ordered:
-            options.append(Option(Text("No active facts yet: press w to write one.", style="dim"), disabled=True))
+            options.append((None, Text("No active facts yet: press w to write one.", style="dim")))
         if show_inactive and overview.inactive:
-            options.append(Option(Text("inactive", style="bold underline"), disabled=True))
+            options.append((None, Text("inactive", style="bold underline")))
             for fact_id, reason in overview.inactive.items():
-                options.append(Option(fact_prompt(overview.facts[fact_id], "dim", reason), id=fact_id))
+                options.append((fact_id, partial(fact_prompt, overview.facts[fact_id], "dim", reason)))
         if overview.broken:
-            options.append(Option(Text("broken files", style="bold underline red"), disabled=True))
+            options.append((None, Text("broken files", style="bold underline red")))
             for broken in overview.broken:
-                options.append(
-                    Option(
-                        Text.assemble((broken.name, "bold red"), " ", (broken.reason, "red")),
-                        id=f"broken:{broken.name}",
-                    )
-                )
-        self.replace_options(options)
+                entry = Text.assemble((broken.name, "bold red"), " ", (broken.reason, "red"))
+                options.append((f"broken:{broken.name}", entry))
+        self.replace_rows(options)
         self.border_subtitle = (
             f"{overview.listed}/{len(overview.active)} listed · ~{overview.index_tokens}/{overview.budget} tokens"
         )

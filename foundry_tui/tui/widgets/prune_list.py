@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets.option_list import Option
 
 from ...core.prune import GROUPS
 from ...core.views import Overview
-from .fact_list import FactList
+from .fact_list import FactList, Row
 
 
 class PruneList(FactList):
@@ -16,20 +15,16 @@ class PruneList(FactList):
     BORDER_TITLE = "Prune candidates"
 
     def show(self, overview: Overview) -> None:
-        options: list[Option | None] = []
+        options: list[Row] = []
         for group in GROUPS:
             members = [e for e in overview.prune if e.group == group]
             if members:
-                options.append(Option(Text(group, style="bold underline"), disabled=True))
+                options.append((None, Text(group, style="bold underline")))
                 for entry in members:
                     title = overview.facts[entry.fact_id].title
-                    options.append(
-                        Option(
-                            Text.assemble((entry.fact_id, "bold"), f" — {entry.detail}  ", (title, "dim")),
-                            id=entry.fact_id,
-                        )
-                    )
+                    line = Text.assemble((entry.fact_id, "bold"), f" — {entry.detail}  ", (title, "dim"))
+                    options.append((entry.fact_id, line))
         if not options:
-            options.append(Option(Text("none", style="dim"), disabled=True))
-        self.replace_options(options)
+            options.append((None, Text("none", style="dim")))
+        self.replace_rows(options)
         self.border_subtitle = f"{len(overview.prune)} candidates"

@@ -12,13 +12,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Select
-from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from ...core.errors import FoundryError
 from ...core.facts import TYPES
 from ...core.search import Hit, format_score
-from .fact_list import FactList
+from .fact_list import FactList, Row
 
 Searcher = Callable[[str, str | None], list[Hit]]
 
@@ -78,20 +77,16 @@ class SearchPane(Vertical):
 
     def _show(self, query: str, hits: list[Hit], problem: str | None) -> None:
         results = self.query_one(SearchResults)
-        options: list[Option | None] = []
+        options: list[Row] = []
         for hit in hits:
-            options.append(
-                Option(
-                    Text.assemble(
-                        (f"{format_score(hit.score):>6} ", "bold green"), (hit.fact.id, "bold"), " ", hit.fact.title
-                    ),
-                    id=hit.fact.id,
-                )
+            line = Text.assemble(
+                (f"{format_score(hit.score):>6} ", "bold green"), (hit.fact.id, "bold"), " ", hit.fact.title
             )
+            options.append((hit.fact.id, line))
         if problem:
-            options.append(Option(Text(problem, style="red"), disabled=True))
+            options.append((None, Text(problem, style="red")))
         elif query.strip() and not hits:
-            options.append(Option(Text(f'No active fact matches "{query}".', style="dim"), disabled=True))
-        results.replace_options(options)
+            options.append((None, Text(f'No active fact matches "{query}".', style="dim")))
+        results.replace_rows(options)
         self.border_subtitle = f"{len(hits)} hits" if query.strip() else ""
         self.post_message(self.HitsChanged(query, {h.fact.id: h for h in hits}))

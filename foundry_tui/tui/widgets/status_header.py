@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label, ProgressBar
 
+from ...core.doctor import DoctorReport
 from ...core.views import Overview
 
 
@@ -25,17 +26,19 @@ class StatusHeader(Horizontal):
         yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
         yield Label("", id="gauge-figures")
 
+    def show_doctor(self, report: DoctorReport | None) -> None:
+        """The doctor's verdict (it runs after the first paint; None while it runs)."""
+        status = self.query_one("#doctor-status", Label)
+        if report is None:
+            status.update("doctor: checking…")
+            return
+        problems = report.failed + report.warned
+        status.update("doctor: ok" if not problems else f"doctor: {problems} problem{'s' if problems != 1 else ''} (d)")
+        status.set_class(not report.ok, "failing")
+
     def show(self, overview: Overview) -> None:
         total = len(overview.facts) + len(overview.broken)
         self.query_one("#counts", Label).update(f"{len(overview.active)} active / {total} facts")
-        failed = overview.doctor.failed
-        status = self.query_one("#doctor-status", Label)
-        status.update(
-            "doctor: ok"
-            if overview.doctor.ok and not overview.doctor.warned
-            else f"doctor: {failed + overview.doctor.warned} problem{'s' if failed + overview.doctor.warned != 1 else ''} (d)"
-        )
-        status.set_class(not overview.doctor.ok, "failing")
         self.query_one("#gauge", ProgressBar).update(
             total=overview.budget, progress=min(overview.index_tokens, overview.budget)
         )

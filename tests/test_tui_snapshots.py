@@ -1,0 +1,94 @@
+"""Snapshot tests of every screen and of the memory screen in its key states.
+
+Plain `def` tests with snap_compare, the watcher off, a fixed terminal size, a frozen
+date, and no absolute path on screen (the root is shown as "demo")."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from .tui_helpers import make_app, select, settle
+
+SIZE = (120, 40)
+Compare = Callable[..., bool]
+
+
+def _steps(*keys: str, fact: str | None = None, list_id: str = "#index") -> Callable[[Pilot[Any]], Awaitable[None]]:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        if fact is not None:
+            await select(pilot, fact, list_id)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        pilot.app.screen.set_focus(None)  # no blinking cursor in the picture
+        await settle(pilot)
+
+    return run_before
+
+
+def test_memory_screen_empty_search(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps())
+
+
+def test_memory_screen_search_with_hits(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(
+        make_app(demo_root), terminal_size=SIZE, run_before=_steps("slash", *"orders migrations", fact=None)
+    )
+
+
+def test_fact_with_supersedes_chain(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps(fact="fact-0009"))
+
+
+def test_inactive_fact_shown(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(
+        make_app(demo_root), terminal_size=SIZE, run_before=_steps("i", fact="fact-0006", list_id="#prune")
+    )
+
+
+def test_broken_file(snap_compare: Compare, demo_root: Path) -> None:
+    (demo_root / ".foundry/memory/facts/fact-0099.md").write_text("---\nid: fact-0099\ntype: [unclosed\n---\n")
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps(fact="broken:fact-0099.md"))
+
+
+def test_confirm_dialog(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("x", fact="fact-0003"))
+
+
+def test_write_form(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("w"))
+
+
+def test_doctor_report(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("d"))
+
+
+def test_memory_screen_at_80x24(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=(80, 24), run_before=_steps())
+
+
+def test_blackboard_screen(snap_compare: Compare, demo_root: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _steps("f3")(pilot)
+        pilot.app.screen.query_one("#waves").focus()
+        await pilot.press("down", "down", "down")  # the invalid finding
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=run_before)
+
+
+def test_library_screen(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("f4"))
+
+
+def test_tokens_screen(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("f5"))
+
+
+def test_empty_repository(snap_compare: Compare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(tmp_path), terminal_size=(100, 30), run_before=_steps())

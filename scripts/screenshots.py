@@ -21,26 +21,10 @@ from textual.pilot import Pilot
 
 from foundry_tui.demo import make_demo_copy, remove_demo_copy
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.widgets.fact_list import FactList
+from foundry_tui.tui.automation import select, settle
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 TODAY = datetime.date(2026, 11, 30)
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    for _ in range(4):
-        busy = [w for w in pilot.app.workers if w.group != "watch"]
-        if busy:
-            await pilot.app.workers.wait_for_complete(busy)
-        await pilot.pause(0.02)
-
-
-async def select(pilot: Pilot[Any], fact_id: str) -> None:
-    facts = pilot.app.screen.query_one("#index", FactList)
-    facts.focus()
-    facts.highlighted = None
-    facts.highlighted = facts.index_of(fact_id)
-    await settle(pilot)
 
 
 async def memory(pilot: Pilot[Any]) -> None:

@@ -47,7 +47,7 @@ class FactFileError(ValueError):
     """A fact file that cannot be loaded; the message says what is wrong and what to do."""
 
 
-_FIELDS = (
+RECORD_FIELDS = (
     "id",
     "type",
     "title",
@@ -69,7 +69,7 @@ class Fact:
     A hand-written class, not a dataclass: this module is on the start-up path of the
     hooks and the MCP server, and importing dataclasses costs more than the search."""
 
-    __slots__ = (*_FIELDS, "search_text")
+    __slots__ = (*RECORD_FIELDS, "search_text")
 
     def __init__(
         self,
@@ -104,12 +104,12 @@ class Fact:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Fact):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+        return all(getattr(self, name) == getattr(other, name) for name in RECORD_FIELDS)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
 
     def __repr__(self) -> str:
-        return "Fact(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS) + ")"
+        return "Fact(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in RECORD_FIELDS) + ")"
 
     @property
     def number(self) -> int:

@@ -16,29 +16,15 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from .facts import Fact
+from .facts import RECORD_FIELDS, Fact
 from .search import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, FieldIndex, ScanFields, join_fields, tie_break
 
 SNAPSHOT_VERSION = 3
 # Files changed this recently are stored as unverified: a same-size edit within one clock
 # tick of the snapshot could otherwise keep a stale entry ("racy" entries, as git calls them).
 RACY_SECONDS = 0.1
-# The order of Fact.to_record(), then the ids each fact retires (Fact.replaced_ids()).
-_COLUMNS = (
-    "id",
-    "type",
-    "title",
-    "body",
-    "scope",
-    "tags",
-    "confidence",
-    "source",
-    "created",
-    "expires",
-    "supersedes",
-    "extras",
-    "replaces",
-)
+# Fact.to_record()'s fields, then the ids each fact retires (Fact.replaced_ids()).
+_COLUMNS = (*RECORD_FIELDS, "replaces")
 
 
 class Snapshot:

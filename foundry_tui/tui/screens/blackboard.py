@@ -4,23 +4,17 @@ artifact's JSON, highlighted and scrollable, with its violations."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
 
 from ...core.blackboard import Artifact, list_waves, read_artifacts
 from ...core.contracts import load_contract, violations
 from ...core.errors import FoundryError
-from ..messages import FilesChanged
-
-if TYPE_CHECKING:
-    from ..app import FoundryApp
+from .live import LiveScreen
 
 
 class Checked:
@@ -43,7 +37,7 @@ class Checked:
         return Text(f"{count} violation{'s' if count > 1 else ''}", style="bold red")
 
 
-class BlackboardScreen(Screen[None]):
+class BlackboardScreen(LiveScreen):
     """Waves on the left, the chosen artifact on the right."""
 
     def compose(self) -> ComposeResult:
@@ -61,17 +55,11 @@ class BlackboardScreen(Screen[None]):
         self.query_one(Tree).border_title = "Waves"
         self.query_one(Tree).focus()
         self.query_one("#artifact").border_title = "Artifact"
-        self.load()
-
-    def on_screen_resume(self) -> None:
-        self.load()
-
-    def on_files_changed(self, _event: FilesChanged) -> None:
-        self.load()
+        super().on_mount()
 
     @work(thread=True, exclusive=True, group="blackboard")
     def load(self) -> None:
-        layout = cast("FoundryApp", self.app).project.layout
+        layout = self.foundry.project.layout
         waves: list[tuple[str, list[Checked]]] = []
         for wave in list_waves(layout):
             checked = []

@@ -4,29 +4,24 @@ rendered as markdown."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Markdown, OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from ...core.adr import list_adrs
 from ...core.runbooks import list_runbooks
-from ..messages import FilesChanged
-
-if TYPE_CHECKING:
-    from ..app import FoundryApp
+from .live import LiveScreen
 
 
 class DocumentList(OptionList):
     """Documents by file; choosing one shows it."""
 
 
-class LibraryScreen(Screen[None]):
+class LibraryScreen(LiveScreen):
     """Two tabs: runbooks and ADRs."""
 
     def compose(self) -> ComposeResult:
@@ -39,18 +34,9 @@ class LibraryScreen(Screen[None]):
                 yield Markdown("", id="adr-text")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.load()
-
-    def on_screen_resume(self) -> None:
-        self.load()
-
-    def on_files_changed(self, _event: FilesChanged) -> None:
-        self.load()
-
     @work(thread=True, exclusive=True, group="library")
     def load(self) -> None:
-        layout = cast("FoundryApp", self.app).project.layout
+        layout = self.foundry.project.layout
         books = [
             (
                 b.path,

@@ -3,20 +3,14 @@ and the recorded event counts."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ...core.report import TokenFigures, token_figures
-from ..messages import FilesChanged
-
-if TYPE_CHECKING:
-    from ..app import FoundryApp
+from .live import LiveScreen
 
 BAR_WIDTH = 50
 
@@ -34,7 +28,7 @@ def cost_bars(eager: int, index_first: int) -> Text:
     return text
 
 
-class TokensScreen(Screen[None]):
+class TokensScreen(LiveScreen):
     """The report as `foundry tokens` prints it, with bars and an event table."""
 
     def compose(self) -> ComposeResult:
@@ -46,18 +40,11 @@ class TokensScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("event", "count")
-        self.load()
-
-    def on_screen_resume(self) -> None:
-        self.load()
-
-    def on_files_changed(self, _event: FilesChanged) -> None:
-        self.load()
+        super().on_mount()
 
     @work(thread=True, exclusive=True, group="tokens")
     def load(self) -> None:
-        app = cast("FoundryApp", self.app)
-        figures = token_figures(app.project, app.today)
+        figures = token_figures(self.foundry.project, self.foundry.today)
         self.app.call_from_thread(self._show, figures)
 
     def _show(self, figures: TokenFigures) -> None:

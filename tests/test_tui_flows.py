@@ -17,6 +17,7 @@ from foundry_tui.tui.screens.memory import MemoryScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
 from foundry_tui.tui.widgets.fact_detail import FactDetail
 
+from .helpers import run_cli
 from .tui_helpers import make_app, option_ids, select, settle
 
 
@@ -180,6 +181,7 @@ async def test_watcher_picks_up_another_process_and_broken_files(demo_root: Path
         start = time.monotonic()
         assert await _wait_for(pilot, lambda: "fact-0017" in option_ids(pilot, "#index"))
         assert time.monotonic() - start < 2.0
+        assert any(str(n.message) == "fact-0017 added" for n in app._notifications)
         broken = demo_root / ".foundry/memory/facts/fact-0018.md"
         broken.write_text("---\ntitle: [unclosed\n---\n")
         assert await _wait_for(pilot, lambda: "broken:fact-0018.md" in option_ids(pilot, "#index"))
@@ -222,3 +224,23 @@ async def test_screens_palette_and_keys(demo_root: Path) -> None:
         screen = app.screen
         assert isinstance(screen, MemoryScreen) and screen.show_inactive
         assert "fact-0006" in option_ids(pilot, "#index")
+
+
+async def test_rebuild_index_and_notifications(demo_root: Path) -> None:
+    index = demo_root / ".foundry/memory/INDEX.md"
+    index.write_text("hand edited\n")
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert index.read_text().startswith("# Memory index\n")
+        assert any("13/13 facts listed" in str(n.message) for n in app._notifications)
+
+
+def test_a_missing_root_is_an_error_before_the_app_starts() -> None:
+    run = run_cli("tui", "--root", "/does/not/exist")
+    assert run.code == 2 and run.err.startswith("foundry: error: project root /does/not/exist is not a directory")

@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from foundry_tui.core.doctor import run_doctor
 from foundry_tui.core.facts import TYPES
 from foundry_tui.core.memory import Project, WriteRequest, memory_index, memory_search, memory_write
+from foundry_tui.core.neardup import find_dupes
 from foundry_tui.core.paths import resolve_today
 from foundry_tui.core.prune import prune_candidates, render_prune
 from foundry_tui.core.store import FactStore
@@ -211,6 +212,9 @@ def bench(count: int) -> dict[str, str]:
         project.sync()
         row["prune"] = f"{timed(lambda: render_prune(prune_candidates(project.store, TODAY))):.0f} ms"
         row["doctor"] = f"{timed(lambda: run_doctor(project, TODAY)):.0f} ms"
+        row["near-duplicate scan"] = (
+            f"{timed(lambda: find_dupes(project, TODAY)):.0f} ms" if count <= 20000 else "skipped"
+        )
         req = WriteRequest(title="Benchmark writes one more fact", body="**Why:** measured.", type="decision")
         row["memory_write"] = f"{timed(lambda: memory_write(project, req, TODAY)):.0f} ms"
         return row

@@ -162,6 +162,14 @@ def cmd_memory_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memory_dupes(args: argparse.Namespace) -> int:
+    from .core.neardup import find_dupes
+
+    report = find_dupes(_project(args), _today(args), args.threshold)
+    _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .core.doctor import run_doctor
 
@@ -355,6 +363,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub(mem, "show", cmd_memory_show, "show one fact, its state and its supersedes chain")
     p.add_argument("id", help="the fact id, e.g. fact-0004")
+    p = sub(mem, "dupes", cmd_memory_dupes, "find active facts that likely state the same claim (merges nothing)")
+    p.add_argument(
+        "--threshold",
+        type=float,
+        help="minimum similarity, above 0 and at most 1 (default: config nearDuplicates.threshold, 0.5)",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub(mem, "list", cmd_memory_list, "list active facts")
     p.add_argument("--all", action="store_true", help="also inactive facts (with why) and broken files")
     p.add_argument("--json", action="store_true", help="machine-readable output")

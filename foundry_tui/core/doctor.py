@@ -176,6 +176,9 @@ def run_doctor(project: Project, today: _dt.date) -> DoctorReport:
             chain_problems.append(
                 f"{fact.id} supersedes {fact.supersedes}, which does not exist: fix the id or set null"
             )
+        for merged in fact.replaced_ids():
+            if merged != fact.supersedes and merged not in store.facts:
+                chain_problems.append(f"{fact.id} lists {merged} in merged_from, which does not exist: fix the list")
     seen_cycles: set[frozenset[str]] = set()
     for fact in facts:
         path = [fact.id]

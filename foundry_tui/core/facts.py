@@ -36,6 +36,7 @@ REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
 MAX_TITLE_CHARS = 80
 MAX_BODY_WORDS = 120
 WHY_MARKER = "**Why:**"
+MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
 HOW_MARKER = "**How to apply:**"
 
 ID_RE = re.compile(r"fact-(\d{4,})")
@@ -134,8 +135,13 @@ class Fact:
         return fingerprint(self.title, self.body)
 
     def replaced_ids(self) -> tuple[str, ...]:
-        """The ids this fact retires (its supersedes link)."""
-        return (self.supersedes,) if self.supersedes else ()
+        """The ids this fact retires: its `supersedes`, and for a merged fact every id in
+        `merged_from` (the spec's supersedes holds one id; a merge retires several)."""
+        ids = [self.supersedes] if self.supersedes else []
+        merged = self.extras.get(MERGED_FROM) if self.extras else None
+        if isinstance(merged, list):
+            ids += [m for m in merged if isinstance(m, str) and ID_RE.fullmatch(m) and m not in ids]
+        return tuple(ids)
 
     def to_record(self) -> tuple[Any, ...]:
         """The fields as plain marshal-able values, in the snapshot's column order."""

@@ -335,14 +335,7 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
             return WriteResult("unchanged", same[-1].id, report)
         new.supersedes = same_title[-1].id if same_title else None
         new.created = today.isoformat()
-        number = store.max_number() + 1
-        project.layout.facts_dir.mkdir(parents=True, exist_ok=True)
-        while True:
-            new.id = format_id(number)
-            if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new)):
-                break
-            number += 1
-        store.record_written(new)
+        create_fact(project, new)
         index = rebuild_index(project, today)
     warnings = []
     if new.needs_why:
@@ -351,6 +344,18 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         )
     action = "updated" if new.supersedes else "created"
     return WriteResult(action, new.id, index, new.supersedes, warnings)
+
+
+def create_fact(project: Project, new: Fact) -> None:
+    """Give `new` the next free id and write its file (exclusive create). Caller holds the memory lock."""
+    number = project.store.max_number() + 1
+    project.layout.facts_dir.mkdir(parents=True, exist_ok=True)
+    while True:
+        new.id = format_id(number)
+        if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new)):
+            break
+        number += 1
+    project.store.record_written(new)
 
 
 def find_fact(project: Project, fact_id: str) -> Fact:

@@ -11,13 +11,17 @@ from .memory import Project
 
 
 def older_chain(project: Project, fact: Fact) -> list[str]:
-    """The ids this fact replaced, newest first (fact-0009 → fact-0004 → fact-0002)."""
+    """The ids this fact replaced (every source of a merge), then theirs, newest first."""
     chain: list[str] = []
-    current = fact.supersedes
-    while current and current not in chain and current != fact.id:
+    queue = list(fact.replaced_ids())
+    while queue:
+        current = queue.pop(0)
+        if current in chain or current == fact.id:
+            continue
         chain.append(current)
         older = project.store.get(current)
-        current = older.supersedes if older else None
+        if older is not None:
+            queue += older.replaced_ids()
     return chain
 
 
@@ -156,13 +160,17 @@ class Overview:
         self.adrs = {a.ref: (a.path.name, a.title) for a in list_adrs(project.layout)}
 
     def older(self, fact_id: str) -> list[str]:
-        """The ids this fact replaced, newest first."""
+        """The ids this fact replaced (all the sources of a merge), then theirs, newest first."""
         chain: list[str] = []
-        current = self.facts[fact_id].supersedes if fact_id in self.facts else None
-        while current and current not in chain and current != fact_id:
+        queue = list(self.facts[fact_id].replaced_ids()) if fact_id in self.facts else []
+        while queue:
+            current = queue.pop(0)
+            if current in chain or current == fact_id:
+                continue
             chain.append(current)
             older = self.facts.get(current)
-            current = older.supersedes if older else None
+            if older is not None:
+                queue += older.replaced_ids()
         return chain
 
     def newer(self, fact_id: str) -> list[str]:

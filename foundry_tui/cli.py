@@ -187,6 +187,40 @@ def cmd_memory_merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memory_missed(args: argparse.Namespace) -> int:
+    from .core.curator import missed_searches, render_missed
+
+    _emit(render_missed(missed_searches(_project(args), _today(args))))
+    return 0
+
+
+def cmd_memory_tag(args: argparse.Namespace) -> int:
+    from .core.memory import add_tag
+
+    report = add_tag(_project(args), args.id, args.tag, _today(args))
+    _emit(f"tagged: {args.id} +{args.tag.strip()}\n{report.write_line()}")
+    return 0
+
+
+def cmd_memory_retire(args: argparse.Namespace) -> int:
+    import datetime as _dt
+
+    from .core.memory import retire_facts
+
+    today = _today(args)
+    expires = args.expires or (today - _dt.timedelta(days=1)).isoformat()
+    report = retire_facts(_project(args), args.ids, expires, today)
+    _emit(f"retired: {', '.join(args.ids)} (expires {expires})\n{report.write_line()}")
+    return 0
+
+
+def cmd_memory_budget(args: argparse.Namespace) -> int:
+    from .core.curator import over_budget, render_over_budget
+
+    _emit(render_over_budget(*over_budget(_project(args), _today(args))))
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .core.doctor import run_doctor
 
@@ -392,6 +426,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--title", help="the merged title (default: the first fact's)")
     p.add_argument("--body-file", metavar="FILE", help="the merged body (default: the bodies combined; - for stdin)")
     p.add_argument("--dry-run", action="store_true", help="print exactly what would be written, write nothing")
+    sub(mem, "missed", cmd_memory_missed, "searches that found nothing, most frequent first, with the nearest facts")
+    p = sub(mem, "tag", cmd_memory_tag, "add a retrieval word to a fact's tags")
+    p.add_argument("id")
+    p.add_argument("tag")
+    p = sub(mem, "retire", cmd_memory_retire, "retire facts by setting expires (nothing is deleted)")
+    p.add_argument("ids", nargs="+")
+    p.add_argument("--expires", metavar="YYYY-MM-DD", help="default: yesterday, so they are inactive today")
+    sub(mem, "budget", cmd_memory_budget, "what the index omits, and the merges that would save the most tokens")
     p = sub(mem, "list", cmd_memory_list, "list active facts")
     p.add_argument("--all", action="store_true", help="also inactive facts (with why) and broken files")
     p.add_argument("--json", action="store_true", help="machine-readable output")

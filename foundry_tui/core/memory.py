@@ -12,6 +12,7 @@ import datetime as _dt
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .atomic import exclusive_create, folder_lock
@@ -418,22 +419,46 @@ class _FactWatcher:
         self._stop.set()
 
 
-def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:
-    """Retire facts by setting their `expires` (nothing is deleted), then rebuild the index.
-
-    Each file is re-read under the memory lock and rewritten whole (temp file, rename),
-    keeping every other field and unknown key as it was."""
+def rewrite_facts(
+    project: Project, fact_ids: list[str], change: Callable[[Fact], None], today: _dt.date
+) -> IndexReport:
+    """Change facts in place (a field that is not their identity: expires, tags), then rebuild
+    the index. Each file is re-read under the memory lock and rewritten whole (temp file,
+    rename), keeping every other field and unknown key as it was. All ids are checked first."""
     from .atomic import atomic_write
     from .facts import parse_fact_text
 
-    day = check_date(expires, "expires")
     with folder_lock(project.layout.memory_dir):
         project.sync()
         facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
         for fact in facts:
             path = project.layout.facts_dir / f"{fact.id}.md"
             current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
-            current.expires = day
+            change(current)
             atomic_write(path, render_fact_text(current))
         project.sync()
         return rebuild_index(project, today)
+
+
+def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:
+    """Retire facts by setting their `expires` (nothing is deleted), then rebuild the index."""
+    day = check_date(expires, "expires")
+
+    def retire(fact: Fact) -> None:
+        fact.expires = day
+
+    return rewrite_facts(project, fact_ids, retire, today)
+
+
+def add_tag(project: Project, fact_id: str, tag: str, today: _dt.date) -> IndexReport:
+    """Add a retrieval word to a fact's tags (tags are not part of its identity, so this is an
+    in-place change rather than a new version). The spec: "use tags for the words they will not" search for."""
+    (word,) = check_tags([tag]) or ("",)
+    if not word:
+        raise InputError("the tag is empty: give the word searches used")
+
+    def tag_it(fact: Fact) -> None:
+        if word not in fact.tags:
+            fact.tags = (*fact.tags, word)
+
+    return rewrite_facts(project, [fact_id], tag_it, today)

@@ -40,6 +40,14 @@ async def blackboard(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+async def curator(pilot: Pilot[Any]) -> None:
+    await pilot.press("f6")
+    await settle(pilot)
+    await select(pilot, "group:0", "#groups")
+    await pilot.press("m")
+    await settle(pilot)
+
+
 async def keys(pilot: Pilot[Any], *pressed: str) -> None:
     await pilot.press(*pressed)
     await settle(pilot)
@@ -51,6 +59,7 @@ SHOTS: dict[str, Callable[[Pilot[Any]], Awaitable[None]]] = {
     "library": lambda pilot: keys(pilot, "f4"),
     "tokens": lambda pilot: keys(pilot, "f5"),
     "doctor": lambda pilot: keys(pilot, "d"),
+    "curator": curator,
 }
 
 

@@ -29,6 +29,13 @@ class MergePlan:
         self.sources = sources
         self.request = request
 
+    def edited(self, title: str, body: str) -> MergePlan:
+        """The same merge with another title and body (no disk access: for an editor)."""
+        r = self.request
+        return MergePlan(
+            self.sources, WriteRequest(title, body, r.type, r.scope, r.tags, r.confidence, r.source, r.expires)
+        )
+
     @property
     def source_ids(self) -> list[str]:
         return [f.id for f in self.sources]

@@ -285,7 +285,7 @@ class DupeFinder:
         fa, fb = self.features[a], self.features[b]
         va, vb = self._vectors[a][0], self._vectors[b][0]
         shared = []
-        for word in sorted(set(va) & set(vb), key=lambda w: -(va[w] + vb[w])):
+        for word in sorted(set(va) & set(vb), key=lambda w: (-(va[w] + vb[w]), w)):  # ties by word: stable across runs
             fields = [
                 name
                 for name, words in (

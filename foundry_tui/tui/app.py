@@ -14,6 +14,7 @@ from ..core.memory import Project
 from .commands import APP_COMMANDS, FoundryCommands
 from .messages import FilesChanged
 from .screens.blackboard import BlackboardScreen
+from .screens.curator import CuratorScreen
 from .screens.empty import EmptyScreen
 from .screens.library import LibraryScreen
 from .screens.memory import MemoryScreen
@@ -32,7 +33,13 @@ class FoundryApp(App[None]):
         *(command.binding() for command in APP_COMMANDS),
         Binding("escape", "switch_mode('memory')", show=False),
     ]
-    MODES = {"memory": MemoryScreen, "blackboard": BlackboardScreen, "library": LibraryScreen, "tokens": TokensScreen}
+    MODES = {
+        "memory": MemoryScreen,
+        "blackboard": BlackboardScreen,
+        "library": LibraryScreen,
+        "tokens": TokensScreen,
+        "curator": CuratorScreen,
+    }
 
     def __init__(self, root: Path, today: _dt.date, *, watch: bool = True, root_label: str | None = None) -> None:
         super().__init__()

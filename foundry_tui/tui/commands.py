@@ -99,6 +99,12 @@ class ShowTokens(Command):
     KEY, ACTION, FOOTER = "f5", "switch_mode('tokens')", "Tokens"
 
 
+class ShowCurator(Command):
+    """Go to curator mode: merge near-duplicates, fix missed searches, retire in bulk, see what the index omits."""
+
+    KEY, ACTION, FOOTER = "f6", "switch_mode('curator')", "Curator"
+
+
 class ShowKeys(Command):
     """Show every key binding."""
 
@@ -111,7 +117,15 @@ class Quit(Command):
     KEY, ACTION, FOOTER = "q", "quit", "Quit"
 
 
-APP_COMMANDS: tuple[type[Command], ...] = (ShowMemory, ShowBlackboard, ShowLibrary, ShowTokens, ShowKeys, Quit)
+APP_COMMANDS: tuple[type[Command], ...] = (
+    ShowMemory,
+    ShowBlackboard,
+    ShowLibrary,
+    ShowTokens,
+    ShowCurator,
+    ShowKeys,
+    Quit,
+)
 MEMORY_COMMANDS: tuple[type[Command], ...] = (
     FocusSearch,
     ToggleInactive,

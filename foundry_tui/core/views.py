@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from typing import Any
 
 from .adr import adr_for_source
@@ -10,30 +11,37 @@ from .facts import Fact
 from .memory import Project
 
 
-def older_chain(project: Project, fact: Fact) -> list[str]:
-    """The ids this fact replaced (every source of a merge), then theirs, newest first."""
+def older_ids(fact_id: str, facts: Mapping[str, Fact]) -> list[str]:
+    """The ids a fact replaced (every source of a merge), then theirs, newest first."""
     chain: list[str] = []
-    queue = list(fact.replaced_ids())
+    queue = list(facts[fact_id].replaced_ids()) if fact_id in facts else []
     while queue:
         current = queue.pop(0)
-        if current in chain or current == fact.id:
+        if current in chain or current == fact_id:
             continue
         chain.append(current)
-        older = project.store.get(current)
+        older = facts.get(current)
         if older is not None:
             queue += older.replaced_ids()
     return chain
 
 
-def newer_chain(project: Project, fact: Fact) -> list[str]:
-    """The ids that replaced this fact, oldest first."""
-    replaced = project.store.superseded_by()
+def newer_ids(fact_id: str, replaced_by: Mapping[str, str]) -> list[str]:
+    """The ids that replaced a fact, oldest first."""
     chain: list[str] = []
-    current = replaced.get(fact.id)
-    while current and current not in chain and current != fact.id:
+    current = replaced_by.get(fact_id)
+    while current and current not in chain and current != fact_id:
         chain.append(current)
-        current = replaced.get(current)
+        current = replaced_by.get(current)
     return chain
+
+
+def older_chain(project: Project, fact: Fact) -> list[str]:
+    return older_ids(fact.id, project.store.facts)
+
+
+def newer_chain(project: Project, fact: Fact) -> list[str]:
+    return newer_ids(fact.id, project.store.superseded_by())
 
 
 def render_fact_detail(project: Project, fact: Fact, today: _dt.date) -> str:
@@ -161,23 +169,8 @@ class Overview:
 
     def older(self, fact_id: str) -> list[str]:
         """The ids this fact replaced (all the sources of a merge), then theirs, newest first."""
-        chain: list[str] = []
-        queue = list(self.facts[fact_id].replaced_ids()) if fact_id in self.facts else []
-        while queue:
-            current = queue.pop(0)
-            if current in chain or current == fact_id:
-                continue
-            chain.append(current)
-            older = self.facts.get(current)
-            if older is not None:
-                queue += older.replaced_ids()
-        return chain
+        return older_ids(fact_id, self.facts)
 
     def newer(self, fact_id: str) -> list[str]:
         """The ids that replaced this fact, oldest first."""
-        chain: list[str] = []
-        current = self.replaced_by.get(fact_id)
-        while current and current not in chain and current != fact_id:
-            chain.append(current)
-            current = self.replaced_by.get(current)
-        return chain
+        return newer_ids(fact_id, self.replaced_by)

@@ -67,6 +67,12 @@ class Project:
     def root(self) -> Path:
         return self.layout.root
 
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while the store changes; hold it to read several things that must agree
+        (the TUI's workers read while other workers search and write)."""
+        return self._lock
+
     def config(self) -> Config:
         """The config, re-read only when config.json's stat changes."""
         try:

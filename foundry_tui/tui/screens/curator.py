@@ -78,10 +78,11 @@ class CuratorScreen(LiveScreen):
     def load(self) -> None:
         project, today = self.foundry.project, self.foundry.today
         try:
-            dupes = find_dupes(project, today)
-            missed = missed_searches(project, today)
-            budget = render_over_budget(*over_budget(project, today))
-            prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in prune_candidates(project.store, today)]
+            with project.lock:  # one consistent view while other workers write
+                dupes = find_dupes(project, today)
+                missed = missed_searches(project, today)
+                budget = render_over_budget(*over_budget(project, today))
+                prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in prune_candidates(project.store, today)]
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             return

@@ -76,7 +76,8 @@ class MemoryScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="load")
     def load(self, announce: bool = False, summary: str = "") -> None:
         try:
-            overview = Overview(self.foundry.project, self.foundry.today, with_doctor=False)
+            with self.foundry.project.lock:  # one consistent view while other workers write
+                overview = Overview(self.foundry.project, self.foundry.today, with_doctor=False)
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             return
@@ -102,7 +103,8 @@ class MemoryScreen(Screen[None]):
     def check_doctor(self) -> None:
         """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
         try:
-            report = run_doctor(self.foundry.project, self.foundry.today)
+            with self.foundry.project.lock:
+                report = run_doctor(self.foundry.project, self.foundry.today)
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, f"doctor failed: {exc}", severity="error")
             return

@@ -44,7 +44,8 @@ class TokensScreen(LiveScreen):
 
     @work(thread=True, exclusive=True, group="tokens")
     def load(self) -> None:
-        figures = token_figures(self.foundry.project, self.foundry.today)
+        with self.foundry.project.lock:
+            figures = token_figures(self.foundry.project, self.foundry.today)
         self.app.call_from_thread(self._show, figures)
 
     def _show(self, figures: TokenFigures) -> None:

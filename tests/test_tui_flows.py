@@ -244,3 +244,14 @@ async def test_rebuild_index_and_notifications(demo_root: Path) -> None:
 def test_a_missing_root_is_an_error_before_the_app_starts() -> None:
     run = run_cli("tui", "--root", "/does/not/exist")
     assert run.code == 2 and run.err.startswith("foundry: error: project root /does/not/exist is not a directory")
+
+
+async def test_light_theme_and_no_color(demo_root: Path, monkeypatch: object) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")  # type: ignore[attr-defined]
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.no_color
+        app.theme = "textual-light"
+        await settle(pilot)
+        assert "fact-0009" in option_ids(pilot, "#index")

@@ -37,11 +37,6 @@ class FactList(ScrollView, can_focus=True):
         Binding("enter", "choose", "Show", show=False),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {"fact-list--cursor"}
-    DEFAULT_CSS = """
-    FactList { height: 1fr; overflow-x: hidden; }
-    FactList > .fact-list--cursor { background: $block-cursor-blurred-background; }
-    FactList:focus > .fact-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
-    """
 
     highlighted: reactive[int | None] = reactive(None)
 

@@ -34,13 +34,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from foundry_tui.core.doctor import run_doctor
-from foundry_tui.core.facts import TYPES
-from foundry_tui.core.memory import Project, WriteRequest, memory_index, memory_search, memory_write
-from foundry_tui.core.neardup import find_dupes
+from foundry_tui.core.curation.neardup import find_dupes
+from foundry_tui.core.memory.doctor import run_doctor
+from foundry_tui.core.memory.facts import TYPES
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.prune import prune_candidates, render_prune
+from foundry_tui.core.memory.search import memory_search
+from foundry_tui.core.memory.store import FactStore
+from foundry_tui.core.memory.write import WriteRequest, memory_index, memory_write
 from foundry_tui.core.paths import resolve_today
-from foundry_tui.core.prune import prune_candidates, render_prune
-from foundry_tui.core.store import FactStore
 
 TODAY = resolve_today("2026-11-30")
 COMMON = tuple(

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_memory import TODAY, generate, queries
 
-from foundry_tui.core.memory import Project
+from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.automation import settle
 from foundry_tui.tui.screens.memory import MemoryScreen

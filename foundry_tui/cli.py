@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .core.errors import FoundryError, InputError
+from foundry_tui.core.errors import FoundryError, InputError
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -55,14 +55,14 @@ def _emit(text: str) -> None:
 
 
 def _project(args: argparse.Namespace) -> Any:
-    from .core.memory import Project
-    from .core.paths import find_root
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.paths import find_root
 
     return Project(find_root(args.root))
 
 
 def _today(args: argparse.Namespace) -> Any:
-    from .core.paths import resolve_today
+    from foundry_tui.core.paths import resolve_today
 
     return resolve_today(args.today)
 
@@ -88,7 +88,7 @@ def _read_body(args: argparse.Namespace) -> str:
 
 
 def cmd_memory_write(args: argparse.Namespace) -> int:
-    from .core.memory import WriteRequest, memory_write
+    from foundry_tui.core.memory.write import WriteRequest, memory_write
 
     req = WriteRequest(
         title=args.title,
@@ -105,7 +105,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_search(args: argparse.Namespace) -> int:
-    from .core.memory import memory_search
+    from foundry_tui.core.memory.search import memory_search
 
     project = _project(args)
     text, hits = memory_search(
@@ -119,14 +119,14 @@ def cmd_memory_search(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_index(args: argparse.Namespace) -> int:
-    from .core.memory import memory_index
+    from foundry_tui.core.memory.write import memory_index
 
     _emit(memory_index(_project(args), _today(args)).rebuild_text())
     return 0
 
 
 def cmd_memory_prune(args: argparse.Namespace) -> int:
-    from .core.prune import prune_candidates, prune_json, render_prune
+    from foundry_tui.core.memory.prune import prune_candidates, prune_json, render_prune
 
     project = _project(args)
     project.sync()
@@ -139,18 +139,21 @@ def cmd_memory_prune(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_show(args: argparse.Namespace) -> int:
-    from .core.memory import find_fact
-    from .core.views import render_fact_detail
+    from foundry_tui.core.artefacts.adr import adr_for_source
+    from foundry_tui.core.memory.project import find_fact
+    from foundry_tui.core.memory.views import render_fact_detail
 
     project = _project(args)
     project.sync()
     fact = find_fact(project, args.id)
-    _emit(render_fact_detail(project, fact, _today(args)))
+    found = adr_for_source(project.layout, fact.source)
+    adr = (found[0], found[1].path if found[1] else None) if found else None
+    _emit(render_fact_detail(project, fact, _today(args), adr))
     return 0
 
 
 def cmd_memory_list(args: argparse.Namespace) -> int:
-    from .core.views import fact_listing, render_listing
+    from foundry_tui.core.memory.views import fact_listing, render_listing
 
     project = _project(args)
     project.sync()
@@ -163,7 +166,7 @@ def cmd_memory_list(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_dupes(args: argparse.Namespace) -> int:
-    from .core.neardup import find_dupes
+    from foundry_tui.core.curation.neardup import find_dupes
 
     report = find_dupes(_project(args), _today(args), args.threshold)
     _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
@@ -171,7 +174,7 @@ def cmd_memory_dupes(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_merge(args: argparse.Namespace) -> int:
-    from .core.merge import merge_facts, merge_plan
+    from foundry_tui.core.curation.merge import merge_facts, merge_plan
 
     project = _project(args)
     body = None
@@ -188,14 +191,14 @@ def cmd_memory_merge(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_missed(args: argparse.Namespace) -> int:
-    from .core.curator import missed_searches, render_missed
+    from foundry_tui.core.curation.missed import missed_searches, render_missed
 
     _emit(render_missed(missed_searches(_project(args), _today(args))))
     return 0
 
 
 def cmd_memory_tag(args: argparse.Namespace) -> int:
-    from .core.memory import add_tag
+    from foundry_tui.core.memory.write import add_tag
 
     report = add_tag(_project(args), args.id, args.tag, _today(args))
     _emit(f"tagged: {args.id} +{args.tag.strip()}\n{report.write_line()}")
@@ -205,7 +208,7 @@ def cmd_memory_tag(args: argparse.Namespace) -> int:
 def cmd_memory_retire(args: argparse.Namespace) -> int:
     import datetime as _dt
 
-    from .core.memory import retire_facts
+    from foundry_tui.core.memory.write import retire_facts
 
     today = _today(args)
     expires = args.expires or (today - _dt.timedelta(days=1)).isoformat()
@@ -215,14 +218,14 @@ def cmd_memory_retire(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_budget(args: argparse.Namespace) -> int:
-    from .core.curator import over_budget, render_over_budget
+    from foundry_tui.core.curation.budget import over_budget, render_over_budget
 
     _emit(render_over_budget(*over_budget(_project(args), _today(args))))
     return 0
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from .core.doctor import run_doctor
+    from foundry_tui.core.memory.doctor import run_doctor
 
     report = run_doctor(_project(args), _today(args))
     _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
@@ -233,8 +236,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from .core.paths import find_root
-    from .core.setup import init_project
+    from foundry_tui.core.init import init_project
+    from foundry_tui.core.paths import find_root
 
     root = find_root(args.root) if args.root else Path.cwd()
     report = init_project(root, args.profile, _today(args))
@@ -243,21 +246,21 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_runbook_list(args: argparse.Namespace) -> int:
-    from .core.runbooks import list_runbooks, render_runbook_list
+    from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
 
     _emit(render_runbook_list(list_runbooks(_project(args).layout)))
     return 0
 
 
 def cmd_runbook_get(args: argparse.Namespace) -> int:
-    from .core.runbooks import get_runbook
+    from foundry_tui.core.artefacts.runbooks import get_runbook
 
     _emit(get_runbook(_project(args).layout, args.slug))
     return 0
 
 
 def cmd_runbook_new(args: argparse.Namespace) -> int:
-    from .core.runbooks import new_runbook
+    from foundry_tui.core.artefacts.runbooks import new_runbook
 
     layout = _project(args).layout
     _emit(f"Created {layout.relative(new_runbook(layout, args.title, args.trigger, args.slug))}")
@@ -265,14 +268,14 @@ def cmd_runbook_new(args: argparse.Namespace) -> int:
 
 
 def cmd_adr_list(args: argparse.Namespace) -> int:
-    from .core.adr import list_adrs, render_adr_list
+    from foundry_tui.core.artefacts.adr import list_adrs, render_adr_list
 
     _emit(render_adr_list(list_adrs(_project(args).layout)))
     return 0
 
 
 def cmd_adr_new(args: argparse.Namespace) -> int:
-    from .core.adr import new_adr
+    from foundry_tui.core.artefacts.adr import new_adr
 
     layout = _project(args).layout
     path = new_adr(layout, args.title, args.supersedes, _today(args))
@@ -296,7 +299,7 @@ def _json_argument(text: str | None, file: str | None, what: str) -> Any:
 
 
 def cmd_blackboard_write(args: argparse.Namespace) -> int:
-    from .core.blackboard import blackboard_write
+    from foundry_tui.core.artefacts.blackboard import blackboard_write
 
     data = _json_argument(args.data, args.file, "artifact")
     outcome = blackboard_write(_project(args).layout, args.wave, args.agent, args.schema, data)
@@ -305,21 +308,21 @@ def cmd_blackboard_write(args: argparse.Namespace) -> int:
 
 
 def cmd_blackboard_read(args: argparse.Namespace) -> int:
-    from .core.blackboard import blackboard_read
+    from foundry_tui.core.artefacts.blackboard import blackboard_read
 
     _emit(blackboard_read(_project(args).layout, args.wave, args.agent, args.full))
     return 0
 
 
 def cmd_contract_list(args: argparse.Namespace) -> int:
-    from .core.contracts import describe_contracts
+    from foundry_tui.core.artefacts.contracts import describe_contracts
 
     _emit(describe_contracts(_project(args).layout))
     return 0
 
 
 def cmd_contract_validate(args: argparse.Namespace) -> int:
-    from .core.contracts import contract_validate
+    from foundry_tui.core.artefacts.contracts import contract_validate
 
     data = _json_argument(args.data, None, "artifact") if args.data is not None else None
     valid, text = contract_validate(_project(args).layout, args.schema, data, args.path, has_data=args.data is not None)
@@ -328,21 +331,21 @@ def cmd_contract_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_tokens(args: argparse.Namespace) -> int:
-    from .core.report import token_report
+    from foundry_tui.core.artefacts.token_report import token_report
 
     _emit(token_report(_project(args), _today(args)))
     return 0
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from .core.paths import find_root
-    from .mcp.server import run
+    from foundry_tui.core.paths import find_root
+    from foundry_tui.mcp.server import run
 
     return run(find_root(args.root), args.today)
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
-    from .hooks import run_hook
+    from foundry_tui.hooks import run_hook
 
     return run_hook(args.event, sys.stdin, sys.stdout, args.root)
 
@@ -361,11 +364,11 @@ def root_label(root: Path) -> str:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    from .core.paths import find_root
+    from foundry_tui.core.paths import find_root
 
     root = find_root(args.root)  # a root that does not exist is an error before the app starts
     today = _today(args)
-    from .tui.app import FoundryApp
+    from foundry_tui.tui.app import FoundryApp
 
     label = "demo project (a temporary copy)" if args.demo else root_label(root)
     FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
@@ -376,7 +379,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .core.facts import CONFIDENCES, TYPES
+    from foundry_tui.core.memory.facts import CONFIDENCES, TYPES
 
     parser = _Parser(prog="foundry", description="Foundry project memory for AI coding agents.")
     _global_options(parser, top=True)
@@ -483,7 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(commands, "tui", cmd_tui, "open the terminal application")
     p.add_argument("--no-watch", action="store_true", help="do not watch the files for changes")
     p = sub(commands, "hook", cmd_hook, "run a Claude Code hook (event JSON on stdin)")
-    p.add_argument("event", choices=["session-start", "user-prompt-submit", "pre-tool-use"])
+    from foundry_tui.core.hook_events import HOOK_EVENTS
+
+    p.add_argument("event", choices=list(HOOK_EVENTS))
     return parser
 
 
@@ -500,7 +505,7 @@ def _missing(parser: argparse.ArgumentParser) -> int:
 
 
 def _version() -> str:
-    from . import __version__
+    from foundry_tui import __version__
 
     return __version__
 
@@ -512,7 +517,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     if not args.demo:
         return handler(args)
-    from .demo import make_demo_copy, remove_demo_copy
+    from foundry_tui.demo import make_demo_copy, remove_demo_copy
 
     if args.root:
         raise InputError("--demo and --root cannot be combined: --demo runs on a temporary copy of the demo project")

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from foundry_tui.core.hook_events import HOOK_EVENTS
+
 PROMPT_MIN_CHARS = 12  # only prompts longer than this get facts
 PROMPT_MAX_FACTS = 5
 PROMPT_MIN_SCORE = 3.0
@@ -31,7 +33,7 @@ DENY_EDIT = (
 
 
 def _root(event: dict[str, Any], explicit: str | None) -> Path:
-    from .core.paths import find_root
+    from foundry_tui.core.paths import find_root
 
     if explicit or os.environ.get("FOUNDRY_ROOT"):
         return find_root(explicit)
@@ -64,12 +66,12 @@ def git_summary(root: Path) -> str:
 
 
 def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
-    from .core.config import Config
-    from .core.errors import ConfigError
-    from .core.index import build_index
-    from .core.memory import Project
-    from .core.paths import resolve_today
-    from .core.runbooks import list_runbooks, render_runbook_list
+    from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
+    from foundry_tui.core.config import Config
+    from foundry_tui.core.errors import ConfigError
+    from foundry_tui.core.memory.index_file import build_index
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
     try:
@@ -89,16 +91,16 @@ def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
             git_summary(root),
         ]
     )
-    return _output("SessionStart", additionalContext=context)
+    return _output(HOOK_EVENTS["session-start"][0], additionalContext=context)
 
 
 def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     prompt = event.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
         return None
-    from .core.memory import Project
-    from .core.paths import resolve_today
-    from .core.search import render_results
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.search import render_results
+    from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
     if not project.layout.facts_dir.is_dir():
@@ -109,7 +111,8 @@ def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | No
         return None
     text = render_results(hits, prompt, 0)
     return _output(
-        "UserPromptSubmit", additionalContext=f"Foundry memory: facts that may bear on this prompt.\n\n{text}"
+        HOOK_EVENTS["user-prompt-submit"][0],
+        additionalContext=f"Foundry memory: facts that may bear on this prompt.\n\n{text}",
     )
 
 
@@ -140,12 +143,12 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     hit = next((t for t in _targets(tool, tool_input) if _aims_at_facts(t, cwd, facts_dir)), None)
     if hit is None:
         return None
-    from .core.events import record_event
-    from .core.paths import Layout
+    from foundry_tui.core.events import record_event
+    from foundry_tui.core.paths import Layout
 
     record_event(Layout(root), "gate_blocked", tool=tool, target=hit[:200])
     reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
-    return _output("PreToolUse", permissionDecision="deny", permissionDecisionReason=reason)
+    return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
 
 
 HANDLERS = {"session-start": session_start, "user-prompt-submit": user_prompt_submit, "pre-tool-use": pre_tool_use}

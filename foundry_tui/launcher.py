@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import sys
 
+from foundry_tui.core.hook_events import HOOK_EVENTS
+
 # typing costs more to import than this whole start-up path: names for the type checker only.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import NoReturn
-
-_HOOK_EVENTS = ("session-start", "user-prompt-submit", "pre-tool-use")
 
 
 def _fast_args(argv: Sequence[str]) -> tuple[list[str], dict[str, str]] | None:
@@ -34,7 +34,7 @@ def _fast_args(argv: Sequence[str]) -> tuple[list[str], dict[str, str]] | None:
             return None
         else:
             words.append(item)
-    if words == ["mcp"] or (len(words) == 2 and words[0] == "hook" and words[1] in _HOOK_EVENTS):
+    if words == ["mcp"] or (len(words) == 2 and words[0] == "hook" and words[1] in HOOK_EVENTS):
         return words, options
     return None
 
@@ -43,23 +43,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     fast = _fast_args(args)
     if fast is None:
-        from .cli import main as cli_main
+        from foundry_tui.cli import main as cli_main
 
         return cli_main(args)
     words, options = fast
     if words[0] == "hook":
-        from .hooks import run_hook
+        from foundry_tui.hooks import run_hook
 
         return run_hook(words[1], sys.stdin, sys.stdout, options.get("root"))
-    from .core.errors import FoundryError
-    from .core.paths import find_root
+    from foundry_tui.core.errors import FoundryError
+    from foundry_tui.core.paths import find_root
 
     try:
         root = find_root(options.get("root"))
     except FoundryError as exc:
         sys.stderr.write(f"foundry: error: {exc}\n")
         return exc.exit_code
-    from .mcp.server import run
+    from foundry_tui.mcp.server import run
 
     return run(root, options.get("today"))
 
@@ -70,6 +70,6 @@ def entry_point() -> NoReturn:
 
 def tui_entry_point() -> NoReturn:
     """`foundry-tui [options]`: the same as `foundry tui [options]`."""
-    from .cli import main as cli_main
+    from foundry_tui.cli import main as cli_main
 
     sys.exit(cli_main(["tui", *sys.argv[1:]]))

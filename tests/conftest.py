@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from foundry_tui.core.memory import Project
+from foundry_tui.core.memory.project import Project
 from foundry_tui.demo import make_demo_copy, remove_demo_copy
 
 # Examples are judged on what they find, not on how fast a busy CI machine runs them.

@@ -8,7 +8,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from foundry_tui.core.memory import Project, WriteRequest, memory_write
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import WriteRequest, memory_write
 from foundry_tui.core.paths import resolve_today
 
 TODAY = resolve_today("2026-11-30")

@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foundry_tui.core.adr import list_adrs, new_adr, render_adr_list
-from foundry_tui.core.blackboard import blackboard_read, blackboard_write
-from foundry_tui.core.contracts import contract_validate
+from foundry_tui.core.artefacts.adr import list_adrs, new_adr, render_adr_list
+from foundry_tui.core.artefacts.blackboard import blackboard_read, blackboard_write
+from foundry_tui.core.artefacts.contracts import contract_validate
+from foundry_tui.core.artefacts.runbooks import EMPTY_TEXT, get_runbook, list_runbooks, new_runbook, render_runbook_list
+from foundry_tui.core.artefacts.token_report import token_report
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.events import record_event
-from foundry_tui.core.memory import Project
+from foundry_tui.core.memory.project import Project
 from foundry_tui.core.names import sanitise
 from foundry_tui.core.paths import Layout
-from foundry_tui.core.report import token_report
-from foundry_tui.core.runbooks import EMPTY_TEXT, get_runbook, list_runbooks, new_runbook, render_runbook_list
 from foundry_tui.core.secrets import find_secret, refuse_secrets
 from foundry_tui.core.tokens import estimate_tokens
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from foundry_tui.core.curator import missed_searches, over_budget, render_missed
+from foundry_tui.core.curation.budget import over_budget
+from foundry_tui.core.curation.missed import missed_searches, render_missed
 from foundry_tui.core.events import record_event
-from foundry_tui.core.facts import parse_fact_text
-from foundry_tui.core.memory import Project, add_tag, memory_search
+from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.search import memory_search
+from foundry_tui.core.memory.write import add_tag
 
 from .helpers import TODAY, run_cli
 

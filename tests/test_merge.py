@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.doctor import run_doctor
+from foundry_tui.core.curation.merge import merge_facts, merge_plan
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.facts import parse_fact_text
-from foundry_tui.core.memory import Project
-from foundry_tui.core.merge import merge_facts, merge_plan
-from foundry_tui.core.prune import prune_candidates
-from foundry_tui.core.views import older_chain
+from foundry_tui.core.memory.doctor import run_doctor
+from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.prune import prune_candidates
+from foundry_tui.core.memory.views import older_chain
 
 from .helpers import TODAY, run_cli, write
 

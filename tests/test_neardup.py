@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
-from foundry_tui.core.facts import Fact
-from foundry_tui.core.neardup import Candidate, DupeFinder, group, terms
+from foundry_tui.core.curation.neardup import Candidate, DupeFinder, group, terms
+from foundry_tui.core.memory.facts import Fact
 
 from .data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
 from .helpers import run_cli

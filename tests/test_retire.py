@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from foundry_tui.core.errors import InputError, NotFoundError
-from foundry_tui.core.memory import Project, retire_facts
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import retire_facts
 
 from .helpers import TODAY
 

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.facts import TYPES, Fact
-from foundry_tui.core.memory import Project, memory_search
-from foundry_tui.core.search import match_facts, query_terms, rank, score_fact
-from foundry_tui.core.search_index import SearchIndex
+from foundry_tui.core.memory.facts import TYPES, Fact
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.search import match_facts, memory_search, query_terms, rank, score_fact
+from foundry_tui.core.memory.word_index import SearchIndex
 
 from .helpers import TODAY, write
 

@@ -10,7 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import SelectionList, Static, TabbedContent
 
-from foundry_tui.core.facts import parse_fact_text
+from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.curator import CuratorScreen
 from foundry_tui.tui.screens.merge import MergeScreen

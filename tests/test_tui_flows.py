@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static, TextArea
 
-from foundry_tui.core.facts import parse_fact_text
+from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.empty import EmptyScreen
 from foundry_tui.tui.screens.memory import MemoryScreen

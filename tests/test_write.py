@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.facts import parse_fact_text
-from foundry_tui.core.memory import Project, WriteRequest, memory_write
-from foundry_tui.core.store import open_store
+from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.store import open_store
+from foundry_tui.core.memory.write import WriteRequest, memory_write
 from foundry_tui.core.tokens import estimate_tokens
 
 from .helpers import TODAY, write
@@ -101,7 +102,8 @@ def test_refusals_write_nothing(project: Project, fields: dict[str, str], messag
 WORKER = """
 import sys, time
 from pathlib import Path
-from foundry_tui.core.memory import Project, WriteRequest, memory_write
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import WriteRequest, memory_write
 from foundry_tui.core.paths import resolve_today
 root, worker, count, go, same = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5] == "same"
 while not go.exists():
@@ -167,7 +169,8 @@ def test_same_fact_from_many_processes_is_created_once(root: Path) -> None:
 CRASH = """
 import os, sys
 from pathlib import Path
-from foundry_tui.core.memory import Project, WriteRequest, memory_write
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import WriteRequest, memory_write
 from foundry_tui.core.paths import resolve_today
 which = sys.argv[2]
 real = getattr(os, which)

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import FoundryError
+from foundry_tui.core.errors import FoundryError
 
 TEMP_SUFFIX = ".tmp"
 

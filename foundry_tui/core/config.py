@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from foundry_tui.core.errors import ConfigError
 
 # Shipped profiles: only the index budget differs (spec: 2500 for startup-mvp to 6000 for full).
 PROFILES: dict[str, int] = {"startup-mvp": 2500, "standard": 4000, "full": 6000}
@@ -15,7 +15,7 @@ DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
 DEFAULT_MIN_SCORE = 1.0
 MAX_LIMIT = 25
-DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/neardup.py); chosen on tests/data/neardup_pairs.py
+DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/curation/neardup.py); chosen on tests/data/neardup_pairs.py
 
 
 class Config:

@@ -8,7 +8,7 @@ import os
 from collections import Counter
 from typing import Any
 
-from .paths import Layout
+from foundry_tui.core.paths import Layout
 
 
 def record_event(layout: Layout, kind: str, **fields: Any) -> None:

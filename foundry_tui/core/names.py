@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .errors import InputError
+from foundry_tui.core.errors import InputError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import InputError
+from foundry_tui.core.errors import InputError
 
 TYPE_CHECKING = False  # the MCP server imports this at start-up: keep typing and datetime out
 if TYPE_CHECKING:

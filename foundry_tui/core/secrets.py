@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .errors import InputError
+from foundry_tui.core.errors import InputError
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a private key block", re.compile(r"-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----")),

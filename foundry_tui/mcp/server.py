@@ -48,6 +48,7 @@ class FoundryServer:
         self._project: Any = None
         self._project_lock = threading.Lock()
         self._warmup: threading.Thread | None = None
+        self._warm_after_reply = False
         self._tool_calls = 0
 
     # ---- the engine, loaded after initialize ---------------------------------------------
@@ -55,7 +56,7 @@ class FoundryServer:
     def project(self) -> Any:
         with self._project_lock:
             if self._project is None:
-                from ..core.memory import Project
+                from foundry_tui.core.memory.project import Project
 
                 self._project = Project(self.root)
             return self._project
@@ -76,7 +77,7 @@ class FoundryServer:
             self._warmup.start()
 
     def today(self) -> Any:
-        from ..core.paths import resolve_today
+        from foundry_tui.core.paths import resolve_today
 
         return resolve_today(self.today_arg)
 
@@ -123,9 +124,9 @@ class FoundryServer:
 
     def dispatch(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "initialize":
-            from .. import __version__
+            from foundry_tui import __version__
 
-            self.start_warmup()
+            self._warm_after_reply = True  # the engine loads once this reply is on its way
             return {
                 "protocolVersion": PROTOCOL_VERSION,
                 "capabilities": {
@@ -138,7 +139,7 @@ class FoundryServer:
         if method == "ping":
             return {}
         if method == "tools/list":
-            from .tools import TOOLS
+            from foundry_tui.mcp.tools import TOOLS
 
             return {"tools": [tool.listing() for tool in TOOLS]}
         if method == "tools/call":
@@ -155,9 +156,9 @@ class FoundryServer:
     # ---- tools ---------------------------------------------------------------------------------
 
     def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
-        from ..core.errors import FoundryError
-        from ..core.events import record_event
-        from .tools import TOOLS_BY_NAME, call_tool, check_arguments
+        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.core.events import record_event
+        from foundry_tui.mcp.tools import TOOLS_BY_NAME, call_tool, check_arguments
 
         name = params.get("name")
         tool = TOOLS_BY_NAME.get(name) if isinstance(name, str) else None
@@ -180,7 +181,7 @@ class FoundryServer:
     # ---- resources -----------------------------------------------------------------------------
 
     def list_resources(self) -> list[dict[str, Any]]:
-        from ..core.runbooks import list_runbooks
+        from foundry_tui.core.artefacts.runbooks import list_runbooks
 
         resources = [
             {
@@ -208,23 +209,23 @@ class FoundryServer:
         return resources
 
     def read_resource(self, uri: str) -> str:
-        from ..core.errors import FoundryError
+        from foundry_tui.core.errors import FoundryError
 
         project = self.project()
         layout = project.layout
         try:
             if uri == "foundry://memory/index":
                 if not layout.index_path.exists():
-                    from ..core.memory import memory_index
+                    from foundry_tui.core.memory.write import memory_index
 
                     memory_index(project, self.today())
                 return str(layout.index_path.read_text(encoding="utf-8"))
             if uri == "foundry://contracts":
-                from ..core.contracts import describe_contracts
+                from foundry_tui.core.artefacts.contracts import describe_contracts
 
                 return describe_contracts(layout)
             if uri.startswith("foundry://runbooks/"):
-                from ..core.runbooks import get_runbook
+                from foundry_tui.core.artefacts.runbooks import get_runbook
 
                 return get_runbook(layout, uri.removeprefix("foundry://runbooks/"))
         except FoundryError:
@@ -241,6 +242,9 @@ class FoundryServer:
             if response is not None:
                 stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
                 stdout.flush()
+            if self._warm_after_reply:
+                self._warm_after_reply = False
+                self.start_warmup()
             if self._project is not None and self._tool_calls:
                 # After the first answer: the watcher and the word index (both no-ops once started).
                 self._project.watch()

@@ -208,12 +208,12 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
     # for the blackboard's or the contracts' modules to answer a search.
     layout = project.layout
     if name == "memory_search":
-        from ..core.memory import memory_search
+        from foundry_tui.core.memory.search import memory_search
 
         text, hits = memory_search(project, args["query"], today, type=args.get("type"), limit=args.get("limit"))
         return text, {"query": args["query"], "hits": len(hits)}
     if name == "memory_write":
-        from ..core.memory import WriteRequest, memory_write
+        from foundry_tui.core.memory.write import WriteRequest, memory_write
 
         req = WriteRequest(
             title=args["title"],
@@ -228,35 +228,35 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
         result = memory_write(project, req, today)
         return result.text(), {"action": result.action, "id": result.fact_id}
     if name == "memory_index":
-        from ..core.memory import memory_index
+        from foundry_tui.core.memory.write import memory_index
 
         return memory_index(project, today).rebuild_text(), {}
     if name == "runbook_list":
-        from ..core.runbooks import list_runbooks, render_runbook_list
+        from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
 
         return render_runbook_list(list_runbooks(layout)), {}
     if name == "runbook_get":
-        from ..core.runbooks import get_runbook
+        from foundry_tui.core.artefacts.runbooks import get_runbook
 
         return get_runbook(layout, args["slug"]), {"slug": args["slug"]}
     if name == "contract_validate":
-        from ..core.contracts import contract_validate
+        from foundry_tui.core.artefacts.contracts import contract_validate
 
         valid, text = contract_validate(
             layout, args["schema"], args.get("data"), args.get("path"), has_data="data" in args
         )
         return text, {"schema": args["schema"], "valid": valid}
     if name == "blackboard_write":
-        from ..core.blackboard import blackboard_write
+        from foundry_tui.core.artefacts.blackboard import blackboard_write
 
         outcome = blackboard_write(layout, args["wave"], args["agent"], args["schema"], args["data"])
         return outcome.text, {"schema": args["schema"], "written": outcome.written}
     if name == "blackboard_read":
-        from ..core.blackboard import blackboard_read
+        from foundry_tui.core.artefacts.blackboard import blackboard_read
 
         return blackboard_read(layout, args["wave"], args.get("agent"), bool(args.get("full", False))), {}
     if name == "token_report":
-        from ..core.report import token_report
+        from foundry_tui.core.artefacts.token_report import token_report
 
         return token_report(project, today), {}
     raise KeyError(name)

@@ -10,15 +10,15 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from ..core.memory import Project
-from .commands import APP_COMMANDS, FoundryCommands
-from .messages import FilesChanged
-from .screens.blackboard import BlackboardScreen
-from .screens.curator import CuratorScreen
-from .screens.empty import EmptyScreen
-from .screens.library import LibraryScreen
-from .screens.memory import MemoryScreen
-from .screens.tokens import TokensScreen
+from foundry_tui.core.memory.project import Project
+from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
+from foundry_tui.tui.messages import FilesChanged
+from foundry_tui.tui.screens.blackboard import BlackboardScreen
+from foundry_tui.tui.screens.curator import CuratorScreen
+from foundry_tui.tui.screens.empty import EmptyScreen
+from foundry_tui.tui.screens.library import LibraryScreen
+from foundry_tui.tui.screens.memory import MemoryScreen
+from foundry_tui.tui.screens.tokens import TokensScreen
 
 IGNORED_PARTS = {"metrics", "scratch"}  # change on every agent call; nothing on screen depends on them
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from .widgets.fact_list import FactList
+from foundry_tui.tui.widgets.fact_list import FactList
 
 
 async def settle(pilot: Pilot[Any]) -> None:

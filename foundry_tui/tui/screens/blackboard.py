@@ -11,10 +11,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static, Tree
 
-from ...core.blackboard import Artifact, list_waves, read_artifacts
-from ...core.contracts import load_contract, violations
-from ...core.errors import FoundryError
-from .live import LiveScreen
+from foundry_tui.core.artefacts.blackboard import Artifact, list_waves, read_artifacts
+from foundry_tui.core.artefacts.contracts import load_contract, violations
+from foundry_tui.core.errors import FoundryError
+from foundry_tui.tui.screens.live import LiveScreen
 
 
 class Checked:

@@ -15,18 +15,19 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
-from ...core.curator import MissedSearch, missed_searches, over_budget, render_over_budget
-from ...core.errors import FoundryError
-from ...core.memory import add_tag, retire_facts
-from ...core.merge import MergePlan, Undo, merge_facts, merge_plan
-from ...core.neardup import DupeReport, find_dupes
-from ...core.prune import prune_candidates
-from ...core.search import query_terms
-from ..messages import MemoryChanged
-from ..widgets.fact_list import FactList, Row
-from .confirm import ConfirmScreen
-from .live import LiveScreen
-from .merge import MergeScreen
+from foundry_tui.core.curation.budget import over_budget, render_over_budget
+from foundry_tui.core.curation.merge import MergePlan, Undo, merge_facts, merge_plan
+from foundry_tui.core.curation.missed import MissedSearch, missed_searches
+from foundry_tui.core.curation.neardup import DupeReport, find_dupes
+from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.prune import prune_candidates
+from foundry_tui.core.memory.search import query_terms
+from foundry_tui.core.memory.write import add_tag, retire_facts
+from foundry_tui.tui.messages import MemoryChanged
+from foundry_tui.tui.screens.confirm import ConfirmScreen
+from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.screens.merge import MergeScreen
+from foundry_tui.tui.widgets.fact_list import FactList, Row
 
 
 class CuratorData:

@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from ...core.doctor import DoctorReport
+from foundry_tui.core.memory.doctor import DoctorReport
 
 
 class DoctorScreen(ModalScreen[None]):

@@ -12,11 +12,11 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...core.setup import init_project
-from .confirm import ConfirmScreen
+from foundry_tui.core.init import init_project
+from foundry_tui.tui.screens.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
-    from ..app import FoundryApp
+    from foundry_tui.tui.app import FoundryApp
 
 
 class EmptyScreen(Screen[None]):

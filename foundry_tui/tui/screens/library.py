@@ -12,9 +12,9 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Markdown, OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from ...core.adr import list_adrs
-from ...core.runbooks import list_runbooks
-from .live import LiveScreen
+from foundry_tui.core.artefacts.adr import list_adrs
+from foundry_tui.core.artefacts.runbooks import list_runbooks
+from foundry_tui.tui.screens.live import LiveScreen
 
 
 class DocumentList(OptionList):

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, cast
 
 from textual.screen import Screen
 
-from ..messages import FilesChanged
+from foundry_tui.tui.messages import FilesChanged
 
 if TYPE_CHECKING:
-    from ..app import FoundryApp
+    from foundry_tui.tui.app import FoundryApp
 
 
 class LiveScreen(Screen[None]):

@@ -15,25 +15,26 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
-from ...core.doctor import DoctorReport, run_doctor
-from ...core.errors import FoundryError
-from ...core.memory import WriteRequest, memory_index, memory_write, retire_facts
-from ...core.search import Hit
-from ...core.views import Overview
-from ..commands import MEMORY_COMMANDS
-from ..messages import FilesChanged, MemoryChanged
-from ..widgets.fact_detail import FactDetail
-from ..widgets.fact_list import FactList
-from ..widgets.index_pane import IndexPane
-from ..widgets.prune_list import PruneList
-from ..widgets.search_pane import SearchPane
-from ..widgets.status_header import StatusHeader
-from .confirm import ConfirmScreen
-from .doctor import DoctorScreen
-from .write_fact import WriteFactScreen
+from foundry_tui.core.artefacts.adr import adr_titles
+from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
+from foundry_tui.core.memory.search import Hit
+from foundry_tui.core.memory.views import Overview
+from foundry_tui.core.memory.write import WriteRequest, memory_index, memory_write, retire_facts
+from foundry_tui.tui.commands import MEMORY_COMMANDS
+from foundry_tui.tui.messages import FilesChanged, MemoryChanged
+from foundry_tui.tui.screens.confirm import ConfirmScreen
+from foundry_tui.tui.screens.doctor import DoctorScreen
+from foundry_tui.tui.screens.write_fact import WriteFactScreen
+from foundry_tui.tui.widgets.fact_detail import FactDetail
+from foundry_tui.tui.widgets.fact_list import FactList
+from foundry_tui.tui.widgets.index_pane import IndexPane
+from foundry_tui.tui.widgets.prune_list import PruneList
+from foundry_tui.tui.widgets.search_pane import SearchPane
+from foundry_tui.tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from ..app import FoundryApp
+    from foundry_tui.tui.app import FoundryApp
 
 
 class MemoryScreen(Screen[None]):
@@ -77,7 +78,9 @@ class MemoryScreen(Screen[None]):
     def load(self, announce: bool = False, summary: str = "") -> None:
         try:
             with self.foundry.project.lock:  # one consistent view while other workers write
-                overview = Overview(self.foundry.project, self.foundry.today, with_doctor=False)
+                overview = Overview(
+                    self.foundry.project, self.foundry.today, adr_titles(self.foundry.project.layout), with_doctor=False
+                )
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             return

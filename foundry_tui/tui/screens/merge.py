@@ -12,9 +12,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static, TextArea
 
-from ...core.errors import FoundryError
-from ...core.memory import Project
-from ...core.merge import MergePlan
+from foundry_tui.core.curation.merge import MergePlan
+from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.project import Project
 
 
 class MergeScreen(ModalScreen[MergePlan | None]):

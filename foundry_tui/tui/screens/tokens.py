@@ -9,8 +9,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
-from ...core.report import TokenFigures, token_figures
-from .live import LiveScreen
+from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
+from foundry_tui.tui.screens.live import LiveScreen
 
 BAR_WIDTH = 50
 

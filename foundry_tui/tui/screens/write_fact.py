@@ -9,9 +9,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, TextArea
 
-from ...core.errors import FoundryError
-from ...core.facts import CONFIDENCES, TYPES
-from ...core.memory import WriteRequest, validate_request
+from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.facts import CONFIDENCES, TYPES
+from foundry_tui.core.memory.write import WriteRequest, validate_request
 
 
 class WriteFactScreen(ModalScreen[WriteRequest | None]):

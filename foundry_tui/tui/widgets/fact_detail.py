@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from ...core.search import Hit, format_score
-from ...core.views import Overview
-from .fact_list import FactList, Row
+from foundry_tui.core.memory.search import Hit, format_score
+from foundry_tui.core.memory.views import Overview
+from foundry_tui.tui.widgets.fact_list import FactList, Row
 
 
 class ChainList(FactList):
@@ -91,7 +91,7 @@ class FactDetail(VerticalScroll):
     @staticmethod
     def _source(source: str, overview: Overview) -> str:
         """A source naming an ADR is shown as a link to its file."""
-        from ...core.adr import ADR_REF
+        from foundry_tui.core.artefacts.adr import ADR_REF
 
         match = ADR_REF.fullmatch(source.strip())
         if not match:

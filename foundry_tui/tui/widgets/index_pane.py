@@ -7,9 +7,9 @@ from functools import partial
 
 from rich.text import Text
 
-from ...core.facts import Fact
-from ...core.views import Overview
-from .fact_list import FactList, Row
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.views import Overview
+from foundry_tui.tui.widgets.fact_list import FactList, Row
 
 
 def fact_prompt(fact: Fact, style: str = "", note: str = "") -> Text:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...core.prune import GROUPS
-from ...core.views import Overview
-from .fact_list import FactList, Row
+from foundry_tui.core.memory.prune import GROUPS
+from foundry_tui.core.memory.views import Overview
+from foundry_tui.tui.widgets.fact_list import FactList, Row
 
 
 class PruneList(FactList):

@@ -14,10 +14,10 @@ from textual.message import Message
 from textual.widgets import Input, Select
 from textual.worker import get_current_worker
 
-from ...core.errors import FoundryError
-from ...core.facts import TYPES
-from ...core.search import Hit, format_score
-from .fact_list import FactList, Row
+from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.facts import TYPES
+from foundry_tui.core.memory.search import Hit, format_score
+from foundry_tui.tui.widgets.fact_list import FactList, Row
 
 Searcher = Callable[[str, str | None], list[Hit]]
 

@@ -7,8 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label, ProgressBar
 
-from ...core.doctor import DoctorReport
-from ...core.views import Overview
+from foundry_tui.core.memory.doctor import DoctorReport
+from foundry_tui.core.memory.views import Overview
 
 
 class StatusHeader(Horizontal):

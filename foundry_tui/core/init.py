@@ -15,17 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .atomic import atomic_write
-from .config import DEFAULT_PROFILE, PROFILES, profile_config
-from .errors import InputError
-from .paths import Layout
+from foundry_tui.core.atomic import atomic_write
+from foundry_tui.core.config import DEFAULT_PROFILE, PROFILES, profile_config
+from foundry_tui.core.errors import InputError
+from foundry_tui.core.hook_events import HOOK_EVENTS
+from foundry_tui.core.paths import Layout
 
 IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/")
 MCP_ENTRY = {"type": "stdio", "command": "foundry", "args": ["mcp"]}
+# Claude Code event name → (matcher, command)
 HOOKS: dict[str, tuple[str | None, str]] = {
-    "SessionStart": (None, "foundry hook session-start"),
-    "UserPromptSubmit": (None, "foundry hook user-prompt-submit"),
-    "PreToolUse": ("Read|Grep|Glob|LS|Bash|Edit|MultiEdit|Write|NotebookEdit", "foundry hook pre-tool-use"),
+    event: (matcher, f"foundry hook {word}") for word, (event, matcher) in HOOK_EVENTS.items()
 }
 
 
@@ -181,7 +181,8 @@ def _hooks(layout: Layout, report: InitReport) -> None:
 
 def init_project(root: Path, profile: str | None = None, today: _dt.date | None = None) -> InitReport:
     """Set `root` up for Foundry; safe to run again."""
-    from .memory import Project, memory_index
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.write import memory_index
 
     layout = Layout(root)
     report = InitReport()

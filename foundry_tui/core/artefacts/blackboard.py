@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic import atomic_write
-from .contracts import load_contract, violations
-from .errors import InputError
-from .names import sanitise
-from .paths import Layout
-from .secrets import refuse_secrets
-from .tokens import estimate_tokens
+from foundry_tui.core.artefacts.contracts import load_contract, violations
+from foundry_tui.core.atomic import atomic_write
+from foundry_tui.core.errors import InputError
+from foundry_tui.core.names import sanitise
+from foundry_tui.core.paths import Layout
+from foundry_tui.core.secrets import refuse_secrets
+from foundry_tui.core.tokens import estimate_tokens
 
 SUMMARY_LIMIT = 400
 FIREWALL = "Return to your caller ONLY this path and a summary of at most 300 tokens."

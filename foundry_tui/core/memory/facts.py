@@ -12,7 +12,7 @@ import hashlib
 import re
 from typing import Any
 
-from .errors import InputError
+from foundry_tui.core.errors import InputError
 
 TYPES: tuple[str, ...] = ("decision", "constraint", "convention", "domain", "risk", "metric", "glossary")
 # The index's order (spec: decision → constraint → convention → risk → domain → metric → glossary).

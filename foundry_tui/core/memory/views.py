@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from .adr import adr_for_source
-from .facts import Fact
-from .memory import Project
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.project import Project
 
 
 def older_ids(fact_id: str, facts: Mapping[str, Fact]) -> list[str]:
@@ -44,8 +44,11 @@ def newer_chain(project: Project, fact: Fact) -> list[str]:
     return newer_ids(fact.id, project.store.superseded_by())
 
 
-def render_fact_detail(project: Project, fact: Fact, today: _dt.date) -> str:
-    """`foundry memory show`: state, file, chain both ways, then the file as on disk."""
+def render_fact_detail(project: Project, fact: Fact, today: _dt.date, adr: tuple[str, Path | None] | None) -> str:
+    """`foundry memory show`: state, file, chain both ways, then the file as on disk.
+
+    `adr` is the fact's source when it names an ADR, with that ADR's file (None: not found);
+    the caller looks it up, since the memory layer knows nothing of ADRs."""
     reason = project.store.inactive_reason(fact, today)
     path = project.layout.facts_dir / f"{fact.id}.md"
     lines = [
@@ -58,10 +61,9 @@ def render_fact_detail(project: Project, fact: Fact, today: _dt.date) -> str:
         lines.append(f"newer: {' → '.join(newer)}")
     if older:
         lines.append(f"older: {' → '.join(older)}")
-    adr = adr_for_source(project.layout, fact.source)
     if adr is not None:
         ref, found = adr
-        target = project.layout.relative(found.path) if found else "not found in docs/adr/"
+        target = project.layout.relative(found) if found else "not found in docs/adr/"
         lines.append(f"source: [{ref}]({target})" if found else f"source: {ref} ({target})")
     try:
         text = path.read_text(encoding="utf-8")
@@ -129,12 +131,19 @@ class Overview:
         "today",
     )
 
-    def __init__(self, project: Project, today: _dt.date, *, with_doctor: bool = True) -> None:
-        from .config import Config
-        from .doctor import run_doctor
-        from .errors import ConfigError
-        from .index import build_index, index_order
-        from .prune import prune_candidates
+    def __init__(
+        self,
+        project: Project,
+        today: _dt.date,
+        adrs: Mapping[str, tuple[str, str]],
+        *,
+        with_doctor: bool = True,
+    ) -> None:
+        from foundry_tui.core.config import Config
+        from foundry_tui.core.errors import ConfigError
+        from foundry_tui.core.memory.doctor import run_doctor
+        from foundry_tui.core.memory.index_file import build_index, index_order
+        from foundry_tui.core.memory.prune import prune_candidates
 
         self.changes = project.sync()
         store = project.store
@@ -162,10 +171,8 @@ class Overview:
         self.prune = prune_candidates(store, today)
         self.broken = sorted(store.broken.values(), key=lambda b: b.name)
         self.doctor = run_doctor(project, today) if with_doctor else None
-        from .adr import list_adrs
-
-        # adr-0007 → (file name, title), so that showing a fact's source needs no I/O.
-        self.adrs = {a.ref: (a.path.name, a.title) for a in list_adrs(project.layout)}
+        # adr-0007 → (file name, title), passed in, so that showing a fact's source needs no I/O.
+        self.adrs = dict(adrs)
 
     def older(self, fact_id: str) -> list[str]:
         """The ids this fact replaced (all the sources of a merge), then theirs, newest first."""

@@ -13,11 +13,11 @@ import gc
 import os
 from pathlib import Path
 
-from . import cache as _cache
-from .atomic import atomic_write
-from .facts import Fact, FactFileError, fact_number, parse_fact_text
-from .paths import Layout
-from .snapshot import Snapshot
+from foundry_tui.core.atomic import atomic_write
+from foundry_tui.core.memory import cache as _cache
+from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, parse_fact_text
+from foundry_tui.core.memory.snapshot import Snapshot
+from foundry_tui.core.paths import Layout
 
 
 class BrokenFile:

@@ -14,10 +14,11 @@ import datetime as _dt
 import os
 from pathlib import Path
 
-from .atomic import atomic_write, folder_lock
-from .errors import InputError
-from .facts import CONFIDENCES, MERGED_FROM, Fact, render_fact_text
-from .memory import Project, WriteRequest, create_fact, find_fact, rebuild_index, validate_request
+from foundry_tui.core.atomic import atomic_write, folder_lock
+from foundry_tui.core.errors import InputError
+from foundry_tui.core.memory.facts import CONFIDENCES, MERGED_FROM, Fact, render_fact_text
+from foundry_tui.core.memory.project import Project, find_fact
+from foundry_tui.core.memory.write import WriteRequest, create_fact, rebuild_index, validate_request
 
 _STRENGTH = {c: rank for rank, c in enumerate(reversed(CONFIDENCES))}  # low < medium < high
 

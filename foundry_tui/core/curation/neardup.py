@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .config import DEFAULT_DUPE_THRESHOLD
-from .facts import Fact
+from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
+from foundry_tui.core.memory.facts import Fact
 
 TITLE_WEIGHT, TAG_WEIGHT, BODY_WEIGHT = 2.0, 1.5, 1.0
 SAME_TYPE_BONUS = 0.05
@@ -395,7 +395,7 @@ def find_dupes(project: Any, today: Any, threshold: float | None = None) -> Dupe
     project.sync()
     level = project.config().dupe_threshold if threshold is None else threshold
     if not 0 < level <= 1:
-        from .errors import InputError
+        from foundry_tui.core.errors import InputError
 
         raise InputError(f"threshold {level} is out of range: use a number above 0 and at most 1")
     active = project.active_facts(today)

@@ -16,7 +16,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
-from .facts import TYPE_RANK, Fact
+from foundry_tui.core.errors import InputError
+from foundry_tui.core.memory.facts import TYPE_RANK, Fact
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+
+    from foundry_tui.core.memory.project import Project
 
 TERM_RE = re.compile(r"[^\W_]+")
 MIN_TERM_CHARS = 3
@@ -332,3 +339,25 @@ def render_results(hits: Sequence[Hit], query: str, active_count: int, explain: 
     if not hits:
         return f'No stored fact matches "{query}". Memory holds {active_count} active facts.'
     return "\n\n".join(render_hit(hit, explain) for hit in hits)
+
+
+def _check_query(query: str) -> str:
+    if not query.strip():
+        raise InputError("query is empty: give keywords describing what you need to know")
+    return query
+
+
+def memory_search(
+    project: Project,
+    query: str,
+    today: _dt.date,
+    *,
+    type: str | None = None,
+    limit: int | None = None,
+    explain: bool = False,
+) -> tuple[str, list[Hit]]:
+    """The memory_search reply text and its hits."""
+    _check_query(query)
+    project.sync()
+    hits = project.search(query, today, type=type, limit=limit)
+    return render_results(hits, query, project.active_count(today), explain), hits

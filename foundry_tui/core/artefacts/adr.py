@@ -7,10 +7,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import atomic_write, exclusive_create, folder_lock
-from .errors import InputError, NotFoundError
-from .names import slugify
-from .paths import Layout
+from foundry_tui.core.atomic import atomic_write, exclusive_create, folder_lock
+from foundry_tui.core.errors import InputError, NotFoundError
+from foundry_tui.core.names import slugify
+from foundry_tui.core.paths import Layout
 
 _ADR_NAME = re.compile(r"(\d{4})-([A-Za-z0-9._-]+)\.md")
 _STATUS = re.compile(r"(^## Status[ \t]*\n+)(.*?)(?=\n## |\Z)", re.MULTILINE | re.DOTALL)
@@ -114,3 +114,8 @@ def adr_for_source(layout: Layout, source: str) -> tuple[str, Adr | None] | None
     if not match:
         return None
     return source.strip(), find_adr(layout, int(match.group(1)))
+
+
+def adr_titles(layout: Layout) -> dict[str, tuple[str, str]]:
+    """adr-0007 → (file name, title) for every ADR: what the memory views show beside a fact's source."""
+    return {a.ref: (a.path.name, a.title) for a in list_adrs(layout)}

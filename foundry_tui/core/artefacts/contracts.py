@@ -1,6 +1,6 @@
 """Contracts: JSON Schemas that blackboard artifacts must satisfy.
 
-Shipped schemas live in `core/contract_schemas/`; a project's own
+Shipped schemas live in `core/artefacts/contract_schemas/`; a project's own
 `.foundry/contracts/<id>.json` wins over a shipped one of the same id. jsonschema is
 imported only when something is validated (it costs more than the server's start).
 """
@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import FoundryError, InputError, NotFoundError
-from .names import check_slug, inside
-from .paths import Layout
+from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
+from foundry_tui.core.names import check_slug, inside
+from foundry_tui.core.paths import Layout
 
 SHIPPED_DIR = Path(__file__).parent / "contract_schemas"
 PROVIDE_ONE = "Provide either `data` or `path`."

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic import exclusive_create
-from .errors import InputError, NotFoundError
-from .names import check_slug, slugify
-from .paths import Layout
+from foundry_tui.core.atomic import exclusive_create
+from foundry_tui.core.errors import InputError, NotFoundError
+from foundry_tui.core.names import check_slug, slugify
+from foundry_tui.core.paths import Layout
 
 EMPTY_TEXT = "No runbooks yet. Create one with the runbook-author skill after any task worth repeating."
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import gc
 import re
 
-from .facts import Fact
-from .search import MIN_TERM_CHARS, search_fields
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.search import MIN_TERM_CHARS, search_fields
 
 Postings = dict[str, set[str]]
 # Maximal runs of letters and digits at least MIN_TERM_CHARS long: shorter words can

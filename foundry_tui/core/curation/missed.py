@@ -1,18 +1,14 @@
-"""The curator's other tools: searches that found nothing (and the facts that nearly
-matched them), and the index's omitted entries with the consolidations that would
-save the most index tokens."""
+"""Searches that found nothing, most frequent first, with the facts that nearly matched them."""
 
 from __future__ import annotations
 
 import datetime as _dt
 from collections import Counter
 
-from .events import read_events
-from .facts import Fact
-from .index import build_index, index_line
-from .memory import Project
-from .neardup import DupeFinder, group, terms
-from .tokens import tokens_for_chars
+from foundry_tui.core.curation.neardup import DupeFinder, terms
+from foundry_tui.core.events import read_events
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.project import Project
 
 
 class MissedSearch:
@@ -58,37 +54,4 @@ def missed_searches(project: Project, today: _dt.date, near: int = 3) -> list[Mi
 def render_missed(missed: list[MissedSearch]) -> str:
     lines = ["Searches that found nothing (most frequent first):", ""]
     lines += [m.line() for m in missed] or ["  none"]
-    return "\n".join(lines)
-
-
-class Consolidation:
-    """A near-duplicate group and the index tokens its merge would save."""
-
-    def __init__(self, ids: list[str], saved_tokens: int) -> None:
-        self.ids = ids
-        self.saved_tokens = saved_tokens
-
-
-def over_budget(project: Project, today: _dt.date) -> tuple[list[str], list[Consolidation]]:
-    """The ids the index omits, and the consolidations that save the most index tokens
-    (a merge keeps one index line for the group: the others' lines are saved)."""
-    project.sync()
-    active = project.active_facts(today)
-    _text, report = build_index(active, project.config().index_token_budget)
-    by_id = {f.id: f for f in active}
-    finder = DupeFinder(active)
-    options = []
-    for ids in group(finder.scan(project.config().dupe_threshold)):
-        lengths = sorted((len(index_line(by_id[i])) + 1 for i in ids), reverse=True)
-        options.append(Consolidation(ids, tokens_for_chars(sum(lengths[1:]))))
-    options.sort(key=lambda c: (-c.saved_tokens, c.ids))
-    return report.omitted_ids, options
-
-
-def render_over_budget(omitted: list[str], options: list[Consolidation]) -> str:
-    lines = ["Over budget:" if omitted else "The index fits its budget.", ""]
-    if omitted:
-        lines.append(f"  omitted: {', '.join(omitted)}")
-    for option in options:
-        lines.append(f"  merge {', '.join(option.ids)}: saves ~{option.saved_tokens} index tokens")
     return "\n".join(lines)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from .blackboard import blackboard_tokens
-from .config import Config
-from .errors import ConfigError
-from .events import count_events, read_events
-from .index import build_index
-from .memory import Project
-from .tokens import estimate_tokens
+from foundry_tui.core.artefacts.blackboard import blackboard_tokens
+from foundry_tui.core.config import Config
+from foundry_tui.core.errors import ConfigError
+from foundry_tui.core.events import count_events, read_events
+from foundry_tui.core.memory.index_file import build_index
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.tokens import estimate_tokens
 
 
 class TokenFigures:

@@ -7,12 +7,12 @@ import os
 import subprocess
 from dataclasses import dataclass, field
 
-from .atomic import TEMP_SUFFIX
-from .config import Config
-from .errors import ConfigError
-from .facts import MAX_BODY_WORDS, MAX_TITLE_CHARS, normalise
-from .index import build_index, index_state
-from .memory import Project
+from foundry_tui.core.atomic import TEMP_SUFFIX
+from foundry_tui.core.config import Config
+from foundry_tui.core.errors import ConfigError
+from foundry_tui.core.memory.facts import MAX_BODY_WORDS, MAX_TITLE_CHARS, normalise
+from foundry_tui.core.memory.index_file import build_index, index_state
+from foundry_tui.core.memory.project import Project
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 

@@ -16,8 +16,15 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from .facts import RECORD_FIELDS, Fact
-from .search import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, FieldIndex, ScanFields, join_fields, tie_break
+from foundry_tui.core.memory.facts import RECORD_FIELDS, Fact
+from foundry_tui.core.memory.search import (
+    CONFIDENCE_MULTIPLIER,
+    TYPE_MULTIPLIER,
+    FieldIndex,
+    ScanFields,
+    join_fields,
+    tie_break,
+)
 
 SNAPSHOT_VERSION = 3
 # Files changed this recently are stored as unverified: a same-size edit within one clock

@@ -1,0 +1,213 @@
+"""memory_write and the in-place rewrites (retire, tag): every change to a fact file."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+
+from foundry_tui.core.atomic import exclusive_create, folder_lock
+from foundry_tui.core.errors import InputError
+from foundry_tui.core.memory.facts import (
+    CONFIDENCES,
+    TYPES,
+    Fact,
+    bold_reasoning_lines,
+    check_body,
+    check_choice,
+    check_date,
+    check_line,
+    check_tags,
+    check_title,
+    fingerprint,
+    format_id,
+    normalise,
+    render_fact_text,
+)
+from foundry_tui.core.memory.project import Project, find_fact
+
+# The index module is imported where it is used, so that a search from a fresh process
+# (a hook, the MCP server's first call) does not pay for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.index_file import IndexReport
+
+
+class WriteRequest:
+    """What a caller asks memory_write to store (the MCP tool's fields)."""
+
+    __slots__ = ("body", "confidence", "expires", "scope", "source", "tags", "title", "type")
+
+    def __init__(
+        self,
+        title: str,
+        body: str,
+        type: str,
+        scope: str = "project",
+        tags: list[str] | tuple[str, ...] = (),
+        confidence: str = "medium",
+        source: str = "conversation",
+        expires: str | None = None,
+    ) -> None:
+        self.title = title
+        self.body = body
+        self.type = type
+        self.scope = scope
+        self.tags = tags
+        self.confidence = confidence
+        self.source = source
+        self.expires = expires
+
+
+class WriteResult:
+    """The outcome of memory_write and the index it left."""
+
+    __slots__ = ("action", "fact_id", "index", "supersedes", "warnings")
+
+    def __init__(
+        self,
+        action: str,
+        fact_id: str,
+        index: IndexReport,
+        supersedes: str | None = None,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.action = action
+        self.fact_id = fact_id
+        self.index = index
+        self.supersedes = supersedes
+        self.warnings = warnings if warnings is not None else []
+
+    def text(self) -> str:
+        first = f"{self.action}: {self.fact_id}"
+        if self.supersedes:
+            first += f" (supersedes {self.supersedes})"
+        return "\n".join([first, self.index.write_line(), *(f"Warning: {w}" for w in self.warnings)])
+
+
+def validate_request(req: WriteRequest) -> Fact:
+    """Check every field and return the fact to store (id and created not yet set)."""
+    title = check_title(req.title)
+    body = bold_reasoning_lines(check_body(req.body))
+    ftype = check_choice(req.type, TYPES, "type")
+    confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
+    expires = check_date(req.expires, "expires") if req.expires else None
+    from foundry_tui.core.secrets import refuse_secrets
+
+    refuse_secrets(
+        {"title": title, "body": body, "tags": list(req.tags or ()), "scope": req.scope, "source": req.source}
+    )
+    return Fact(
+        id="",
+        type=ftype,
+        title=title,
+        body=body,
+        scope=check_line(req.scope or "", "scope", "project"),
+        tags=check_tags(list(req.tags or ())),
+        confidence=confidence,
+        source=check_line(req.source or "", "source", "conversation"),
+        expires=expires,
+    )
+
+
+def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
+    """Rebuild INDEX.md from the active facts and report budget usage."""
+    from foundry_tui.core.memory.index_file import write_index
+
+    return write_index(project.layout.index_path, project.active_facts(today), project.config().index_token_budget)
+
+
+def memory_index(project: Project, today: _dt.date) -> IndexReport:
+    with folder_lock(project.layout.memory_dir):
+        project.sync()
+        return rebuild_index(project, today)
+
+
+def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteResult:
+    """Store one fact: `unchanged`, `updated` (supersedes the same-titled one) or `created`.
+
+    The whole check-allocate-write-reindex step holds the memory lock, so concurrent
+    writers (other processes, threads) never allocate the same id or lose a fact."""
+    new = validate_request(req)
+    budget = project.config().index_token_budget  # a broken config refuses before anything is written
+    with folder_lock(project.layout.memory_dir):
+        project.sync()
+        store = project.store
+        active = store.active_facts(today)
+        title_key = normalise(new.title)
+        same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
+        print_fp = fingerprint(new.title, new.body)
+        same = [f for f in same_title if f.fingerprint == print_fp]
+        if same:  # nothing is written, not even the index: report it as it would be built
+            from foundry_tui.core.memory.index_file import build_index
+
+            _text, report = build_index(active, budget)
+            report.path = project.layout.index_path
+            return WriteResult("unchanged", same[-1].id, report)
+        new.supersedes = same_title[-1].id if same_title else None
+        new.created = today.isoformat()
+        create_fact(project, new)
+        index = rebuild_index(project, today)
+    warnings = []
+    if new.needs_why:
+        warnings.append(
+            f"{new.type} {new.id} has no **Why:** line; doctor fails and prune lists it until one is added."
+        )
+    action = "updated" if new.supersedes else "created"
+    return WriteResult(action, new.id, index, new.supersedes, warnings)
+
+
+def create_fact(project: Project, new: Fact) -> None:
+    """Give `new` the next free id and write its file (exclusive create). Caller holds the memory lock."""
+    number = project.store.max_number() + 1
+    project.layout.facts_dir.mkdir(parents=True, exist_ok=True)
+    while True:
+        new.id = format_id(number)
+        if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new)):
+            break
+        number += 1
+    project.store.record_written(new)
+
+
+def rewrite_facts(
+    project: Project, fact_ids: list[str], change: Callable[[Fact], None], today: _dt.date
+) -> IndexReport:
+    """Change facts in place (a field that is not their identity: expires, tags), then rebuild
+    the index. Each file is re-read under the memory lock and rewritten whole (temp file,
+    rename), keeping every other field and unknown key as it was. All ids are checked first."""
+    from foundry_tui.core.atomic import atomic_write
+    from foundry_tui.core.memory.facts import parse_fact_text
+
+    with folder_lock(project.layout.memory_dir):
+        project.sync()
+        facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
+        for fact in facts:
+            path = project.layout.facts_dir / f"{fact.id}.md"
+            current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
+            change(current)
+            atomic_write(path, render_fact_text(current))
+        project.sync()
+        return rebuild_index(project, today)
+
+
+def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:
+    """Retire facts by setting their `expires` (nothing is deleted), then rebuild the index."""
+    day = check_date(expires, "expires")
+
+    def retire(fact: Fact) -> None:
+        fact.expires = day
+
+    return rewrite_facts(project, fact_ids, retire, today)
+
+
+def add_tag(project: Project, fact_id: str, tag: str, today: _dt.date) -> IndexReport:
+    """Add a retrieval word to a fact's tags (tags are not part of its identity, so this is an
+    in-place change rather than a new version). The spec: "use tags for the words they will not" search for."""
+    (word,) = check_tags([tag]) or ("",)
+    if not word:
+        raise InputError("the tag is empty: give the word searches used")
+
+    def tag_it(fact: Fact) -> None:
+        if word not in fact.tags:
+            fact.tags = (*fact.tags, word)
+
+    return rewrite_facts(project, [fact_id], tag_it, today)

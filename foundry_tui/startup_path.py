@@ -1,0 +1,46 @@
+"""The start-up path: every module that `foundry mcp` and `foundry hook EVENT` may import
+before they answer. Both start on every agent session and every prompt, so this list is
+a budget: a new import on it costs every agent turn. `tests/test_startup_path.py` runs
+each command for real and fails when it imports a project module not listed here or any
+heavy third-party package. Extend the list only with a measurement (benchmarks/)."""
+
+# Project modules, by command; "foundry_tui.*" names only.
+MCP_BEFORE_INITIALIZE = (
+    "foundry_tui",
+    "foundry_tui.launcher",
+    "foundry_tui.core",
+    "foundry_tui.core.hook_events",
+    "foundry_tui.core.errors",
+    "foundry_tui.core.paths",
+    "foundry_tui.mcp",
+    "foundry_tui.mcp.server",
+)
+HOOKS = (
+    "foundry_tui",
+    "foundry_tui.launcher",
+    "foundry_tui.hooks",
+    "foundry_tui.core.hook_events",
+    "foundry_tui.core",
+    "foundry_tui.core.errors",
+    "foundry_tui.core.paths",
+    "foundry_tui.core.atomic",
+    "foundry_tui.core.config",
+    "foundry_tui.core.events",
+    "foundry_tui.core.names",
+    "foundry_tui.core.tokens",
+    "foundry_tui.core.artefacts",
+    "foundry_tui.core.artefacts.runbooks",
+    "foundry_tui.core.memory",
+    "foundry_tui.core.memory.cache",
+    "foundry_tui.core.memory.facts",
+    "foundry_tui.core.memory.index_file",
+    "foundry_tui.core.memory.project",
+    "foundry_tui.core.memory.search",
+    "foundry_tui.core.memory.snapshot",
+    "foundry_tui.core.memory.store",
+)
+# Third-party packages none of them may import (each costs tens to hundreds of ms).
+HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")
+# SessionStart lists the runbooks, whose frontmatter is parsed with PyYAML on every start
+# (they have no parse cache yet): the one heavy import allowed on a start-up path.
+SESSION_START_ALSO = ("yaml", "frontmatter")

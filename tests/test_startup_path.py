@@ -1,0 +1,110 @@
+"""The start-up path (`foundry_tui/startup_path.py`): what `foundry mcp` and each hook import
+before they answer, measured in a real subprocess at the moment of the first byte written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from foundry_tui import startup_path
+
+# Runs the launcher with stdout wrapped, so that the modules loaded when the first answer is
+# written (not later, when the MCP server loads the engine in the background) are recorded.
+PROBE = r"""
+import json, sys
+seen = {}
+real = sys.stdout
+
+def record():
+    if "mods" not in seen:
+        seen["mods"] = sorted(sys.modules)
+
+class Buffer:
+    def write(self, data):
+        record()
+        return real.buffer.write(data)
+    def flush(self):
+        real.buffer.flush()
+
+class Text:
+    buffer = Buffer()
+    def write(self, text):
+        record()
+        return real.write(text)
+    def flush(self):
+        real.flush()
+
+sys.stdout = Text()
+from foundry_tui.launcher import main
+try:
+    main(sys.argv[1:])
+finally:
+    sys.stderr.write("MODULES " + json.dumps(seen.get("mods")) + "\n")
+"""
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+HOOK_EVENTS = {
+    "session-start": {"hook_event_name": "SessionStart", "source": "startup"},
+    "user-prompt-submit": {"hook_event_name": "UserPromptSubmit", "prompt": "how do we run database migrations?"},
+    "pre-tool-use": {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": ".foundry/memory/facts/fact-0001.md"},
+    },
+}
+
+
+def _modules_at_first_answer(root: Path, args: list[str], stdin: str) -> list[str]:
+    """The modules loaded when the command first answered, on its second run: the first
+    fills the parse cache (files a few seconds old), as any session after the first finds it."""
+    old = time.time() - 60
+    for path in (root / ".foundry" / "memory" / "facts").iterdir():
+        os.utime(path, (old, old))
+    subprocess.run(
+        [sys.executable, "-m", "foundry_tui", "--root", str(root), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, "--root", str(root), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=root,
+    )
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    modules = json.loads(line.removeprefix("MODULES "))
+    assert modules is not None, f"{args} answered nothing: {proc.stderr}"
+    return list(modules)
+
+
+def _check(modules: list[str], allowed: tuple[str, ...], heavy_allowed: tuple[str, ...] = ()) -> None:
+    ours = sorted(m for m in modules if m.split(".")[0] == "foundry_tui")
+    assert [m for m in ours if m not in allowed] == [], "add it to foundry_tui/startup_path.py only with a measurement"
+    heavy = sorted({m.split(".")[0] for m in modules} & (set(startup_path.HEAVY) - set(heavy_allowed)))
+    assert heavy == []
+
+
+def test_mcp_imports_only_its_start_up_path_before_initialize(demo_root: Path) -> None:
+    modules = _modules_at_first_answer(demo_root, ["mcp"], json.dumps(INITIALIZE) + "\n")
+    _check(modules, startup_path.MCP_BEFORE_INITIALIZE)
+
+
+@pytest.mark.parametrize("event", sorted(HOOK_EVENTS))
+def test_hooks_import_only_their_start_up_path(demo_root: Path, event: str) -> None:
+    modules = _modules_at_first_answer(demo_root, ["hook", event], json.dumps(HOOK_EVENTS[event]))
+    _check(modules, startup_path.HOOKS, startup_path.SESSION_START_ALSO if event == "session-start" else ())

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
 from foundry_tui.core.errors import ConfigError
-from foundry_tui.core.memory.facts import MAX_BODY_WORDS, MAX_TITLE_CHARS, normalise
+from foundry_tui.core.memory.facts import normalise
 from foundry_tui.core.memory.index_file import build_index, index_state
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 

@@ -16,13 +16,10 @@ from pathlib import Path
 
 from foundry_tui.core.config import MAX_LIMIT, Config, load_config
 from foundry_tui.core.errors import InputError, NotFoundError
-from foundry_tui.core.memory.facts import (
-    TYPES,
-    Fact,
-    check_choice,
-)
+from foundry_tui.core.memory.facts import Fact, check_choice
 from foundry_tui.core.memory.search import Hit, ScanFields, match_facts, query_terms, rank
 from foundry_tui.core.memory.store import Changes, FactStore
+from foundry_tui.core.memory.vocabulary import TYPES
 from foundry_tui.core.paths import Layout
 
 # The word index is imported where it is used: only long-lived processes pay for it.

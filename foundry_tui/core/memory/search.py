@@ -307,7 +307,8 @@ def join_fields(facts: list[Fact]) -> tuple[FieldIndex, FieldIndex, FieldIndex] 
 
 
 def tie_break(ftype: str, fact_id: str) -> tuple[int, int]:
-    """After the score: the index's type order, then the newest id first."""
+    """After the score: the index's type order, then the newest id first (the reverse of
+    facts.id_order; by number here, as a string key cannot be negated)."""
     return (TYPE_RANK.get(ftype, 99), -int(fact_id[5:]))
 
 

@@ -115,6 +115,7 @@ def test_broken_files_are_cached_with_their_reason(root: Path, monkeypatch: pyte
     assert calls == [] and second.broken["fact-0001.md"].reason == first.broken["fact-0001.md"].reason
 
 
+@pytest.mark.serial
 def test_watcher_sees_in_place_edits_within_a_second(demo: Project) -> None:
     demo.sync()
     demo.use_search_index()

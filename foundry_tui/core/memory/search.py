@@ -1,4 +1,4 @@
-"""Keyword retrieval (spec 000, "How retrieval scores", with DESIGN.md's term rules).
+"""Keyword retrieval (spec 000, "How retrieval scores", with the term rules of docs/DECISIONS.md, "Search").
 
 A query is lowercased and split on every character that is not a letter or digit;
 terms shorter than three characters and repeats are dropped. A term matches a field

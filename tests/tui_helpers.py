@@ -3,10 +3,12 @@ script and the TUI benchmark (which import it as `tests.tui_helpers`)."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.widgets.row_list import RowList
@@ -22,11 +24,10 @@ def make_app(root: Path, *, watch: bool = False) -> FoundryApp:
 async def settle(pilot: Pilot[Any]) -> None:
     """Let workers finish and the screen catch up (a load chains into a search and the doctor)."""
     for _ in range(4):
-        # Every worker but the file watcher, which runs until the app closes (and an empty
-        # list would mean "all workers" to wait_for_complete).
-        busy = [w for w in pilot.app.workers if w.group != "watch"]
-        if busy:
-            await pilot.app.workers.wait_for_complete(busy)
+        # Every worker but the file watcher, which runs until the app closes.
+        for worker in [w for w in pilot.app.workers if w.group != "watch"]:
+            with contextlib.suppress(WorkerFailed, WorkerCancelled):  # the app reports those itself
+                await worker.wait()
         await pilot.pause(0.02)
 
 

@@ -29,9 +29,10 @@ class EmptyScreen(FoundryScreen[None]):
         failed: bool
 
     def compose(self) -> ComposeResult:
+        layout = self.project.layout
         with Vertical(id="empty"):
             yield Static(
-                f"There is no .foundry/ folder in {self.foundry.root_label}, so this repository has no Foundry memory yet.\n\n"
+                f"There is no {layout.relative(layout.foundry)}/ folder in {self.foundry.root_label}, so this repository has no Foundry memory yet.\n\n"
                 "foundry init creates the tier folders, .foundry/config.json, the .gitignore lines for scratch and "
                 "metrics, .mcp.json (the MCP server) and the Claude Code hooks. Existing files are merged, never "
                 "overwritten.\n\nPress i to run it now, or q to quit.",

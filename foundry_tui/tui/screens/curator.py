@@ -55,6 +55,13 @@ class CuratorScreen(LiveScreen):
     class Loaded(Message):
         data: CuratorData
 
+    @dataclass
+    class Merged(Message):
+        """A merge was written, or undone: what to say, and the undo now at hand (None once undone)."""
+
+        summary: str
+        undo: tuple[Undo, str] | None
+
     def __init__(self) -> None:
         super().__init__()
         self.data: CuratorData | None = None
@@ -182,10 +189,9 @@ class CuratorScreen(LiveScreen):
         self.app.push_screen(MergeScreen(plan), edited)
 
     @work(thread=True, group="write", name="Not merged", exit_on_error=False)
-    def _merge(self, plan: MergePlan) -> MemoryChanged:
+    def _merge(self, plan: MergePlan) -> Merged:
         result = merge_facts(self.project, plan, self.today)
-        self.last_undo = (result.undo, result.fact_id)
-        return MemoryChanged(f"{result.text().splitlines()[0]} — u undoes it")
+        return self.Merged(f"{result.text().splitlines()[0]} — u undoes it", (result.undo, result.fact_id))
 
     def action_undo(self) -> None:
         if self.last_undo is None:
@@ -194,10 +200,9 @@ class CuratorScreen(LiveScreen):
         self._undo(*self.last_undo)
 
     @work(thread=True, group="write", name="Not undone", exit_on_error=False)
-    def _undo(self, undo: Undo, fact_id: str) -> MemoryChanged:
+    def _undo(self, undo: Undo, fact_id: str) -> Merged:
         undo.restore(self.project)
-        self.last_undo = None
-        return MemoryChanged(f"Undid the merge into {fact_id}: every touched file is as it was")
+        return self.Merged(f"Undid the merge into {fact_id}: every touched file is as it was", None)
 
     def action_add_tag(self) -> None:
         if self.data is None or self.missed_index is None or self.near_id is None:
@@ -257,6 +262,10 @@ class CuratorScreen(LiveScreen):
     def _retire(self, ids: list[str], expires: str) -> MemoryChanged:
         retire_facts(self.project, ids, expires, self.today)
         return MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})")
+
+    def on_curator_screen_merged(self, event: Merged) -> None:
+        self.last_undo = event.undo
+        self.post_message(MemoryChanged(event.summary))
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
         """This screen wrote to memory: say what changed and read it again."""

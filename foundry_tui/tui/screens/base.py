@@ -6,6 +6,7 @@ redraws when the theme changes, so colours built in Python follow it."""
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.screen import Screen, ScreenResultType
@@ -36,6 +37,23 @@ class FoundryScreen(Screen[ScreenResultType]):
     @property
     def today(self) -> _dt.date:
         return self.foundry.today
+
+    @property
+    def yesterday(self) -> str:
+        """The default expiry of a retirement: earlier than today, so inactive at once."""
+        return (self.today - _dt.timedelta(days=1)).isoformat()
+
+    def confirm(
+        self, title: str, changes: list[str], then: Callable[[str], object], field: tuple[str, str] | None = None
+    ) -> None:
+        """Say what will change on disk and ask; once confirmed, `then` gets the field's value ("" without one)."""
+        from foundry_tui.tui.screens.confirm import ConfirmScreen  # a dialog is a FoundryScreen too
+
+        def answered(answer: str | None) -> None:
+            if answer is not None:
+                then(answer)
+
+        self.app.push_screen(ConfirmScreen(title, changes, field), answered)
 
     def fact_file(self, fact_id: str) -> str:
         """A fact's file as shown to the user (from the project's layout, relative to its root)."""

@@ -4,7 +4,6 @@ missed word as a tag), prune candidates to retire in bulk, and what the index om
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -26,7 +25,6 @@ from foundry_tui.core.memory.search import query_terms
 from foundry_tui.core.memory.write import add_tag, retire_facts
 from foundry_tui.tui.commands import CURATOR_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
-from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.merge import MergeScreen
 from foundry_tui.tui.theme import ThemeColours
@@ -214,20 +212,15 @@ class CuratorScreen(LiveScreen):
         word = next((w for w in query_terms(missed.query) if w not in existing), "")
         fact_id = self.near_id
 
-        def confirmed(tag: str | None) -> None:
-            if tag:
-                self._tag(fact_id, tag)
+        def tag(chosen: str) -> None:
+            if chosen:  # an emptied field adds nothing
+                self._tag(fact_id, chosen)
 
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Add a tag to {fact_id}?",
-                [
-                    f"{self.fact_file(fact_id)}: the word joins its tags (nothing else changes)",
-                    "INDEX.md is rebuilt",
-                ],
-                field=(f'Tag (a word of "{missed.query}")', word),
-            ),
-            confirmed,
+        self.confirm(
+            f"Add a tag to {fact_id}?",
+            [f"{self.fact_file(fact_id)}: the word joins its tags (nothing else changes)", "INDEX.md is rebuilt"],
+            tag,
+            field=(f'Tag (a word of "{missed.query}")', word),
         )
 
     @work(thread=True, group="write", name="Not tagged", exit_on_error=False)
@@ -240,22 +233,11 @@ class CuratorScreen(LiveScreen):
         if not chosen:
             self.notify("Select the facts to retire (space toggles one).", severity="warning")
             return
-        yesterday = (self.today - _dt.timedelta(days=1)).isoformat()
-
-        def confirmed(expires: str | None) -> None:
-            if expires is not None:
-                self._retire(chosen, expires)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Retire {len(chosen)} facts?",
-                [
-                    *(f"{self.fact_file(i)}: expires is set" for i in chosen),
-                    "INDEX.md is rebuilt; no file is deleted",
-                ],
-                field=("Expires on (YYYY-MM-DD)", yesterday),
-            ),
-            confirmed,
+        self.confirm(
+            f"Retire {len(chosen)} facts?",
+            [*(f"{self.fact_file(i)}: expires is set" for i in chosen), "INDEX.md is rebuilt; no file is deleted"],
+            lambda expires: self._retire(chosen, expires),
+            field=("Expires on (YYYY-MM-DD)", self.yesterday),
         )
 
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)

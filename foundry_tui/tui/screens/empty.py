@@ -15,7 +15,6 @@ from textual.widgets import Footer, Static
 
 from foundry_tui.core.init import init_project
 from foundry_tui.tui.screens.base import FoundryScreen
-from foundry_tui.tui.screens.confirm import ConfirmScreen
 
 
 class EmptyScreen(FoundryScreen[None]):
@@ -41,19 +40,13 @@ class EmptyScreen(FoundryScreen[None]):
         yield Footer()
 
     def action_init(self) -> None:
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._init()
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Run foundry init here?",
-                [
-                    ".foundry/ with memory/facts, runbooks, blackboard, contracts; docs/adr/",
-                    ".foundry/config.json (profile standard), .gitignore lines, .mcp.json, .claude/settings.json hooks",
-                ],
-            ),
-            confirmed,
+        self.confirm(
+            "Run foundry init here?",
+            [
+                ".foundry/ with memory/facts, runbooks, blackboard, contracts; docs/adr/",
+                ".foundry/config.json (profile standard), .gitignore lines, .mcp.json, .claude/settings.json hooks",
+            ],
+            lambda _answer: self._init(),
         )
 
     @work(thread=True, group="init", name="Not initialised", exit_on_error=False)

@@ -3,7 +3,6 @@ the prune candidates at once, kept fresh from disk by the app's file watcher."""
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -23,7 +22,6 @@ from foundry_tui.core.memory.write import WriteRequest, memory_index, memory_wri
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.screens.base import FoundryScreen
-from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.doctor import DoctorScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
 from foundry_tui.tui.widgets.fact_detail import FactDetail
@@ -197,11 +195,7 @@ class MemoryScreen(FoundryScreen[None]):
         self.app.push_screen(WriteFactScreen(), written)
 
     def confirm_write(self, req: WriteRequest, changes: list[str]) -> None:
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._write(req)
-
-        self.app.push_screen(ConfirmScreen(f"Write “{req.title}”?", changes), confirmed)
+        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self._write(req))
 
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
     def _write(self, req: WriteRequest) -> MemoryChanged:
@@ -211,22 +205,14 @@ class MemoryScreen(FoundryScreen[None]):
         fact_id = self._selected_fact(need_active=True)
         if fact_id is None:
             return
-        yesterday = (self.today - _dt.timedelta(days=1)).isoformat()
-
-        def confirmed(expires: str | None) -> None:
-            if expires is not None:
-                self._retire(fact_id, expires)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Retire {fact_id}?",
-                [
-                    f"{self.fact_file(fact_id)}: expires is set (nothing else changes; no file is deleted)",
-                    "INDEX.md is rebuilt without it",
-                ],
-                field=("Expires on (YYYY-MM-DD; earlier than today makes it inactive now)", yesterday),
-            ),
-            confirmed,
+        self.confirm(
+            f"Retire {fact_id}?",
+            [
+                f"{self.fact_file(fact_id)}: expires is set (nothing else changes; no file is deleted)",
+                "INDEX.md is rebuilt without it",
+            ],
+            lambda expires: self._retire(fact_id, expires),
+            field=("Expires on (YYYY-MM-DD; earlier than today makes it inactive now)", self.yesterday),
         )
 
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
@@ -271,18 +257,11 @@ class MemoryScreen(FoundryScreen[None]):
         self.app.push_screen(WriteFactScreen(preset, f"Add the Why line to {fact_id}"), edited)
 
     def action_rebuild_index(self) -> None:
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._reindex()
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Rebuild the index?",
-                [
-                    f"{self.project.layout.relative(self.project.layout.index_path)} is regenerated from the active facts"
-                ],
-            ),
-            confirmed,
+        layout = self.project.layout
+        self.confirm(
+            "Rebuild the index?",
+            [f"{layout.relative(layout.index_path)} is regenerated from the active facts"],
+            lambda _answer: self._reindex(),
         )
 
     @work(thread=True, group="write", name="Not rebuilt", exit_on_error=False)

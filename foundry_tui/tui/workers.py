@@ -1,19 +1,30 @@
-"""The one worker path. Every worker runs with `exit_on_error=False`, is named for what
-did not happen if it fails ("Not written"), and returns its result as a Message. When
-it ends, the node that started it passes the state change here: a success delivers the
-message (a cancelled, superseded worker delivers nothing), a failure becomes one
-notification of one line, and the app stays up."""
+"""The one worker path. Every worker runs with `exit_on_error=False` and is named for
+what did not happen if it fails ("Not written"). At its end, the thread posts the
+message carrying its result straight to its node (`post_message` is thread-safe: one
+trip through the node's queue, no call_from_thread) unless it was cancelled, being
+superseded by a newer one, and returns the message too (`await worker.wait()`). A
+failure reaches the node as Worker.StateChanged and becomes one notification of one
+line here; the app stays up."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.app import App
 from textual.message import Message
 from textual.widget import Widget
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from foundry_tui.core.errors import FoundryError
+
+MessageType = TypeVar("MessageType", bound=Message)
+
+
+def deliver(node: Widget | App[Any], message: MessageType) -> MessageType:
+    """From a worker's thread: post its result to `node`, unless the worker was cancelled."""
+    if not get_current_worker().is_cancelled:
+        node.post_message(message)
+    return message
 
 
 def failure_line(worker: Worker[object]) -> str:
@@ -27,9 +38,6 @@ def failure_line(worker: Worker[object]) -> str:
 
 
 def worker_state_changed(node: Widget | App[Any], event: Worker.StateChanged) -> None:
-    """Deliver a finished worker's result message to `node`, or report its failure."""
-    worker = event.worker
-    if event.state is WorkerState.SUCCESS and isinstance(worker.result, Message):
-        node.post_message(worker.result)
-    elif event.state is WorkerState.ERROR:
-        node.notify(failure_line(worker), severity="error", timeout=8)
+    """Report a failed worker of `node` as one error notification."""
+    if event.state is WorkerState.ERROR:
+        node.notify(failure_line(event.worker), severity="error", timeout=8)

@@ -1,7 +1,7 @@
 """FoundryScreen: the base of every screen and dialog. It gives the app, the project
-and today's date one way (`self.foundry`, `self.project`, `self.today`), delivers the
-results of its workers and reports their failures (foundry_tui.tui.workers), and
-redraws when the theme changes, so colours built in Python follow it."""
+and today's date one way (`self.foundry`, `self.project`, `self.today`), reports the
+failures of its workers (foundry_tui.tui.workers), asks before a write the one way
+(`confirm`), and redraws when the theme changes, so colours built in Python follow it."""
 
 from __future__ import annotations
 

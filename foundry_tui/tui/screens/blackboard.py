@@ -19,6 +19,7 @@ from foundry_tui.core.artefacts.contracts import load_contract, violations
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.workers import deliver
 
 
 class Checked:
@@ -78,7 +79,7 @@ class BlackboardScreen(LiveScreen):
                         error = str(exc)
                 checked.append(Checked(art, problems, error))
             waves.append((wave, checked))
-        return self.Loaded(waves)
+        return deliver(self, self.Loaded(waves))
 
     def on_blackboard_screen_loaded(self, event: Loaded) -> None:
         waves = event.waves

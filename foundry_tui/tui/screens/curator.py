@@ -29,6 +29,7 @@ from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.merge import MergeScreen
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
+from foundry_tui.tui.workers import deliver
 
 
 class CuratorData:
@@ -91,7 +92,7 @@ class CuratorScreen(LiveScreen):
             missed = missed_searches(project, today)
             budget = render_over_budget(*over_budget(project, today))
             prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in prune_candidates(project.store, today)]
-        return self.Loaded(CuratorData(dupes, missed, budget, prune))
+        return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune)))
 
     def on_curator_screen_loaded(self, event: Loaded) -> None:
         self.data = data = event.data
@@ -189,7 +190,9 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write", name="Not merged", exit_on_error=False)
     def _merge(self, plan: MergePlan) -> Merged:
         result = merge_facts(self.project, plan, self.today)
-        return self.Merged(f"{result.text().splitlines()[0]} — u undoes it", (result.undo, result.fact_id))
+        return deliver(
+            self, self.Merged(f"{result.text().splitlines()[0]} — u undoes it", (result.undo, result.fact_id))
+        )
 
     def action_undo(self) -> None:
         if self.last_undo is None:
@@ -200,7 +203,7 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write", name="Not undone", exit_on_error=False)
     def _undo(self, undo: Undo, fact_id: str) -> Merged:
         undo.restore(self.project)
-        return self.Merged(f"Undid the merge into {fact_id}: every touched file is as it was", None)
+        return deliver(self, self.Merged(f"Undid the merge into {fact_id}: every touched file is as it was", None))
 
     def action_add_tag(self) -> None:
         if self.data is None or self.missed_index is None or self.near_id is None:
@@ -226,7 +229,7 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write", name="Not tagged", exit_on_error=False)
     def _tag(self, fact_id: str, tag: str) -> MemoryChanged:
         add_tag(self.project, fact_id, tag, self.today)
-        return MemoryChanged(f"{fact_id} tagged {tag.strip()}")
+        return deliver(self, MemoryChanged(f"{fact_id} tagged {tag.strip()}"))
 
     def action_retire(self) -> None:
         chosen = list(self.query_one("#retire-list", SelectionList).selected)
@@ -243,7 +246,7 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, ids: list[str], expires: str) -> MemoryChanged:
         retire_facts(self.project, ids, expires, self.today)
-        return MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})")
+        return deliver(self, MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})"))
 
     def on_curator_screen_merged(self, event: Merged) -> None:
         self.last_undo = event.undo

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from foundry_tui.core.init import init_project
 from foundry_tui.tui.screens.base import FoundryScreen
+from foundry_tui.tui.workers import deliver
 
 
 class EmptyScreen(FoundryScreen[None]):
@@ -52,7 +53,7 @@ class EmptyScreen(FoundryScreen[None]):
     @work(thread=True, group="init", name="Not initialised", exit_on_error=False)
     def _init(self) -> Initialised:
         report = init_project(self.project.root, today=self.today)
-        return self.Initialised(report.text(), bool(report.problems))
+        return deliver(self, self.Initialised(report.text(), bool(report.problems)))
 
     def on_empty_screen_initialised(self, event: Initialised) -> None:
         self.notify(event.report, severity="error" if event.failed else "information", timeout=8)

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from foundry_tui.core.artefacts.adr import list_adrs
 from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.workers import deliver
 
 
 class DocumentList(OptionList):
@@ -63,7 +64,7 @@ class LibraryScreen(LiveScreen):
             for a in list_adrs(layout)
         ]
         texts = {str(path): _read(path) for path, _ in [*books, *adrs]}
-        return self.Loaded(books, adrs, texts)
+        return deliver(self, self.Loaded(books, adrs, texts))
 
     def on_library_screen_loaded(self, event: Loaded) -> None:
         books, adrs, self.texts = event.books, event.adrs, event.texts

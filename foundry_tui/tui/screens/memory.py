@@ -30,6 +30,7 @@ from foundry_tui.tui.widgets.prune_list import PruneList
 from foundry_tui.tui.widgets.row_list import RowList
 from foundry_tui.tui.widgets.search_pane import SearchPane
 from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.workers import deliver
 
 
 class MemoryScreen(FoundryScreen[None]):
@@ -81,7 +82,7 @@ class MemoryScreen(FoundryScreen[None]):
     def load(self, announce: bool = False, summary: str = "") -> Loaded:
         with self.project.lock:  # one consistent view while other workers write
             overview = Overview(self.project, self.today, adr_titles(self.project.layout), with_doctor=False)
-        return self.Loaded(overview, announce, summary)
+        return deliver(self, self.Loaded(overview, announce, summary))
 
     def on_memory_screen_loaded(self, event: Loaded) -> None:
         self.overview = event.overview
@@ -101,7 +102,7 @@ class MemoryScreen(FoundryScreen[None]):
     def check_doctor(self) -> DoctorChecked:
         """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
         with self.project.lock:
-            return self.DoctorChecked(run_doctor(self.project, self.today))
+            return deliver(self, self.DoctorChecked(run_doctor(self.project, self.today)))
 
     def on_memory_screen_doctor_checked(self, event: DoctorChecked) -> None:
         self.doctor = event.report
@@ -199,7 +200,7 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
     def _write(self, req: WriteRequest) -> MemoryChanged:
-        return MemoryChanged(memory_write(self.project, req, self.today).text())
+        return deliver(self, MemoryChanged(memory_write(self.project, req, self.today).text()))
 
     def action_retire_fact(self) -> None:
         fact_id = self._selected_fact(need_active=True)
@@ -218,7 +219,7 @@ class MemoryScreen(FoundryScreen[None]):
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, fact_id: str, expires: str) -> MemoryChanged:
         report = retire_facts(self.project, [fact_id], expires, self.today)
-        return MemoryChanged(f"{fact_id} expires {expires}. {report.write_line()}")
+        return deliver(self, MemoryChanged(f"{fact_id} expires {expires}. {report.write_line()}"))
 
     def action_add_why(self) -> None:
         fact_id = self._selected_fact(need_active=True)
@@ -267,4 +268,4 @@ class MemoryScreen(FoundryScreen[None]):
     @work(thread=True, group="write", name="Not rebuilt", exit_on_error=False)
     def _reindex(self) -> MemoryChanged:
         text = memory_index(self.project, self.today).rebuild_text()
-        return MemoryChanged(text.splitlines()[-1])
+        return deliver(self, MemoryChanged(text.splitlines()[-1]))

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.workers import deliver
 
 BAR_WIDTH = 50
 
@@ -52,7 +53,7 @@ class TokensScreen(LiveScreen):
     @work(thread=True, exclusive=True, group="tokens", name="Token report not read", exit_on_error=False)
     def load(self) -> Loaded:
         with self.project.lock:
-            return self.Loaded(token_figures(self.project, self.today))
+            return deliver(self, self.Loaded(token_figures(self.project, self.today)))
 
     def on_tokens_screen_loaded(self, event: Loaded) -> None:
         figures = event.figures

@@ -19,7 +19,7 @@ from foundry_tui.core.memory.facts import TYPES
 from foundry_tui.core.memory.search import Hit, format_score
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
-from foundry_tui.tui.workers import worker_state_changed
+from foundry_tui.tui.workers import deliver, worker_state_changed
 
 Searcher = Callable[[str, str | None], list[Hit]]
 
@@ -82,7 +82,7 @@ class SearchPane(Vertical):
                 hits = self.searcher(query, ftype)
             except FoundryError as exc:  # a query the core refuses: said in the results, not as a failure
                 problem = str(exc)
-        return self.Searched(query, hits, problem)
+        return deliver(self, self.Searched(query, hits, problem))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker_state_changed(self, event)

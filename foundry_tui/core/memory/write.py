@@ -8,8 +8,6 @@ from collections.abc import Callable
 from foundry_tui.core.atomic import exclusive_create, folder_lock
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import (
-    CONFIDENCES,
-    TYPES,
     Fact,
     bold_reasoning_lines,
     check_body,
@@ -24,6 +22,7 @@ from foundry_tui.core.memory.facts import (
     render_fact_text,
 )
 from foundry_tui.core.memory.project import Project, find_fact
+from foundry_tui.core.memory.vocabulary import CONFIDENCES, DEFAULT_CONFIDENCE, DEFAULT_SCOPE, DEFAULT_SOURCE, TYPES
 
 # The index module is imported where it is used, so that a search from a fresh process
 # (a hook, the MCP server's first call) does not pay for it.
@@ -42,10 +41,10 @@ class WriteRequest:
         title: str,
         body: str,
         type: str,
-        scope: str = "project",
+        scope: str = DEFAULT_SCOPE,
         tags: list[str] | tuple[str, ...] = (),
-        confidence: str = "medium",
-        source: str = "conversation",
+        confidence: str = DEFAULT_CONFIDENCE,
+        source: str = DEFAULT_SOURCE,
         expires: str | None = None,
     ) -> None:
         self.title = title
@@ -89,7 +88,7 @@ def validate_request(req: WriteRequest) -> Fact:
     title = check_title(req.title)
     body = bold_reasoning_lines(check_body(req.body))
     ftype = check_choice(req.type, TYPES, "type")
-    confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
+    confidence = check_choice(req.confidence or DEFAULT_CONFIDENCE, CONFIDENCES, "confidence")
     expires = check_date(req.expires, "expires") if req.expires else None
     from foundry_tui.core.secrets import refuse_secrets
 
@@ -101,10 +100,10 @@ def validate_request(req: WriteRequest) -> Fact:
         type=ftype,
         title=title,
         body=body,
-        scope=check_line(req.scope or "", "scope", "project"),
+        scope=check_line(req.scope or "", "scope", DEFAULT_SCOPE),
         tags=check_tags(list(req.tags or ())),
         confidence=confidence,
-        source=check_line(req.source or "", "source", "conversation"),
+        source=check_line(req.source or "", "source", DEFAULT_SOURCE),
         expires=expires,
     )
 

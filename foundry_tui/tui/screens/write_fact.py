@@ -12,7 +12,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, TextArea
 
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.facts import CONFIDENCES, TYPES
+from foundry_tui.core.memory.vocabulary import (
+    CONFIDENCES,
+    DEFAULT_SCOPE,
+    DEFAULT_SOURCE,
+    MAX_BODY_WORDS,
+    MAX_TITLE_CHARS,
+    TYPES,
+)
 from foundry_tui.core.memory.write import WriteRequest, validate_request
 from foundry_tui.tui.screens.dialog import Dialog
 
@@ -31,18 +38,18 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
         p = self.preset
         with VerticalScroll(id="dialog"):
             yield self.heading(self.heading_text)
-            yield Label("Title (the fact itself, at most 80 characters)")
+            yield Label(f"Title (the fact itself, at most {MAX_TITLE_CHARS} characters)")
             yield Input(p.title, id="title", max_length=200)
             with Horizontal(classes="row"):
                 yield Select([(t, t) for t in TYPES], value=p.type, allow_blank=False, id="type")
                 yield Select([(c, c) for c in CONFIDENCES], value=p.confidence, allow_blank=False, id="confidence")
-            yield Label("Body (at most 120 words; decisions and risks need a Why: line)")
+            yield Label(f"Body (at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line)")
             yield TextArea(p.body, id="body")
             yield Label("Tags (comma separated)")
             yield Input(", ".join(p.tags), id="tags")
             with Horizontal(classes="row"):
-                yield Input(p.scope, placeholder="scope: project", id="scope")
-                yield Input(p.source, placeholder="source: conversation", id="source")
+                yield Input(p.scope, placeholder=f"scope: {DEFAULT_SCOPE}", id="scope")
+                yield Input(p.source, placeholder=f"source: {DEFAULT_SOURCE}", id="source")
                 yield Input(p.expires or "", placeholder="expires: YYYY-MM-DD", id="expires")
             yield Label("", id="form-error")
             yield from self.buttons("Save", "save")
@@ -59,10 +66,10 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
             title=self._value("title"),
             body=self.query_one("#body", TextArea).text,
             type=str(self.query_one("#type", Select).value),
-            scope=self._value("scope") or "project",
+            scope=self._value("scope") or DEFAULT_SCOPE,
             tags=[t for t in self._value("tags").split(",")],
             confidence=str(self.query_one("#confidence", Select).value),
-            source=self._value("source") or "conversation",
+            source=self._value("source") or DEFAULT_SOURCE,
             expires=self._value("expires").strip() or None,
         )
         try:

@@ -25,7 +25,7 @@ from foundry_tui.tui.screens.write_fact import WriteFactScreen
 from foundry_tui.tui.widgets.fact_detail import FactDetail
 from foundry_tui.tui.widgets.search_pane import SearchResults
 
-from .helpers import REPO, TODAY, run_cli
+from .helpers import TODAY, run_cli
 from .tui_helpers import make_app, option_ids, select, settle
 
 
@@ -299,26 +299,36 @@ async def test_colours_follow_the_theme(demo_root: Path) -> None:
 
 async def test_screens_are_imported_when_first_shown(demo_root: Path) -> None:
     """Start-up pays only for the screen shown: the other modes' modules load on first use."""
+    # Self-contained, and run outside the checkout: under tox the installed package is the one tested.
     script = f"""
-import asyncio, sys
+import asyncio, datetime, sys
 from pathlib import Path
-from tests.tui_helpers import make_app, settle
+from foundry_tui.tui.app import FoundryApp
 
 def screens():
     return sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("foundry_tui.tui.screens."))
 
+async def settled(pilot):
+    for _ in range(4):
+        for worker in list(pilot.app.workers):
+            try:
+                await worker.wait()
+            except Exception:
+                pass
+        await pilot.pause(0.02)
+
 async def main():
-    app = make_app(Path({str(demo_root)!r}))
+    app = FoundryApp(Path({str(demo_root)!r}), datetime.date(2026, 11, 30), watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settled(pilot)
         print(type(app.screen).__name__, *screens())
         await pilot.press("f6")
-        await settle(pilot)
+        await settled(pilot)
         print(type(app.screen).__name__, *screens())
 
 asyncio.run(main())
 """
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=demo_root, check=True)
     at_start, after_f6 = run.stdout.splitlines()
     assert at_start == "MemoryScreen base dialog doctor memory write_fact"
     assert after_f6 == "CuratorScreen base curator dialog doctor live memory merge write_fact"

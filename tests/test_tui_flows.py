@@ -259,6 +259,25 @@ async def test_rebuild_index_and_notifications(demo_root: Path) -> None:
         assert any("13/13 facts listed" in str(n.message) for n in app._notifications)
 
 
+async def test_a_disk_error_in_a_write_is_one_notification(demo_root: Path) -> None:
+    """Not only the core's refusals: an OSError in a worker used to close the app."""
+    index = demo_root / ".foundry/memory/INDEX.md"
+    index.unlink()
+    index.mkdir()  # INDEX.md cannot be replaced by a file now
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, MemoryScreen)
+        [error] = [str(n.message) for n in app._notifications if n.severity == "error"]
+        assert error.startswith("Not rebuilt: [Errno 21] Is a directory: ") and error.endswith(f"-> '{index}'")
+        await select(pilot, "fact-0009")  # still usable
+        assert "fact-0009 · decision · active" in _detail_text(app)
+
+
 def test_a_missing_root_is_an_error_before_the_app_starts() -> None:
     run = run_cli("tui", "--root", "/does/not/exist")
     assert run.code == 2 and run.err.startswith("foundry: error: project root /does/not/exist is not a directory")

@@ -294,7 +294,7 @@ async def test_runs_under_no_color(demo_root: Path, monkeypatch: pytest.MonkeyPa
 
 def _score_colour(app: FoundryApp, row: int) -> str:
     """The colour of the score at the start of a search result's line, as drawn."""
-    first = app.screen.query_one(SearchResults).render_line(row)._segments[0]
+    first = next(iter(app.screen.query_one(SearchResults).render_line(row)))
     assert first.text.strip() and first.style is not None and first.style.color is not None
     return first.style.color.get_truecolor().hex.upper()
 

@@ -316,6 +316,30 @@ async def test_colours_follow_the_theme(demo_root: Path) -> None:
         assert (active.style.foreground, active.style.bold) == (Color.parse("#337E4A"), True)
 
 
+async def test_the_blackboard_follows_the_theme(demo_root: Path) -> None:
+    """The verdict of the artifact shown is drawn again in the new theme's colour."""
+
+    def verdict_colour() -> Color | None:
+        head = app.screen.query_one("#artifact-head", Static).render()
+        assert isinstance(head, Content)
+        [verdict] = [span for span in head.spans if "violation" in head.plain[span.start : span.end]]
+        assert isinstance(verdict.style, Style)
+        return verdict.style.foreground
+
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        app.screen.query_one("#waves").focus()
+        await pilot.press("down", "down", "down")  # the invalid finding
+        await settle(pilot)
+        assert verdict_colour() == Color.parse("#D17E92")  # textual-dark's $text-error
+        app.theme = "textual-light"
+        await settle(pilot)
+        assert verdict_colour() == Color.parse("#7A273C")  # textual-light's
+
+
 async def test_screens_are_imported_when_first_shown(demo_root: Path) -> None:
     """Start-up pays only for the screen shown: the other modes' modules load on first use."""
     # Self-contained, and run outside the checkout: under tox the installed package is the one tested.

@@ -15,7 +15,6 @@ class ThemeColours:
     success: str
     error: str
     warning: str
-    accent: str
 
     @classmethod
     def of(cls, app: App[object]) -> ThemeColours:
@@ -24,5 +23,4 @@ class ThemeColours:
             success=variables["text-success"],
             error=variables["text-error"],
             warning=variables["text-warning"],
-            accent=variables["text-accent"],
         )

@@ -48,6 +48,10 @@ class BlackboardScreen(LiveScreen):
     class Loaded(Message):
         waves: list[tuple[str, list[Checked]]]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: tuple[str, str] | None = None  # (wave, name) of the artifact on the right
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
             tree: Tree[Checked | None] = Tree("blackboard", id="waves")
@@ -96,12 +100,16 @@ class BlackboardScreen(LiveScreen):
                     (art.name, "bold"), " ", item.verdict(colours), ("  " + art.summary()[:60], "dim")
                 )
                 node.add_leaf(label, data=item)
+                if (art.wave, art.name) == self.shown:  # read again (a change on disk, a new theme): show it anew
+                    self._show_artifact(item)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Checked | None]) -> None:
-        item = event.node.data
-        if item is None:
-            return
+        if event.node.data is not None:
+            self._show_artifact(event.node.data)
+
+    def _show_artifact(self, item: Checked) -> None:
         art = item.artifact
+        self.shown = (art.wave, art.name)
         colours = ThemeColours.of(self.app)
         size = len(art.text.encode("utf-8"))
         head = Text.assemble(

@@ -43,7 +43,7 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
         return WriteOutcome(False, text)
     path = layout.blackboard_dir / wave_name / f"{agent_name}.json"
     body = json.dumps(artifact, indent=2, ensure_ascii=False) + "\n"
-    atomic_write(path, body)
+    atomic_write(path, body, inside=layout)
     size = len(body.encode("utf-8"))
     rel = layout.relative(path)
     return WriteOutcome(True, f"Wrote {rel} ({size} bytes, ~{estimate_tokens(body)} tokens).\n{FIREWALL}", path)
@@ -89,9 +89,9 @@ class Artifact:
 
 def list_waves(layout: Layout) -> list[str]:
     folder = layout.blackboard_dir
-    if not folder.is_dir():
+    if not folder.is_dir() or not layout.is_inside(folder):
         return []
-    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".") and layout.is_inside(p))
 
 
 def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[Artifact]:
@@ -99,6 +99,7 @@ def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[
     folder = layout.blackboard_dir / wave_name
     if not folder.is_dir():
         return []
+    layout.check_inside(folder)
     names = [f"{sanitise(agent, 'agent')}.json"] if agent is not None else sorted(p.name for p in folder.glob("*.json"))
     artifacts = []
     for name in names:
@@ -106,7 +107,7 @@ def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[
             continue
         path = folder / name
         try:
-            text = path.read_text(encoding="utf-8")
+            text = layout.read_text(path)
         except FileNotFoundError:
             continue
         except (OSError, UnicodeDecodeError) as exc:

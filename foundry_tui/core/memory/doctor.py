@@ -222,7 +222,7 @@ def run_doctor(project: Project, today: _dt.date) -> DoctorReport:
             )
         )
 
-    state = index_state(layout.index_path, expected)
+    state = index_state(layout.index_path, expected, inside=layout)
     rel_index = layout.relative(layout.index_path)
     fixes = {
         "missing": (f"{rel_index} is missing", "run `foundry memory index` to generate it"),

@@ -113,7 +113,12 @@ def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
     """Rebuild INDEX.md from the active facts and report budget usage."""
     from foundry_tui.core.memory.index_file import write_index
 
-    return write_index(project.layout.index_path, project.active_facts(today), project.config().index_token_budget)
+    return write_index(
+        project.layout.index_path,
+        project.active_facts(today),
+        project.config().index_token_budget,
+        inside=project.layout,
+    )
 
 
 def memory_index(project: Project, today: _dt.date) -> IndexReport:
@@ -159,10 +164,11 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
 def create_fact(project: Project, new: Fact) -> None:
     """Give `new` the next free id and write its file (exclusive create). Caller holds the memory lock."""
     number = project.store.max_number() + 1
+    project.layout.check_inside(project.layout.facts_dir)
     project.layout.facts_dir.mkdir(parents=True, exist_ok=True)
     while True:
         new.id = format_id(number)
-        if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new)):
+        if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new), inside=project.layout):
             break
         number += 1
     project.store.record_written(new)
@@ -182,9 +188,9 @@ def rewrite_facts(
         facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
         for fact in facts:
             path = project.layout.facts_dir / f"{fact.id}.md"
-            current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
+            current = parse_fact_text(project.layout.read_text(path), fact.id)
             change(current)
-            atomic_write(path, render_fact_text(current))
+            atomic_write(path, render_fact_text(current), inside=project.layout)
         project.sync()
         return rebuild_index(project, today)
 

@@ -178,7 +178,7 @@ SECRETS = {
     "ANTHROPIC=sk-ant-api03-abcdefghijklmnopqrstuvwxyz": "an Anthropic API key",
     "postgres://app:Sup3rS3cr3t!@db.internal/shop": "a credential in a URL",
     "password = 'hunter2-Xq9#zT'": "a password assignment with a real-looking value",
-    'api_key: "9f8e7d6c5b4a39281706f5e4"': "a api_key assignment with a real-looking value",
+    'api_key: "9f8e7d6c5b4a39281706f5e4"': "an API key assignment with a real-looking value",
 }
 
 

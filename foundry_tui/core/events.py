@@ -6,6 +6,7 @@ import datetime as _dt
 import json
 import os
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from foundry_tui.core.paths import Layout
@@ -14,8 +15,16 @@ MAX_LOG_BYTES = 512 * 1024 * 1024  # the log only grows; past this it is not rea
 
 
 def record_event(layout: Layout, kind: str, **fields: Any) -> None:
-    """Append one event. Never raises: accounting must not break the call it accounts for."""
-    event = {"kind": kind, "time": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds"), **fields}
+    """Append one event. Never raises: accounting must not break the call it accounts for.
+    A string the secret guard flags (a search query, a blocked command) is logged as a
+    redaction marker: the log is a file anyone with the checkout can read."""
+    from foundry_tui.core.secrets import redact
+
+    event = {
+        "kind": kind,
+        "time": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds"),
+        **{name: _redacted(value, redact) for name, value in fields.items()},
+    }
     line = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
     try:
         layout.check_parent_inside(layout.events_path)  # a metrics folder linked out of the root: doctor reports it
@@ -30,6 +39,16 @@ def record_event(layout: Layout, kind: str, **fields: Any) -> None:
             os.close(fd)
     except OSError:
         pass
+
+
+def _redacted(value: Any, redact: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: _redacted(item, redact) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redacted(item, redact) for item in value]
+    return value
 
 
 def read_events(layout: Layout) -> list[dict[str, Any]]:

@@ -20,7 +20,6 @@ PROMPT_MAX_FACTS = 5
 PROMPT_MIN_SCORE = 3.0
 READ_TOOLS = {"Read", "Grep", "Glob", "LS", "NotebookRead"}
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
-FACTS_MARK = ".foundry/memory/facts"
 DENY_READ = (
     "Foundry memory: do not read .foundry/memory/facts/ directly: it loads every fact into context, the cost the "
     "index exists to avoid. Use the memory_search tool of the foundry MCP server (keywords), or read "
@@ -106,31 +105,22 @@ def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | No
     )
 
 
-def _targets(tool: str, tool_input: dict[str, Any]) -> list[str]:
-    keys = {"Bash": ("command",)}.get(tool, ("file_path", "path", "pattern", "glob", "notebook_path"))
-    return [v for k in keys if isinstance(v := tool_input.get(k), str) and v]
-
-
-def _aims_at_facts(value: str, cwd: Path, facts_dir: Path) -> bool:
-    if FACTS_MARK in value.replace("\\", "/"):
-        return True
-    try:
-        path = Path(value).expanduser()
-        path = (cwd / path) if not path.is_absolute() else path
-        resolved = path.resolve()
-        return resolved == facts_dir or facts_dir in resolved.parents
-    except (OSError, ValueError):
-        return False
-
-
 def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     tool = event.get("tool_name")
     tool_input = event.get("tool_input")
     if not isinstance(tool, str) or not isinstance(tool_input, dict) or tool not in READ_TOOLS | EDIT_TOOLS | {"Bash"}:
         return None
+    from foundry_tui.core import read_gate
+
     cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
-    facts_dir = (root / ".foundry" / "memory" / "facts").resolve()
-    hit = next((t for t in _targets(tool, tool_input) if _aims_at_facts(t, cwd, facts_dir)), None)
+    if tool == "Bash":
+        command = tool_input.get("command")
+        hit = read_gate.command_reads_facts(command, cwd, root) if isinstance(command, str) else None
+    elif tool in EDIT_TOOLS:
+        path = tool_input.get("file_path") or tool_input.get("notebook_path")
+        hit = path if isinstance(path, str) and read_gate.edits_facts(path, cwd, root) else None
+    else:
+        hit = read_gate.tool_reads_facts(tool, tool_input, cwd, root)
     if hit is None:
         return None
     from foundry_tui.core.events import record_event

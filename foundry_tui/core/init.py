@@ -21,7 +21,8 @@ from foundry_tui.core.errors import InputError
 from foundry_tui.core.hook_events import HOOK_EVENTS
 from foundry_tui.core.paths import Layout
 
-IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/")
+# The last: the temp files a writer killed mid-write leaves beside its target (`.INDEX.md.<pid>.<n>.tmp`).
+IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/", ".foundry/**/.*.tmp")
 MCP_ENTRY = {"type": "stdio", "command": "foundry", "args": ["mcp"]}
 # Claude Code event name → (matcher, command)
 HOOKS: dict[str, tuple[str | None, str]] = {
@@ -122,7 +123,10 @@ def _gitignore(layout: Layout, report: InitReport) -> None:
     prefix = "" if not text or text.endswith("\n") else "\n"
     atomic_write(
         path,
-        text + prefix + "# Foundry: per-session scratch and local metrics\n" + "".join(f"{m}\n" for m in missing),
+        text
+        + prefix
+        + "# Foundry: per-session scratch, local metrics, temp files of interrupted writes\n"
+        + "".join(f"{m}\n" for m in missing),
         inside=layout,
     )
     report.add(

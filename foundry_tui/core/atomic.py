@@ -51,6 +51,21 @@ def _write_temp(path: Path, data: bytes) -> Path:
     raise FoundryError(f"cannot create a temporary file beside {path}: remove stale .tmp files there")
 
 
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a name just created or renamed in it survives a power loss
+    (the file's own fsync does not cover its directory entry)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some filesystems cannot sync a folder; the rename itself still happened
+        pass
+    finally:
+        os.close(fd)
+
+
 def atomic_write(path: Path, text: str | bytes, *, inside: Layout | None) -> None:
     """Replace `path` with `text` in one step: readers see the old file or the new one.
     `inside`: the project whose root the path must not leave (UnsafePathError otherwise)."""
@@ -63,6 +78,7 @@ def atomic_write(path: Path, text: str | bytes, *, inside: Layout | None) -> Non
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
+    _sync_folder(path.parent)
 
 
 def exclusive_create(path: Path, text: str, *, inside: Layout | None) -> bool:
@@ -75,6 +91,7 @@ def exclusive_create(path: Path, text: str, *, inside: Layout | None) -> bool:
     try:
         try:
             os.link(temp, path)
+            _sync_folder(path.parent)
             return True
         except FileExistsError:
             return False
@@ -86,6 +103,7 @@ def exclusive_create(path: Path, text: str, *, inside: Layout | None) -> bool:
             except FileExistsError:
                 return False
             os.replace(temp, path)
+            _sync_folder(path.parent)
             return True
     finally:
         with contextlib.suppress(FileNotFoundError):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from foundry_tui.core.errors import ConfigError
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # the MCP tool schemas read the limits below: keep typing out of their import
 if TYPE_CHECKING:
+    from typing import Any
+
     from foundry_tui.core.paths import Layout
 
 # Shipped profiles: only the index budget differs (spec: 2500 for startup-mvp to 6000 for full).

@@ -274,3 +274,45 @@ def test_the_events_log_is_never_appended_through_a_link(
     out = _hook("pre-tool-use", gated, demo_root)
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert victim.read_text() == "precious\n" and sorted(p.name for p in outside.iterdir()) == ["victim.txt"]
+
+
+# ---- doctor --------------------------------------------------------------------------------------
+
+
+def test_doctor_reports_links_that_leave_the_root(demo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    outside = _outside(tmp_path_factory)
+    _link(demo_root / ".foundry/runbooks/leak.md", outside / "loot.md")
+    _link(demo_root / ".foundry/metrics", outside)
+    (demo_root / "shared").mkdir()
+    _link(demo_root / ".foundry/contracts/shared", demo_root / "shared")  # stays inside: fine
+    run = run_cli("--root", str(demo_root), "doctor")
+    assert run.code == 1
+    lines = run.out.splitlines()
+    start = lines.index("FAIL  links: 2 links under .foundry/ lead out of the project root")
+    assert lines[start + 1 : start + 3] == [
+        f"        - .foundry/metrics -> {outside}: replace the link with a real folder or file inside the project",
+        f"        - .foundry/runbooks/leak.md -> {outside / 'loot.md'}: "
+        "replace the link with a real folder or file inside the project",
+    ]
+
+
+def test_doctor_names_a_facts_folder_linked_outside_instead_of_failing(
+    demo_root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = _outside(tmp_path_factory)
+    _link(demo_root / ".foundry/memory/facts", outside)
+    run = run_cli("--root", str(demo_root), "doctor")
+    assert run.code == 1 and run.err == ""
+    assert f"        - .foundry/memory/facts -> {outside}: replace the link" in run.out
+    assert CANARY not in run.out
+
+
+def test_doctor_reports_temp_files_a_killed_writer_left(demo_root: Path) -> None:
+    (demo_root / ".foundry/memory/.INDEX.md.4242.0.tmp").write_text("half")
+    (demo_root / ".foundry/runbooks/.deploy.md.77.1.tmp").write_text("half")
+    run = run_cli("--root", str(demo_root), "doctor")
+    assert "warn  leftover temp files: 2 files left by an interrupted write" in run.out
+    assert (
+        "        - .foundry/memory/.INDEX.md.4242.0.tmp: delete it (the write it belonged to did not finish)" in run.out
+    )
+    assert "        - .foundry/runbooks/.deploy.md.77.1.tmp: delete it" in run.out

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 # The most any project file (fact, index, runbook, ADR, contract, config, artifact) may
 # hold when it is read: a hostile or mistaken file must not take all memory or time.
 MAX_FILE_BYTES = 16 * 1024 * 1024
-_LINK_ADVICE = "replace the link with a real folder or file inside the project"
+LINK_ADVICE = "replace the link with a real folder or file inside the project"
 
 
 class UnsafePathError(FoundryError, OSError):
@@ -207,10 +207,10 @@ class Layout:
         if escape is not None:
             link, target = escape
             if target == "a symbolic link loop":
-                raise UnsafePathError(f"refused: {self.relative(link)} is a symbolic link loop; {_LINK_ADVICE}")
+                raise UnsafePathError(f"refused: {self.relative(link)} is a symbolic link loop; {LINK_ADVICE}")
             raise UnsafePathError(
                 f"refused: {self.relative(link)} is a symbolic link to {target}, outside the project root; "
-                f"{_LINK_ADVICE}"
+                f"{LINK_ADVICE}"
             )
         return path.resolve()
 

@@ -18,8 +18,8 @@ from .helpers import run_cli
 DENIED = [
     ("Grep", {"pattern": "postgres", "path": ".foundry"}),
     ("Grep", {"pattern": "postgres", "path": ".foundry/memory", "output_mode": "content"}),
-    ("Grep", {"pattern": "postgres", "path": ".", "output_mode": "content"}),
-    ("Grep", {"pattern": "postgres", "output_mode": "content", "glob": "*.md"}),
+    ("Grep", {"pattern": "postgres", "glob": ".foundry/**"}),
+    ("Grep", {"pattern": "postgres", "glob": "**/facts/*.md", "output_mode": "content"}),
     ("Grep", {"pattern": "postgres", "path": "notes", "output_mode": "content"}),  # notes -> facts folder
     ("Glob", {"pattern": "**/facts/*.md"}),
     ("Glob", {"pattern": "*.md", "path": "notes"}),
@@ -36,13 +36,18 @@ DENIED = [
     ("Bash", {"command": "cat notes/*"}),
     ("Bash", {"command": "cat .FOUNDRY/MEMORY/FACTS/fact-0001.md"}),
     ("Bash", {"command": "rg postgres .foundry"}),
+    ("Bash", {"command": "rg --hidden postgres"}),
+    ("Bash", {"command": "rg -uu postgres ."}),
     ("Bash", {"command": "tar cf - .foundry | tar tvf -"}),
     ("Bash", {"command": "GREP_COLOR=1 sudo grep -R secret ./.foundry/memory"}),
     ("Bash", {"command": "git grep postgres"}),
 ]
 ALLOWED = [
     ("Grep", {"pattern": "postgres", "path": "src"}),
-    ("Grep", {"pattern": "postgres"}),  # file names only (the default output)
+    ("Grep", {"pattern": "postgres"}),
+    # The Grep tool is ripgrep: from the root it skips hidden folders such as .foundry.
+    ("Grep", {"pattern": "postgres", "path": ".", "output_mode": "content"}),
+    ("Grep", {"pattern": "postgres", "output_mode": "content", "glob": "*.md"}),
     ("Grep", {"pattern": "postgres", "output_mode": "content", "glob": "*.py"}),
     ("Grep", {"pattern": "postgres", "output_mode": "content", "type": "py"}),
     ("Glob", {"pattern": "**/*.py"}),

@@ -167,17 +167,6 @@ def _tool_paths(tool: str, tool_input: dict[str, Any], cwd: Path) -> tuple[str, 
     return "glob", [text("path") or str(cwd)]
 
 
-def _grep_filters_out_facts(tool_input: dict[str, Any]) -> bool:
-    """A glob or type on a Grep that no fact file matches (`*.py`, type py)."""
-    glob_value = tool_input.get("glob")
-    kind = tool_input.get("type")
-    if isinstance(glob_value, str) and glob_value:
-        patterns = [p.strip() for p in glob_value.replace("{", ",").replace("}", ",").split(",") if p.strip()]
-        if not any(fnmatch.fnmatchcase(_FACT_PARTS[-1], p.split("/")[-1]) for p in patterns):
-            return True
-    return isinstance(kind, str) and kind not in ("", "md", "markdown")
-
-
 def tool_reads_facts(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
     """The offending argument when a file tool reads fact files, else None."""
     facts = _Facts(root)
@@ -205,12 +194,11 @@ def tool_reads_facts(tool: str, tool_input: dict[str, Any], cwd: Path, root: Pat
                 if parts is not None and _segments_match(parts, list(_FACT_PARTS)) and "facts" in "".join(parts):
                     return pattern  # a pattern aimed at fact files (**/facts/*.md); **/*.md is names only
         elif mode == "grep" and where == "root":
-            # From the root down, a content search returns fact lines unless it is narrowed;
-            # the default output (file names) carries no fact content.
-            if tool_input.get("output_mode") == "content" and not _grep_filters_out_facts(tool_input):
-                return value
+            # The Grep tool is ripgrep, which skips hidden folders such as .foundry from the
+            # root down (anthropics/claude-code#16936), unless a glob names them: a glob
+            # overrides ripgrep's other filters.
             glob_value = tool_input.get("glob")
-            if isinstance(glob_value, str) and "facts" in glob_value.casefold():
+            if isinstance(glob_value, str) and any(w in glob_value.casefold() for w in ("facts", ".foundry")):
                 return glob_value
     return None
 
@@ -265,6 +253,15 @@ def _program(command: list[str]) -> tuple[str, list[str]]:
             continue
         return name, command[i + 1 :]
     return "", []
+
+
+def _searches_hidden(program: str, args: list[str]) -> bool:
+    """ripgrep, ag and ack skip hidden folders (.foundry) unless told otherwise."""
+    if program == "rg":
+        return any(a in ("--hidden", "-.") or (a.startswith("-u") and a.count("u") >= 2) for a in args)
+    if program == "ag":
+        return any(a in ("--hidden", "-u", "--unrestricted") for a in args)
+    return program not in ("ack",)
 
 
 def _recursive(program: str, args: list[str]) -> bool:
@@ -363,14 +360,15 @@ def command_reads_facts(command: str, cwd: Path, root: Path) -> str | None:
                 operands = operands[1:]  # the first operand is the pattern
             if program in ("rg", "ag", "ack") and operands:
                 operands = operands[1:]
+            # A search from the root that does not skip hidden folders reads .foundry too
+            # (copying or archiving the whole tree is not reading it into context).
+            searcher = program in ("grep", "egrep", "fgrep", "zgrep", "rg", "ag")
+            descends_hidden = searcher and recursive and _searches_hidden(program, args)
             for value in operands:
                 if path_reaches_facts(value, where, facts, recursive):
                     return value
-                if recursive and program in ("grep", "egrep", "fgrep", "zgrep"):
-                    base = Path(os.path.normpath(where / value))
-                    if _where(base, facts) == "root":
-                        return value  # grep -r from the root descends into .foundry (it skips nothing hidden)
-            grep_here = recursive and program in ("grep", "egrep", "fgrep", "zgrep") and not operands
-            if grep_here and _where(where, facts) is not None:
+                if descends_hidden and _where(Path(os.path.normpath(where / value)), facts) == "root":
+                    return value  # grep -r (or rg --hidden) from the root descends into .foundry
+            if descends_hidden and not operands and _where(where, facts) is not None:
                 return "."
     return None

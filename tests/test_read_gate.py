@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from foundry_tui.core.read_gate import command_reads_facts, tool_reads_facts
 
@@ -103,3 +105,13 @@ def test_the_same_judgement_in_process_covers_both_lists(gated_root: Path) -> No
 
     assert [case for case in DENIED if judged(*case) is None] == []
     assert [case for case in ALLOWED if judged(*case) is not None] == []
+
+
+_PIECES = [*"ab./*-_ |&;()'\"$`\\\n\t", "cat ", "cd ", "grep -r ", ".foundry", "facts", "xargs ", "find ", "~"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
+def test_the_judgement_never_raises_on_any_command(tmp_path_factory: pytest.TempPathFactory, command: str) -> None:
+    root = tmp_path_factory.getbasetemp()
+    found = command_reads_facts(command, root, root)
+    assert found is None or isinstance(found, str)

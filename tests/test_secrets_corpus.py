@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from foundry_tui.core.secrets import MAX_SCAN_CHARS, find_secret
 
@@ -112,3 +114,15 @@ def test_a_megabyte_of_any_shape_finishes(shape: str) -> None:
     generous timeout holds the bound without a tight wall-clock assert."""
     code = f"from foundry_tui.core.secrets import find_secret\nfind_secret(({shape})[:{MAX_SCAN_CHARS}])\n"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=10)
+
+
+def test_the_kind_is_named_in_plain_words() -> None:
+    """The old message read "a accesstoken assignment"; kinds are now a fixed vocabulary."""
+    assert find_secret("accessToken: 'Zk3pQ9vX2mL7nR4tY8wB1cD6'") == ("a token assignment with a real-looking value", 1)
+    assert find_secret("x = 1\nDB_PASSWORD=Kq8#vLz2pW!m") == ("a password assignment with a real-looking value", 2)
+
+
+@given(st.text(max_size=2000))
+def test_the_guard_never_raises_on_any_text(text: str) -> None:
+    found = find_secret(text)
+    assert found is None or (isinstance(found[0], str) and 1 <= found[1] <= text.count("\n") + 1)

@@ -122,7 +122,7 @@ def path_reaches_facts(value: str, cwd: Path, facts: _Facts, recursive: bool) ->
             return True  # .foundry/memory/*/*.md, **/facts/*.md
         if recursive and parts in (canonical[:1], canonical[:2]):
             return True
-    paths = [Path(p) for p in _expand(value, cwd)]
+    paths = [Path(p) for p in _expand(value, cwd, facts.root)]
     for path in paths:
         where = _where(path, facts)
         if where == "facts" or (recursive and where == "memory"):
@@ -130,15 +130,16 @@ def path_reaches_facts(value: str, cwd: Path, facts: _Facts, recursive: bool) ->
     return False
 
 
-def _expand(value: str, cwd: Path) -> list[str]:
-    """The paths a shell would give for `value` (glob expanded against the disk), or it as is."""
-    path = os.path.join(cwd, os.path.expanduser(value))
-    if not any(c in value for c in _GLOB_CHARS):
+def _expand(value: str, cwd: Path, root: Path) -> list[str]:
+    """The paths a shell would give for `value` (glob expanded against the disk, inside the
+    root only and without `**` descent, at most MAX_GLOB_MATCHES), or it as is."""
+    path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+    if not any(c in value for c in _GLOB_CHARS) or not (path + os.sep).startswith(str(root) + os.sep):
         return [path]
     import glob
 
     found = []
-    for i, match in enumerate(glob.iglob(path, recursive=True)):
+    for i, match in enumerate(glob.iglob(path, recursive=False)):
         if i >= MAX_GLOB_MATCHES:
             break
         found.append(match)

@@ -99,3 +99,10 @@ def test_a_name_that_sanitises_onto_another_artifact_is_refused(project: Project
     assert blackboard_write(layout, "w", "a/b", "finding.v1", {**FINDING, "title": "again"}).written  # the same name
     with pytest.raises(InputError, match="holds the artifact of agent 'a/b'"):
         blackboard_write(layout, "w", "a-b", "finding.v1", FINDING)
+
+
+def test_an_agent_name_with_a_control_character_is_refused(project: Project) -> None:
+    """producedBy keeps the name as given, so it must not break the lines it is printed on."""
+    with pytest.raises(InputError, match=r"^the agent name contains a control character"):
+        blackboard_write(project.layout, "w", "a\nb", "finding.v1", FINDING)
+    assert not project.layout.blackboard_dir.exists()

@@ -39,6 +39,8 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
                 f"refused: the {what} name looks like {found[0]}; names become committed file names and producedBy, "
                 "so use a role or step name such as 'reviewer'"
             )
+    if isinstance(agent, str) and any(ord(c) < 32 or ord(c) == 127 for c in agent):
+        raise InputError("the agent name contains a control character (a newline, a tab …): use a plain name")
     wave_name = sanitise(wave, "wave")
     agent_name = sanitise(agent, "agent")
     if not isinstance(data, dict):

@@ -87,10 +87,26 @@ def test_the_forms_the_issue_names_are_refused(text: str) -> None:
         "password=reset_link_ttl_minutes",
         "token = bucket.take()",
         "password = reset_link_ttl_minutes",
+        # Shapes that the guard flagged in real library code (not in the corpus):
+        "def __init__(self, key: utils.Buffer):",
+        "for t in sorted(mapping, key=type_sorting_key):",
+        "pass_context = jinja2.pass_context",
+        "private_key: Ed25519PrivateKey | Ed448PrivateKey",
+        "CONFIGFILE_KEY = 'pydantic-mypy-metadata'",
+        "self._tokens: OAuthToken | None = None",
+        "key = (self.store.generation, today, type)",
+        "| Rolling token counter (`TokenLedger::rolling`) | updated after every generation |",
+        "name = max(rules, key=get_first_item)[1]",
+        'Token.Literal.String: "ansi_green",',
     ],
 )
 def test_code_that_is_not_a_secret_passes(text: str) -> None:
     assert find_secret(text) is None
+
+
+def test_a_quoted_passphrase_of_words_is_still_a_password() -> None:
+    assert find_secret("password = 'CorrectHorseBatteryStaple'") is not None
+    assert find_secret("password = CorrectHorseBatteryStaple") is None  # a name: code
 
 
 ADVERSARIAL = [

@@ -113,7 +113,9 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
 # literal-led pattern per keyword, on the lowered text. The keyword may sit anywhere in
 # the key (DB_PASSWORD, PGPASSWORD, AUTH0_CLIENT_SECRET, AccountKey); the whole key is
 # read back and judged in Python (_key_kind), as is the value.
-_ASSIGN_TAIL = r"(?P<assign>[a-z0-9_.-]{0,32}+[\"']?+[ \t]{0,4}+(?:=>|:=|=|:)[ \t]{0,4}+[\"'`]?+(?=[^\s\"'`,;]{8}))"
+_ASSIGN_TAIL = (
+    r"(?P<assign>[a-z0-9_.-]{0,32}+[\"']?+[ \t]{0,4}+(?:=>|:=|=(?!=)|:(?!:))[ \t]{0,4}+[\"'`]?+(?=[^\s\"'`,;]{8}))"
+)
 _PROSE_TAIL = (
     r"(?![a-z])(?:[ \t]++(?!(?:is|was|use|with)[ \t])[a-z]{1,12}+){0,5}+"
     r"(?:[ \t]++(?:is|was|use|with)[ \t]++|:[ \t]++)[`'\"]?+(?=[^\s`'\"]{8})"
@@ -136,7 +138,9 @@ _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+=]{40}")
 _AZURE_KEYS = ("accountkey", "sharedaccesskey")
 _PROSE_VALUE = re.compile(r"[^\s`'\"]{8,128}+")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_.-]{1,48}$")
-_KEY_WORDS = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# Words of a name: an acronym before a capitalised word (the O of OAuth, SSH of SSHKey),
+# an acronym, a (capitalised) lowercase word, a number.
+_KEY_WORDS = re.compile(r"[A-Z]{1,5}(?=[A-Z][a-z])|[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # Words that make a credential-sounding key name something else (public_key, key_id, token_ttl).
 _NOT_SECRET_WORDS = frozenset(
     {
@@ -166,8 +170,38 @@ def _is_placeholder(value: str) -> bool:
 
 # A value that is code, not a literal: a call, an attribute, an indexed name, or a name
 # made of words (reset_link_ttl_minutes, bucket.take(), settings.API_KEY).
-_CODE_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\(.*|\[.*)?")
-_CODE_CALL = re.compile(r".*[A-Za-z_][A-Za-z0-9_]*+\(.*")
+# A value that is code, not a literal: a call or an index (`bucket.take()`, `env[name]`),
+# an attribute chain from a lowercase name (`settings.API_KEY`, `utils.Buffer`), a name
+# of letters and underscores (`reset_link_ttl_minutes`, `c_void_p`), a CamelCase name
+# made mostly of words (`Ed25519PrivateKey`), or words between separators with no digit
+# (`io.modelcontextprotocol/clientInfo`, `pydantic-mypy-metadata`).
+_CALL_OR_INDEX = re.compile(r"[A-Za-z_][\w.]{0,255}+[(\[]")
+_ATTRIBUTE_CHAIN = re.compile(r"[a-z_][a-z0-9_]{0,63}+(?:\.[A-Za-z_]\w{0,63}+){1,8}+")
+_SNAKE_NAME = re.compile(r"_?+[A-Za-z]{1,64}+(?:_[A-Za-z]{1,64}+){1,12}+_?+")
+_NAME_SEPARATORS = frozenset("._-/: ")
+_VOWELS = frozenset("aeiouAEIOU")
+
+
+def _wordy(word: str) -> bool:
+    """A word a person wrote: an acronym of up to five capitals, or two to 24 letters with a
+    vowel (y counts in lowercase: mypy)."""
+    if word.isupper():
+        return len(word) <= 5 or any(c in _VOWELS for c in word)
+    return 2 <= len(word) <= 24 and (any(c in _VOWELS for c in word) or (word.islower() and "y" in word))
+
+
+def _reads_as_names(value: str) -> bool:
+    """Words (CamelCase, snake_case, dotted, slashed), at most one number, nothing else:
+    `ResetLinkTtl`, `Ed25519PrivateKey`, `io.modelcontextprotocol/clientInfo`."""
+    if any(not c.isalnum() and c not in _NAME_SEPARATORS for c in value):
+        return False
+    words = _KEY_WORDS.findall(value)
+    letters = [w for w in words if w.isalpha()]
+    if not letters or sum(w.isdigit() for w in words) > 1 or sum(w.isupper() for w in letters) > 1:
+        return False  # names carry one number and one acronym at most (SSHPrivateKey, PKCS7Padding)
+    if sum(map(len, words)) != sum(c.isalnum() for c in value):  # a letter no word took: random case
+        return False
+    return all(_wordy(w) for w in letters) and sum(map(len, letters)) / len(letters) >= 3
 
 
 def _entropy(value: str) -> float:
@@ -175,24 +209,26 @@ def _entropy(value: str) -> float:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts)
 
 
-def _is_code(value: str) -> bool:
-    """A name, attribute chain or call rather than a literal credential."""
-    if _CODE_CALL.fullmatch(value) or value.startswith(("$", "%")):
+def _is_code(value: str, words: bool = True) -> bool:
+    """A call or an index (`bucket.take()`, `env[name]`), an attribute chain from a lowercase
+    name (`settings.API_KEY`, `utils.Buffer`), a snake_case name (`c_void_p`), or words
+    (`reset_link_ttl_minutes`, `Ed25519PrivateKey`, `pydantic-mypy-metadata`)."""
+    if value.startswith(("$", "%", "(", "[", "{", ":")) or _CALL_OR_INDEX.match(value):
         return True
-    if not _CODE_VALUE.fullmatch(value):
-        return False
-    name = value.split("(")[0].split("[")[0]
-    words = _KEY_WORDS.findall(name)
-    # Words only (no digit runs inside), few and word-sized: a name a person chose.
-    return bool(words) and all(w.isalpha() for w in words) and len(words) <= 8 and len(name) / len(words) >= 3
+    head = value.split(")", 1)[0]  # key=get_first_item)[1]: the name before the call closes
+    if any(_ATTRIBUTE_CHAIN.fullmatch(v) or _SNAKE_NAME.fullmatch(v) for v in {value, head}):
+        return True
+    return words and _reads_as_names(value)
 
 
-def _looks_real(value: str) -> bool:
-    """A value that is not a placeholder or code and has some entropy (mixed characters)."""
+def _looks_real(value: str, literal: bool = False) -> bool:
+    """A value that is not a placeholder or code and has some entropy (mixed characters).
+    A quoted `literal` given to a password or secret is not taken for a name made of
+    words: a passphrase of words is still a passphrase."""
     if _is_placeholder(value):
         return False
-    value = value.rstrip(".)]},")
-    if len(value) < 8 or _is_placeholder(value) or len(set(value)) < 5 or _is_code(value):
+    value = value.rstrip(".,;:)]}>")
+    if len(value) < 8 or _is_placeholder(value) or len(set(value)) < 5 or _is_code(value, words=not literal):
         return False
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]"))
     return classes >= 2 and _entropy(value) >= 2.5
@@ -295,7 +331,8 @@ def _assignment_secret(text: str, lowered: str) -> tuple[int, str] | None:
             if _AWS_SECRET.fullmatch(key) and _AWS_SECRET_VALUE.fullmatch(value):
                 return start, "an AWS secret access key"  # even with EXAMPLE in it: the real ones look the same
             kind = _key_kind(key)
-            if kind is not None and _looks_real(value):
+            literal = text[match.end() - 1] in "\"'`" and kind in ("a password", "a secret")
+            if kind is not None and _looks_real(value, literal):
                 if key.lower() in _AZURE_KEYS:
                     return start, "an Azure storage or service bus key"
                 return start, f"{kind} assignment with a real-looking value"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.artefacts.blackboard import blackboard_write
+from foundry_tui.core.artefacts.blackboard import blackboard_write, read_artifacts
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.events import read_events, record_event
 from foundry_tui.core.memory.project import Project
@@ -106,3 +106,22 @@ def test_an_agent_name_with_a_control_character_is_refused(project: Project) -> 
     with pytest.raises(InputError, match=r"^the agent name contains a control character"):
         blackboard_write(project.layout, "w", "a\nb", "finding.v1", FINDING)
     assert not project.layout.blackboard_dir.exists()
+
+
+def test_a_wave_name_that_sanitises_onto_another_wave_is_refused(project: Project) -> None:
+    layout = project.layout
+    assert blackboard_write(layout, "release/1", "a", "finding.v1", FINDING).written
+    with pytest.raises(InputError) as info:
+        blackboard_write(layout, "release 1", "a", "finding.v1", {**FINDING, "title": "other"})
+    assert str(info.value) == (
+        "wave 'release 1' would be written to .foundry/blackboard/release-1/, which holds wave 'release/1': "
+        "use a name that differs in letters, digits, '.', '_' or '-'"
+    )
+    assert blackboard_write(layout, "release/1", "a", "finding.v1", {**FINDING, "title": "again"}).written
+    with pytest.raises(InputError, match="holds wave 'release/1'"):
+        blackboard_write(layout, "release-1", "b", "finding.v1", FINDING)
+    assert blackboard_write(layout, "plain-x", "a", "finding.v1", FINDING).written  # a plain name: no record
+    assert blackboard_write(layout, "plain-x", "b", "finding.v1", FINDING).written
+    with pytest.raises(InputError, match="holds wave 'plain-x'"):
+        blackboard_write(layout, "plain x", "c", "finding.v1", FINDING)
+    assert [a.name for a in read_artifacts(layout, "release/1")] == ["a.json"]  # the record is not an artifact

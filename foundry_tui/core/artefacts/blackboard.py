@@ -47,6 +47,7 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
         raise InputError("data must be a JSON object (the artifact)")
     refuse_secrets({"data": data})
     path = layout.blackboard_dir / wave_name / f"{agent_name}.json"
+    _check_wave_owner(layout, wave, wave_name)
     owner = _producer_of(layout, path)
     if owner is not None and owner != agent:
         raise InputError(
@@ -62,9 +63,30 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
         return WriteOutcome(False, text)
     body = json.dumps(artifact, indent=2, ensure_ascii=False) + "\n"
     atomic_write(path, body, inside=layout)
+    if wave != wave_name:  # remember the name as given, so another that sanitises here is refused
+        atomic_write(path.parent / WAVE_NAME_FILE, wave + "\n", inside=layout)
     size = len(body.encode("utf-8"))
     rel = layout.relative(path)
     return WriteOutcome(True, f"Wrote {rel} ({size} bytes, ~{estimate_tokens(body)} tokens).\n{FIREWALL}", path)
+
+
+WAVE_NAME_FILE = ".wave-name"  # hidden: never listed as an artifact
+
+
+def _check_wave_owner(layout: Layout, wave: str, wave_name: str) -> None:
+    """Refuse a wave name that sanitises onto a folder another wave name made. A folder made
+    by a plain name (one sanitising leaves as is) has no `.wave-name`; one made by any other
+    name records it there."""
+    folder = layout.blackboard_dir / wave_name
+    try:
+        owner: str | None = layout.read_text(folder / WAVE_NAME_FILE).rstrip("\n")
+    except (OSError, UnicodeDecodeError):
+        owner = wave_name if folder.is_dir() else None
+    if owner is not None and owner != wave:
+        raise InputError(
+            f"wave '{wave}' would be written to {layout.relative(folder)}/, which holds wave '{owner}': "
+            "use a name that differs in letters, digits, '.', '_' or '-'"
+        )
 
 
 def _producer_of(layout: Layout, path: Path) -> str | None:

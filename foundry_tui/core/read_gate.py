@@ -1,8 +1,8 @@
 """The read gate's judgement: does a tool call read fact files?
 
-Fact files are read through memory_search and INDEX.md, never wholesale (spec 004). The
-PreToolUse hook asks `reads_facts` about Read/Grep/Glob/LS/NotebookRead inputs and Bash
-commands. A path counts when it reaches the facts folder by any spelling the filesystem
+Fact files are read through memory_search and INDEX.md, never wholesale. The PreToolUse
+hook asks `tool_reads_facts` about Read/Grep/Glob/LS/NotebookRead inputs,
+`command_reads_facts` about Bash commands and `edits_facts` about edits. A path counts when it reaches the facts folder by any spelling the filesystem
 accepts: relative to the call's working directory (and to `cd` earlier in the command),
 through `..`, a glob, a symbolic link, or other letter case (compared by inode, and by
 case-folded name for paths that do not exist). A search counts when it would descend
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 _FACT_PARTS = (".foundry", "memory", "facts", "fact-0001.md")
 _GLOB_CHARS = frozenset("*?[")
 MAX_GLOB_MATCHES = 2000
+MAX_GLOB_DEPTH = 8  # segments below the root; a deeper pattern is judged by its text alone
 
 # Programs that print the content of the files they are given.
 _READERS = frozenset(
@@ -53,6 +54,8 @@ class _Facts:
         self.root = root
         self.folder = root / ".foundry" / "memory" / "facts"
         self.folder_id = _inode(self.folder)
+        self.folder_real = self.folder.resolve()
+        self.root_real = root.resolve()
         # .foundry and .foundry/memory: a recursive search there reaches the facts.
         self.memory_ids = {i for i in (_inode(root / ".foundry"), _inode(root / ".foundry" / "memory")) if i}
         self.root_id = _inode(root)
@@ -67,13 +70,19 @@ def _inode(path: Path) -> tuple[int, int] | None:
 
 
 def _segments_match(pattern: list[str], parts: list[str]) -> bool:
-    """Path-aware glob match: `*` stays within one segment, `**` spans any number."""
+    """Path-aware glob match: `*` stays within one segment, `**` spans any number. Runs of
+    `**` are one `**` (the same match, without trying every way to split the parts)."""
+    pattern = [p for i, p in enumerate(pattern) if not (p == "**" and i and pattern[i - 1] == "**")]
+    return _match(pattern, parts)
+
+
+def _match(pattern: list[str], parts: list[str]) -> bool:
     if not pattern:
         return not parts
     head, rest = pattern[0], pattern[1:]
     if head == "**":
-        return any(_segments_match(rest, parts[i:]) for i in range(len(parts) + 1))
-    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _segments_match(rest, parts[1:])
+        return any(_match(rest, parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match(rest, parts[1:])
 
 
 def _relative_parts(value: str, cwd: Path, root: Path) -> list[str] | None:
@@ -88,24 +97,23 @@ def _relative_parts(value: str, cwd: Path, root: Path) -> list[str] | None:
 
 def _where(path: Path, facts: _Facts) -> str | None:
     """`facts` (the facts folder or inside it), `memory` (.foundry or .foundry/memory),
-    `root` (the root or above it) or None, by inode: links and letter case resolved."""
+    `root` (the root or above it) or None, by inode: links and letter case resolved.
+    A few stats, whatever the depth: inside the facts folder means the ancestor at the
+    facts folder's depth is that folder."""
     try:
         real = path.resolve()
     except (OSError, RuntimeError, ValueError):
         return None
-    for candidate in (real, *real.parents):
-        ident = _inode(candidate)
-        if ident is None:
-            continue
-        if ident == facts.folder_id:
-            return "facts"
-        if candidate == real and ident in facts.memory_ids:
-            return "memory"
-        if candidate == real and ident == facts.root_id:
-            return "root"
-    if facts.root.resolve() in real.parents:
-        return None
-    return "root" if real in facts.root.resolve().parents else None
+    depth = len(facts.folder_real.parts)
+    deep_enough = facts.folder_id is not None and len(real.parts) >= depth
+    if deep_enough and _inode(Path(*real.parts[:depth])) == facts.folder_id:
+        return "facts"
+    ident = _inode(real)
+    if ident is not None and ident in facts.memory_ids:
+        return "memory"
+    if (ident is not None and ident == facts.root_id) or real in facts.root_real.parents:
+        return "root"
+    return None
 
 
 def path_reaches_facts(value: str, cwd: Path, facts: _Facts, recursive: bool) -> bool:
@@ -138,11 +146,16 @@ def _expand(value: str, cwd: Path, root: Path) -> list[str]:
         return [path]
     import glob
 
+    if path.count(os.sep) - str(root).count(os.sep) > MAX_GLOB_DEPTH:
+        return [path]
     found = []
-    for i, match in enumerate(glob.iglob(path, recursive=False)):
-        if i >= MAX_GLOB_MATCHES:
-            break
-        found.append(match)
+    try:
+        for i, match in enumerate(glob.iglob(path, recursive=False)):
+            if i >= MAX_GLOB_MATCHES:
+                break
+            found.append(match)
+    except (OSError, RecursionError):
+        return [path]
     return found or [path]
 
 
@@ -365,7 +378,7 @@ def command_reads_facts(command: str, cwd: Path, root: Path) -> str | None:
             # (copying or archiving the whole tree is not reading it into context).
             searcher = program in ("grep", "egrep", "fgrep", "zgrep", "rg", "ag")
             descends_hidden = searcher and recursive and _searches_hidden(program, args)
-            for value in operands:
+            for value in dict.fromkeys(operands):  # each distinct path once
                 if path_reaches_facts(value, where, facts, recursive):
                     return value
                 if descends_hidden and _where(Path(os.path.normpath(where / value)), facts) == "root":

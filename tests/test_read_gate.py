@@ -107,11 +107,40 @@ def test_the_same_judgement_in_process_covers_both_lists(gated_root: Path) -> No
     assert [case for case in ALLOWED if judged(*case) is not None] == []
 
 
-_PIECES = [*"ab./*-_ |&;()'\"$`\\\n\t", "cat ", "cd ", "grep -r ", ".foundry", "facts", "xargs ", "find ", "~"]
+_PIECES = [
+    *"ab./*-_ |&;()'\"$`\\\n\t",
+    "cat ",
+    "cd ",
+    "grep -r ",
+    ".foundry",
+    "facts",
+    "xargs ",
+    "find ",
+    "~",
+    "*",
+    "\x00",
+    "src/",
+    "../",
+]
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
 def test_the_judgement_never_raises_on_any_command(tmp_path_factory: pytest.TempPathFactory, command: str) -> None:
     root = tmp_path_factory.getbasetemp()
     found = command_reads_facts(command, root, root)
+    assert found is None or isinstance(found, str)
+
+
+@given(
+    st.sampled_from(["Read", "Grep", "Glob", "LS", "NotebookRead"]),
+    st.dictionaries(
+        st.sampled_from(["file_path", "path", "pattern", "glob", "type", "output_mode"]),
+        st.lists(st.sampled_from(_PIECES), max_size=12).map("".join),
+    ),
+)
+def test_the_tool_judgement_never_raises(
+    tmp_path_factory: pytest.TempPathFactory, tool: str, tool_input: dict[str, Any]
+) -> None:
+    root = tmp_path_factory.getbasetemp()
+    found = tool_reads_facts(tool, tool_input, root, root)
     assert found is None or isinstance(found, str)

@@ -87,7 +87,7 @@ def _match(pattern: list[str], parts: list[str]) -> bool:
 
 def _relative_parts(value: str, cwd: Path, root: Path) -> list[str] | None:
     """`value` (relative to cwd, `..` folded lexically) as case-folded parts relative to root."""
-    path = Path(os.path.normpath(cwd / Path(value).expanduser()))
+    path = Path(os.path.normpath(cwd / os.path.expanduser(value)))
     try:
         rel = path.relative_to(root)
     except ValueError:
@@ -154,7 +154,7 @@ def _expand(value: str, cwd: Path, root: Path) -> list[str]:
             if i >= MAX_GLOB_MATCHES:
                 break
             found.append(match)
-    except (OSError, RecursionError):
+    except (OSError, RecursionError, ValueError):  # ValueError: a NUL in the name
         return [path]
     return found or [path]
 
@@ -348,7 +348,7 @@ def command_reads_facts(command: str, cwd: Path, root: Path) -> str | None:
         for position, simple in enumerate(pipeline):
             program, args = _program(simple)
             if program in ("cd", "pushd"):
-                target = next((a for a in args if not a.startswith("-")), str(Path.home()))
+                target = next((a for a in args if not a.startswith("-")), "~")
                 where = Path(os.path.normpath(where / os.path.expanduser(target)))
                 continue
             later = [_program(c)[0] for c in pipeline[position + 1 :]]

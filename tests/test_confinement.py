@@ -89,6 +89,11 @@ def test_layout_reads_only_regular_files_and_caps_the_size(tmp_path: Path) -> No
     assert layout.read_text(big, limit=4096) == "x" * 2048
 
 
+def test_a_nul_in_a_path_is_a_one_line_refusal(tmp_path: Path) -> None:
+    with pytest.raises(UnsafePathError, match="contains a NUL character"):
+        Layout(tmp_path).read_text(tmp_path / "a\x00b.md")
+
+
 def test_a_link_loop_is_refused_not_followed(tmp_path: Path) -> None:
     layout = Layout(tmp_path)
     layout.foundry.mkdir()

@@ -203,6 +203,8 @@ class Layout:
 
     def check_inside(self, path: Path) -> Path:
         """`path` with links resolved, or UnsafePathError naming the link that leads out."""
+        if "\0" in str(path):
+            raise UnsafePathError(f"{self.relative(path)!r} contains a NUL character: no file has such a name")
         escape = self._escape(path)
         if escape is not None:
             link, target = escape

@@ -109,10 +109,11 @@ def cmd_memory_search(args: argparse.Namespace) -> int:
 
     project = _project(args)
     text, hits = memory_search(
-        project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain
+        project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain, ranker=args.ranker
     )
     if args.json:
-        _emit(json.dumps({"query": args.query, "hits": [h.to_dict() for h in hits]}, indent=2, ensure_ascii=False))
+        payload = {"query": args.query, "ranker": project.ranker(args.ranker), "hits": [h.to_dict() for h in hits]}
+        _emit(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         _emit(text)
     return 0
@@ -411,6 +412,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="at most this many hits, 1 to 25 (default: memoryRetrieval.maxFacts)")
     p.add_argument("--explain", action="store_true", help="show which term matched which field and the multipliers")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--ranker", choices=("spec", "bm25"), help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)"
+    )
 
     sub(mem, "index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
     p = sub(mem, "prune", cmd_memory_prune, "list facts to retire (changes nothing)")

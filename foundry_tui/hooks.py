@@ -16,8 +16,7 @@ from typing import IO, Any
 from foundry_tui.core.hook_events import HOOK_EVENTS
 
 PROMPT_MIN_CHARS = 12  # only prompts longer than this get facts
-PROMPT_MAX_FACTS = 5
-PROMPT_MIN_SCORE = 3.0
+PROMPT_MAX_FACTS = 5  # each scoring at least the ranker's threshold (search.PROMPT_MIN_SCORES)
 READ_TOOLS = {"Read", "Grep", "Glob", "LS", "NotebookRead"}
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
 FACTS_MARK = ".foundry/memory/facts"
@@ -99,14 +98,14 @@ def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | No
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
         return None
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.search import render_results
+    from foundry_tui.core.memory.search import prompt_hits, render_results
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
     if not project.layout.facts_dir.is_dir():
         return None
     project.sync()
-    hits = project.search(prompt, resolve_today(), limit=PROMPT_MAX_FACTS, min_score=PROMPT_MIN_SCORE)
+    hits = prompt_hits(project, prompt, resolve_today(), limit=PROMPT_MAX_FACTS)
     if not hits:
         return None
     text = render_results(hits, prompt, 0)

@@ -103,7 +103,7 @@ class FactDetail(VerticalScroll):
     def _breakdown(hit: Hit | None, query: str) -> Text:
         if hit is None:
             return Text(f'Not among the hits for "{query}".', style="dim")
-        text = Text.assemble(("score ", "dim"), (format_score(hit.score), "bold green"), f" = {hit.points} points")
+        text = Text.assemble(("score ", "dim"), (format_score(hit.score), "bold green"), f" = {hit.points_text()}")
         for match in hit.matches:
             text.append(f"\n  {match.describe()}")
         text.append(

@@ -1,0 +1,281 @@
+"""The `bm25` ranker (opt-in: `memoryRetrieval.ranker: "bm25"`, `--ranker bm25`).
+
+Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed,
+-ation and a final e: "deploys", "deploying" and "deployed" are one term), stop words
+dropped from the query. Each term scores BM25F: its frequency in title, tags and body,
+each divided by that field's length normalisation and weighted by the field's boost
+(title > tags > body, as the spec orders them), saturated by k1 and weighted by the
+term's inverse document frequency over the active facts. The sum is multiplied by the
+spec's type and confidence multipliers. Parameters: docs/DECISIONS.md.
+
+It searches the same lowercased joined fields as the spec ranker's scan (ScanFields):
+a regular expression finds the words that start like each query stem, in C, and only
+those occurrences are counted, so nothing is tokenised ahead of a search.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import math
+import re
+from collections.abc import Sequence
+
+from foundry_tui.core.memory.facts import TYPE_RANK
+from foundry_tui.core.memory.search import (
+    CONFIDENCE_MULTIPLIER,
+    TYPE_MULTIPLIER,
+    Hit,
+    ScanFields,
+    TermMatch,
+    format_score,
+    search_fields,
+)
+from foundry_tui.core.memory.stopwords import STOP_WORDS
+
+K1 = 1.2
+B = 0.75
+FIELD_BOOSTS = (3.0, 2.0, 1.0)  # title, tags, body
+# Coordination: the sum is multiplied by (matched stems / query stems) ** COORDINATION, so a
+# fact matching most of a question beats one matching a single rare word of it.
+COORDINATION = 1.0
+# Two query stems next to each other in a field ("load testing") count as one more term,
+# weighted by its own (higher) idf times PAIR_WEIGHT.
+PAIR_WEIGHT = 0.5
+MIN_WORD_CHARS = 2  # "ci", "s3", "ui" are real subjects; one letter is not
+_WORD_RE = re.compile(r"[^\W_]+")
+_FIELD_NAMES = ("title", "tags", "body")
+
+
+def stem(word: str) -> str:
+    """A light stemmer for lowercase English technical words (deliberately not Porter:
+    it only folds the forms a question and a fact most often differ by)."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith(("ies", "ied")) and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("ing") and len(word) > 5:
+        word = _undouble(word[:-3])
+    elif word.endswith("ed") and len(word) > 4:
+        word = _undouble(word[:-2])
+    elif word.endswith("ation") and len(word) > 7:
+        word = word[:-3]
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def _undouble(word: str) -> str:
+    if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz":
+        return word[:-1]
+    return word
+
+
+def query_stems(query: str) -> list[str]:
+    """The distinct stems of the query's words (stop words and one-letter words dropped)."""
+    seen: dict[str, None] = {}
+    for word in _WORD_RE.findall(query.lower()):
+        if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS:
+            seen.setdefault(stem(word), None)
+    return list(seen)
+
+
+def _prefix(term_stem: str) -> str:
+    """What every word with this stem starts with ("retry" also stands for "retries")."""
+    return term_stem[:-1] if term_stem.endswith("y") and len(term_stem) > 3 else term_stem
+
+
+class Bm25Match(TermMatch):
+    """One query stem in one fact: how often it occurs per field, and what it adds."""
+
+    __slots__ = ("counts", "weight")
+
+    def __init__(self, term: str, counts: tuple[int, int, int], weight: float) -> None:
+        super().__init__(term, counts[0] > 0, counts[1] > 0, counts[2] > 0)
+        self.counts = counts
+        self.weight = weight
+
+    @property
+    def points(self) -> int:
+        return sum(self.counts)
+
+    def describe(self) -> str:
+        parts = [f"{name} ×{n}" for name, n in zip(_FIELD_NAMES, self.counts, strict=True) if n]
+        return f'"{self.term}" {", ".join(parts)} +{self.weight:.2f}'
+
+
+class Bm25Hit(Hit):
+    """A fact scored by BM25; `points` is the BM25 sum before the multipliers."""
+
+    ranker = "bm25"
+
+    def points_text(self) -> str:
+        return f"bm25 {self.points:.2f}"
+
+    def explain(self) -> str:
+        terms = "; ".join(m.describe() for m in self.matches)
+        return (
+            f"_score {format_score(self.score)} = bm25 {self.points:.2f} ({terms})"
+            f" × {self.type_multiplier:g} {self.fact.type} × {self.confidence_multiplier:g} confidence {self.fact.confidence}_"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        data = super().to_dict()
+        data["points"] = round(self.points, 4)
+        data["matches"] = [
+            {
+                "term": m.term,
+                "title": m.title,
+                "tags": m.tags,
+                "body": m.body,
+                "counts": list(m.counts) if isinstance(m, Bm25Match) else [],
+                "weight": round(m.weight, 4) if isinstance(m, Bm25Match) else 0,
+            }
+            for m in self.matches
+        ]
+        return data
+
+
+class _Stats:
+    """Field lengths (characters) of the searched facts and their averages."""
+
+    __slots__ = ("averages", "count", "lengths")
+
+    def __init__(self, lengths: tuple[list[int], list[int], list[int]], positions: Sequence[int]) -> None:
+        self.lengths = lengths
+        self.count = len(positions)
+        self.averages = tuple(
+            (sum(field[i] for i in positions) / self.count if self.count else 0.0) or 1.0 for field in lengths
+        )
+
+
+def _stats(scan: ScanFields) -> _Stats:
+    cached = scan.bm25_stats
+    if isinstance(cached, _Stats):
+        return cached
+    positions: Sequence[int] = sorted(scan.eligible) if scan.eligible is not None else range(scan.count)
+    if scan.fields is not None:
+        lengths = tuple([b - a - 1 for a, b in zip(starts, starts[1:], strict=False)] for _blob, starts in scan.fields)
+    else:
+        per_fact = [search_fields(scan.fact_at(i)) for i in range(scan.count)]
+        lengths = tuple([len(f[k]) for f in per_fact] for k in range(3))
+    stats = _Stats((lengths[0], lengths[1], lengths[2]), positions)
+    scan.bm25_stats = stats
+    return stats
+
+
+Counts = tuple[dict[int, int], dict[int, int], dict[int, int]]
+# Between the two words of a pair: one to three characters that are neither letters, digits,
+# nor the separators of facts and tags ("load testing", "load-testing", "feature flags").
+_GAP = r"(?:[^\w\0\n]|_){1,3}"
+
+
+def _occurrences(scan: ScanFields, stems: Sequence[str]) -> Counts:
+    """Per field: fact position -> how often the words with these stems occur in it, in this
+    order and next to each other (one stem: a word; two: a pair of adjacent words)."""
+    # A literal first lets the regex engine skip ahead in C; the word start is checked here.
+    pattern = re.compile(
+        _GAP.join("(" + re.escape(_prefix(s)) + r"[^\W_]*)" for s in stems)
+    )
+    wanted = tuple(stems)
+    eligible = scan.eligible
+    known: dict[str, str] = {}
+    found: list[dict[int, int]] = []
+    for field in range(3):
+        counts: dict[int, int] = {}
+        if scan.fields is not None:
+            blob, starts = scan.fields[field]
+            for match in pattern.finditer(blob):
+                start = match.start()
+                if start and blob[start - 1].isalnum():
+                    continue
+                words = match.groups()
+                if tuple(known.get(w) or known.setdefault(w, stem(w)) for w in words) == wanted:
+                    i = bisect.bisect_right(starts, start) - 1
+                    counts[i] = counts.get(i, 0) + 1
+        else:  # text whose length changes when lowercased: fact by fact
+            for i in range(scan.count):
+                text = search_fields(scan.fact_at(i))[field]
+                for match in pattern.finditer(text):
+                    start = match.start()
+                    if (not start or not text[start - 1].isalnum()) and tuple(map(stem, match.groups())) == wanted:
+                        counts[i] = counts.get(i, 0) + 1
+        if eligible is not None:
+            counts = {i: n for i, n in counts.items() if i in eligible}
+        found.append(counts)
+    return found[0], found[1], found[2]
+
+
+def bm25_search(
+    scan: ScanFields, stems: Sequence[str], min_score: float, limit: int | None = None, type: str | None = None
+) -> list[Hit]:
+    """BM25 hits for `stems` among the facts of `scan` scoring at least `min_score` (of type
+    `type` when given; the statistics always cover every fact of `scan`)."""
+    stats = _stats(scan)
+    n = stats.count
+    per_term: list[tuple[str, Counts, dict[int, float]]] = []
+    totals: dict[int, float] = {}
+    units = [(s,) for s in stems]
+    if PAIR_WEIGHT:
+        units += list(zip(stems, stems[1:], strict=False))
+    for unit in units:
+        fields = _occurrences(scan, unit)
+        docs = fields[0].keys() | fields[1].keys() | fields[2].keys()
+        if not docs:
+            continue
+        idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (PAIR_WEIGHT if len(unit) > 1 else 1.0)
+        weights: dict[int, float] = {}
+        for i in docs:
+            tf = 0.0
+            for field in range(3):
+                count = fields[field].get(i)
+                if count:
+                    norm = 1 - B + B * stats.lengths[field][i] / stats.averages[field]
+                    tf += FIELD_BOOSTS[field] * count / norm
+            weight = idf * tf * (K1 + 1) / (tf + K1)
+            weights[i] = weight
+            totals[i] = totals.get(i, 0.0) + weight
+        per_term.append((" ".join(unit), fields, weights))
+    if COORDINATION and len(per_term) > 1:
+        matched: dict[int, int] = {}
+        for unit, _fields, weights in per_term:
+            if " " in unit:
+                continue
+            for i in weights:
+                matched[i] = matched.get(i, 0) + 1
+        for i, count in matched.items():
+            totals[i] *= (count / len(stems)) ** COORDINATION
+    wanted_rank = TYPE_RANK.get(type) if type is not None else None
+    scored = []
+    for i, total in totals.items():
+        if wanted_rank is not None and scan.order_at(i)[0] != wanted_rank:
+            continue
+        score = round(total * scan.weight_at(i), 9)
+        if score >= min_score:
+            scored.append((score, i))
+    if limit is not None and len(scored) > limit:
+        order_at = scan.order_at
+        scored = heapq.nsmallest(limit, scored, key=lambda si: (-si[0], *order_at(si[1])))
+    hits: list[Hit] = []
+    for score, i in scored:
+        fact = scan.fact_at(i)
+        matches = tuple(
+            Bm25Match(term_stem, (f[0].get(i, 0), f[1].get(i, 0), f[2].get(i, 0)), w[i])
+            for term_stem, f, w in per_term
+            if i in w
+        )
+        hits.append(
+            Bm25Hit(
+                fact,
+                score,
+                totals[i],
+                TYPE_MULTIPLIER.get(fact.type, 1.0),
+                CONFIDENCE_MULTIPLIER.get(fact.confidence, 1.0),
+                matches,
+            )
+        )
+    return hits

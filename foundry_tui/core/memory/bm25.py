@@ -75,13 +75,19 @@ def _undouble(word: str) -> str:
     return word
 
 
-def query_stems(query: str) -> list[str]:
-    """The distinct stems of the query's words (stop words and one-letter words dropped)."""
-    seen: dict[str, None] = {}
+def query_words(query: str) -> dict[str, str]:
+    """The distinct stems of the query's words (stop words and one-letter words dropped), in
+    order, each with the first word of the query that has it."""
+    seen: dict[str, str] = {}
     for word in _WORD_RE.findall(query.lower()):
         if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS:
-            seen.setdefault(stem(word), None)
-    return list(seen)
+            seen.setdefault(stem(word), word)
+    return seen
+
+
+def query_stems(query: str) -> list[str]:
+    """The distinct stems of the query's words (stop words and one-letter words dropped)."""
+    return list(query_words(query))
 
 
 def _prefix(term_stem: str) -> str:
@@ -111,21 +117,23 @@ class Bm25Match(TermMatch):
 class Bm25Hit(Hit):
     """A fact scored by BM25; `points` is the BM25 sum before the multipliers."""
 
+    __slots__ = ("coordination", "coverage")
     ranker = "bm25"
 
     def points_text(self) -> str:
-        return f"bm25 {self.points:.2f}"
+        return f"bm25 {self.points:.2f} × {self.coordination:.2f} of the words"
 
     def explain(self) -> str:
         terms = "; ".join(m.describe() for m in self.matches)
         return (
-            f"_score {format_score(self.score)} = bm25 {self.points:.2f} ({terms})"
+            f"_score {format_score(self.score)} = bm25 {self.points:.2f} ({terms}) × {self.coordination:.2f} of the words"
             f" × {self.type_multiplier:g} {self.fact.type} × {self.confidence_multiplier:g} confidence {self.fact.confidence}_"
         )
 
     def to_dict(self) -> dict[str, object]:
         data = super().to_dict()
         data["points"] = round(self.points, 4)
+        data["coordination"] = round(self.coordination, 4)
         data["matches"] = [
             {
                 "term": m.term,
@@ -211,10 +219,16 @@ def _occurrences(scan: ScanFields, stems: Sequence[str]) -> Counts:
 
 
 def bm25_search(
-    scan: ScanFields, stems: Sequence[str], min_score: float, limit: int | None = None, type: str | None = None
+    scan: ScanFields,
+    stems: Sequence[str],
+    min_score: float,
+    limit: int | None = None,
+    type: str | None = None,
+    labels: dict[str, str] | None = None,
 ) -> list[Hit]:
     """BM25 hits for `stems` among the facts of `scan` scoring at least `min_score` (of type
-    `type` when given; the statistics always cover every fact of `scan`)."""
+    `type` when given; the statistics always cover every fact of `scan`). `labels` names each
+    stem in explanations by the query's own word (stem -> word)."""
     stats = _stats(scan)
     n = stats.count
     per_term: list[tuple[str, Counts, dict[int, float]]] = []
@@ -222,9 +236,14 @@ def bm25_search(
     units = [(s,) for s in stems]
     if PAIR_WEIGHT:
         units += list(zip(stems, stems[1:], strict=False))
+    # The most the query's stems could add (each in every field of a fact, saturated):
+    # the denominator of a hit's `coverage`, which the prompt hook's threshold is on.
+    ceiling = 0.0
     for unit in units:
         fields = _occurrences(scan, unit)
         docs = fields[0].keys() | fields[1].keys() | fields[2].keys()
+        if len(unit) == 1:
+            ceiling += math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (K1 + 1)
         if not docs:
             continue
         idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (PAIR_WEIGHT if len(unit) > 1 else 1.0)
@@ -240,42 +259,47 @@ def bm25_search(
             weights[i] = weight
             totals[i] = totals.get(i, 0.0) + weight
         per_term.append((" ".join(unit), fields, weights))
-    if COORDINATION and len(per_term) > 1:
+    coordination: dict[int, float] = {}
+    if COORDINATION and len(stems) > 1:
         matched: dict[int, int] = {}
         for unit, _fields, weights in per_term:
-            if " " in unit:
-                continue
-            for i in weights:
-                matched[i] = matched.get(i, 0) + 1
-        for i, count in matched.items():
-            totals[i] *= (count / len(stems)) ** COORDINATION
+            if " " not in unit:
+                for i in weights:
+                    matched[i] = matched.get(i, 0) + 1
+        coordination = {i: (count / len(stems)) ** COORDINATION for i, count in matched.items()}
     wanted_rank = TYPE_RANK.get(type) if type is not None else None
     scored = []
     for i, total in totals.items():
         if wanted_rank is not None and scan.order_at(i)[0] != wanted_rank:
             continue
-        score = round(total * scan.weight_at(i), 9)
+        score = round(total * coordination.get(i, 1.0) * scan.weight_at(i), 9)
         if score >= min_score:
             scored.append((score, i))
     if limit is not None and len(scored) > limit:
         order_at = scan.order_at
         scored = heapq.nsmallest(limit, scored, key=lambda si: (-si[0], *order_at(si[1])))
     hits: list[Hit] = []
+    label = labels or {}
     for score, i in scored:
         fact = scan.fact_at(i)
         matches = tuple(
-            Bm25Match(term_stem, (f[0].get(i, 0), f[1].get(i, 0), f[2].get(i, 0)), w[i])
-            for term_stem, f, w in per_term
+            Bm25Match(
+                " ".join(label.get(part, part) for part in unit.split(" ")),
+                (f[0].get(i, 0), f[1].get(i, 0), f[2].get(i, 0)),
+                w[i],
+            )
+            for unit, f, w in per_term
             if i in w
         )
-        hits.append(
-            Bm25Hit(
-                fact,
-                score,
-                totals[i],
-                TYPE_MULTIPLIER.get(fact.type, 1.0),
-                CONFIDENCE_MULTIPLIER.get(fact.confidence, 1.0),
-                matches,
-            )
+        hit = Bm25Hit(
+            fact,
+            score,
+            totals[i],
+            TYPE_MULTIPLIER.get(fact.type, 1.0),
+            CONFIDENCE_MULTIPLIER.get(fact.confidence, 1.0),
+            matches,
         )
+        hit.coordination = coordination.get(i, 1.0)
+        hit.coverage = round(totals[i] * hit.coordination / ceiling, 9) if ceiling else 0.0
+        hits.append(hit)
     return hits

@@ -196,16 +196,17 @@ class Project:
         return rank(hits, limit, floor)
 
     def _search_bm25(self, query: str, today: _dt.date, type: str | None, limit: int, floor: float) -> list[Hit]:
-        from foundry_tui.core.memory.bm25 import bm25_search, query_stems
+        from foundry_tui.core.memory.bm25 import bm25_search, query_words
 
-        stems = query_stems(query)
+        words = query_words(query)
+        stems = list(words)
         if not stems:
             return []
         with self._lock:
             snapshot = self.store.pending_snapshot
             # Statistics over every active fact, whatever the type filter, so a filter never changes a score.
             scan = snapshot.scan(today.isoformat()) if snapshot is not None else self.scan_fields(today)
-            hits = bm25_search(scan, stems, floor, limit, type)
+            hits = bm25_search(scan, stems, floor, limit, type, words)
         return rank(hits, limit, floor)
 
     def active_count(self, today: _dt.date) -> int:

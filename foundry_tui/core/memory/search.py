@@ -383,12 +383,18 @@ def memory_search(
     return render_results(hits, query, project.active_count(today), explain, searchable), hits
 
 
-# The prompt hook injects facts scoring at least this much, per ranker (chosen on the tuning
-# questions of benchmarks/data/, docs/DECISIONS.md): the spec's 3 for the spec ranker.
-PROMPT_MIN_SCORES = {"spec": 3.0, "bm25": 6.0}
+# What the prompt hook injects, per ranker (chosen on the tuning part of benchmarks/data/,
+# docs/DECISIONS.md): spec hits scoring at least PROMPT_MIN_SCORE; bm25 hits whose BM25 sum
+# is at least PROMPT_MIN_COVERAGE of the most the prompt's words could score (raw BM25
+# grows with the size of the memory; the fraction does not).
+PROMPT_MIN_SCORE = 8.5
+PROMPT_MIN_COVERAGE = 0.14
 
 
 def prompt_hits(project: Project, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
-    """The facts the prompt hook injects for `prompt`: the configured ranker's hits above its threshold."""
+    """The facts the prompt hook injects for `prompt`: the configured ranker's best hits above its threshold."""
     ranker = project.ranker()
-    return project.search(prompt, today, limit=limit, min_score=PROMPT_MIN_SCORES[ranker], ranker=ranker)
+    if ranker == "bm25":
+        hits = project.search(prompt, today, limit=limit, min_score=0.0, ranker=ranker)
+        return [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE]
+    return project.search(prompt, today, limit=limit, min_score=PROMPT_MIN_SCORE, ranker=ranker)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from foundry_tui.core.memory import bm25
 from foundry_tui.core.memory.bm25 import Bm25Hit, bm25_search, query_stems, query_words, stem
 from foundry_tui.core.memory.facts import TYPES, Fact
 from foundry_tui.core.memory.project import Project
@@ -227,3 +228,29 @@ def test_bm25_hits_hold_a_query_word_and_a_type_filter_never_changes_a_score(
     by_id = {h.fact.id: h.score for h in rank(bm25_search(ScanFields.of(facts), stems, 0), 25, 0)}
     for hit in rank(bm25_search(ScanFields.of(facts), stems, 0, type=ftype), 25, 0):
         assert (ftype is None or hit.fact.type == ftype) and by_id[hit.fact.id] == hit.score
+
+
+@settings(max_examples=100)
+@given(
+    fact_lists(),
+    st.lists(word, min_size=1, max_size=4).map(" ".join),
+    st.one_of(st.none(), st.sampled_from(TYPES)),
+    st.sampled_from([0.0, 0.5, 2.0]),
+    st.integers(1, 25),
+)
+def test_bm25_dense_and_sparse_scoring_agree_to_the_last_bit(
+    facts: list[Fact], query: str, ftype: str | None, min_score: float, limit: int
+) -> None:
+    """Queries matching many facts are scored over arrays; the result must be the per-hit loop's."""
+    stems = query_stems(query)
+
+    def run(dense_from: int) -> list[tuple[str, float, float]]:
+        original = bm25.DENSE_FROM
+        bm25.DENSE_FROM = dense_from
+        try:
+            hits = rank(bm25_search(ScanFields.of(facts), stems, min_score, limit, ftype), limit, min_score)
+        finally:
+            bm25.DENSE_FROM = original
+        return [(h.fact.id, h.score, h.points) for h in hits]
+
+    assert run(0) == run(10**9)  # never dense, always dense

@@ -19,7 +19,10 @@ import bisect
 import heapq
 import math
 import re
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Sequence
+from itertools import compress, repeat
+from operator import add, and_, eq, ge, mul, truediv
 
 from foundry_tui.core.memory.facts import TYPE_RANK
 from foundry_tui.core.memory.search import (
@@ -148,13 +151,23 @@ class Bm25Hit(Hit):
         return data
 
 
-class _Stats:
-    """Field lengths (characters) of the searched facts and their averages."""
+# With more than one posting (a stem in a fact) per DENSE_FROM facts, a query is scored
+# over dense arrays, otherwise fact by fact (0: never dense).
+DENSE_FROM = 16
+UNIT_CACHE = 64  # units (stems and pairs) whose occurrences and weights a long-lived scan keeps
 
-    __slots__ = ("averages", "count", "lengths")
+
+class _Stats:
+    """Field lengths (characters) of the searched facts and their averages; and, for
+    processes that search the same facts many times, the last units' weights."""
+
+    __slots__ = ("averages", "count", "lengths", "multipliers", "ranks", "units")
 
     def __init__(self, lengths: tuple[list[int], list[int], list[int]], positions: Sequence[int]) -> None:
         self.lengths = lengths
+        self.units: dict[tuple[str, ...], _Unit] = {}
+        self.multipliers: array[float] | None = None  # type x confidence multiplier per position
+        self.ranks: array[int] | None = None  # type rank per position
         self.count = len(positions)
         self.averages = tuple(
             (sum(field[i] for i in positions) / self.count if self.count else 0.0) or 1.0 for field in lengths
@@ -218,6 +231,150 @@ def _occurrences(scan: ScanFields, stems: Sequence[str]) -> Counts:
     return found[0], found[1], found[2]
 
 
+class _Unit:
+    """One stem or pair of a query: occurrences per field, document frequency, what it adds
+    to each fact (sparse), and the same as a dense array over every position, made on demand."""
+
+    __slots__ = ("_dense", "_present", "df", "fields", "weights")
+
+    def __init__(self, fields: Counts, df: int, weights: dict[int, float]) -> None:
+        self.fields = fields
+        self.df = df
+        self.weights = weights
+        self._dense: array[float] | None = None
+        self._present: array[int] | None = None
+
+    def dense(self, count: int) -> array[float]:
+        """What the unit adds to each position (0.0 where it does not occur)."""
+        if self._dense is None:
+            dense = array("d", bytes(8 * count))
+            for i, weight in self.weights.items():
+                dense[i] = weight
+            self._dense = dense
+        return self._dense
+
+    def present(self, count: int) -> array[int]:
+        """1 where the unit occurs, 0 elsewhere."""
+        if self._present is None:
+            present = array("b", bytes(count))
+            for i in self.weights:
+                present[i] = 1
+            self._present = present
+        return self._present
+
+
+def _unit_weights(scan: ScanFields, stats: _Stats, unit: tuple[str, ...]) -> _Unit:
+    """A unit's occurrences per field, its document frequency, and what it adds to each fact."""
+    cached = stats.units.pop(unit, None)
+    if cached is None:
+        n = stats.count
+        fields = _occurrences(scan, unit)
+        docs = fields[0].keys() | fields[1].keys() | fields[2].keys()
+        idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (PAIR_WEIGHT if len(unit) > 1 else 1.0)
+        weights: dict[int, float] = {}
+        lengths, averages = stats.lengths, stats.averages
+        for i in docs:
+            tf = 0.0
+            for field in range(3):
+                count = fields[field].get(i)
+                if count:
+                    tf += FIELD_BOOSTS[field] * count / (1 - B + B * lengths[field][i] / averages[field])
+            weights[i] = idf * tf * (K1 + 1) / (tf + K1)
+        cached = _Unit(fields, len(docs), weights)
+        if len(stats.units) >= UNIT_CACHE:
+            del stats.units[next(iter(stats.units))]  # the least recently used
+    stats.units[unit] = cached
+    return cached
+
+
+def _total(found: list[tuple[tuple[str, ...], _Unit]], i: int) -> float:
+    total = 0.0
+    for _unit, entry in found:
+        weight = entry.weights.get(i)
+        if weight is not None:
+            total = total + weight
+    return total
+
+
+def _select_sparse(
+    scan: ScanFields,
+    found: list[tuple[tuple[str, ...], _Unit]],
+    stem_count: int,
+    coordinate: bool,
+    min_score: float,
+    limit: int | None,
+    wanted_rank: int | None,
+) -> list[tuple[float, int]]:
+    """(score, position) of the best hits, visiting only the facts that match (few of them)."""
+    totals: dict[int, float] = {}
+    matched: dict[int, int] = {}
+    for unit, entry in found:
+        for i, weight in entry.weights.items():
+            totals[i] = totals.get(i, 0.0) + weight
+            if len(unit) == 1:
+                matched[i] = matched.get(i, 0) + 1
+    scored = []
+    for i, total in totals.items():
+        if wanted_rank is not None and scan.order_at(i)[0] != wanted_rank:
+            continue
+        coordination = (matched[i] / stem_count) ** COORDINATION if coordinate else 1.0
+        score = round(total * coordination * scan.weight_at(i), 9)
+        if score >= min_score:
+            scored.append((score, i))
+    return _best(scan, scored, limit)
+
+
+def _best(scan: ScanFields, scored: list[tuple[float, int]], limit: int | None) -> list[tuple[float, int]]:
+    if limit is not None and len(scored) > limit:
+        order_at = scan.order_at
+        scored = heapq.nsmallest(limit, scored, key=lambda si: (-si[0], *order_at(si[1])))
+    return scored
+
+
+def _select_dense(
+    scan: ScanFields,
+    stats: _Stats,
+    found: list[tuple[tuple[str, ...], _Unit]],
+    stem_count: int,
+    coordinate: bool,
+    min_score: float,
+    limit: int | None,
+    wanted_rank: int | None,
+) -> list[tuple[float, int]]:
+    """The same as _select_sparse for queries matching many facts: every step is one C-level
+    pass over arrays (map, zip, compress), not a Python loop over the hits. The float
+    operations are the sparse path's, in its order, so the scores are equal to the last bit."""
+    count = scan.count
+    if stats.multipliers is None:
+        stats.multipliers = array("d", map(scan.weight_at, range(count)))
+    vectors = [entry.dense(count) for _u, entry in found]
+    totals: Iterable[float] = vectors[0]
+    for vector in vectors[1:]:  # a + b in the sparse path's order (not sum(): 3.12 compensates)
+        totals = map(add, totals, vector)
+    present = [entry.present(count) for unit, entry in found if len(unit) == 1]
+    matched: Iterable[int] = present[0]
+    for flags in present[1:]:
+        matched = map(add, matched, flags)
+    matched = list(matched)
+    if coordinate:
+        shares = map(pow, map(truediv, matched, repeat(stem_count)), repeat(COORDINATION))
+        totals = map(mul, totals, shares)
+    # Unrounded scores: rounding to 9 places is monotonic, so every fact whose rounded score
+    # could pass a bound has an unrounded one within 1e-9 of it; only those are rounded.
+    raw = list(map(mul, totals, stats.multipliers))
+    keep: Iterable[bool] = map(and_, map(bool, matched), map(ge, raw, repeat(min_score - 1e-9)))
+    if wanted_rank is not None:
+        if stats.ranks is None:
+            stats.ranks = array("i", (scan.order_at(i)[0] for i in range(count)))
+        keep = map(and_, keep, map(eq, stats.ranks, repeat(wanted_rank)))
+    positions = list(compress(range(count), keep))
+    if limit is not None and len(positions) > limit:
+        floor = sorted(map(raw.__getitem__, positions), reverse=True)[limit - 1] - 1e-9
+        positions = list(compress(positions, map(ge, map(raw.__getitem__, positions), repeat(floor))))
+    scored = [(round(raw[i], 9), i) for i in positions]
+    return _best(scan, [(score, i) for score, i in scored if score >= min_score], limit)
+
+
 def bm25_search(
     scan: ScanFields,
     stems: Sequence[str],
@@ -231,53 +388,32 @@ def bm25_search(
     stem in explanations by the query's own word (stem -> word)."""
     stats = _stats(scan)
     n = stats.count
-    per_term: list[tuple[str, Counts, dict[int, float]]] = []
-    totals: dict[int, float] = {}
     units = [(s,) for s in stems]
     if PAIR_WEIGHT:
         units += list(zip(stems, stems[1:], strict=False))
     # The most the query's stems could add (each in every field of a fact, saturated):
     # the denominator of a hit's `coverage`, which the prompt hook's threshold is on.
     ceiling = 0.0
+    found: list[tuple[tuple[str, ...], _Unit]] = []
     for unit in units:
-        fields = _occurrences(scan, unit)
-        docs = fields[0].keys() | fields[1].keys() | fields[2].keys()
+        entry = _unit_weights(scan, stats, unit)
         if len(unit) == 1:
-            ceiling += math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (K1 + 1)
-        if not docs:
-            continue
-        idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (PAIR_WEIGHT if len(unit) > 1 else 1.0)
-        weights: dict[int, float] = {}
-        for i in docs:
-            tf = 0.0
-            for field in range(3):
-                count = fields[field].get(i)
-                if count:
-                    norm = 1 - B + B * stats.lengths[field][i] / stats.averages[field]
-                    tf += FIELD_BOOSTS[field] * count / norm
-            weight = idf * tf * (K1 + 1) / (tf + K1)
-            weights[i] = weight
-            totals[i] = totals.get(i, 0.0) + weight
-        per_term.append((" ".join(unit), fields, weights))
-    coordination: dict[int, float] = {}
-    if COORDINATION and len(stems) > 1:
-        matched: dict[int, int] = {}
-        for unit, _fields, weights in per_term:
-            if " " not in unit:
-                for i in weights:
-                    matched[i] = matched.get(i, 0) + 1
-        coordination = {i: (count / len(stems)) ** COORDINATION for i, count in matched.items()}
+            ceiling += math.log(1 + (n - entry.df + 0.5) / (entry.df + 0.5)) * (K1 + 1)
+        if entry.weights:
+            found.append((unit, entry))
+    per_term = [(" ".join(unit), entry.fields, entry.weights) for unit, entry in found]
     wanted_rank = TYPE_RANK.get(type) if type is not None else None
-    scored = []
-    for i, total in totals.items():
-        if wanted_rank is not None and scan.order_at(i)[0] != wanted_rank:
-            continue
-        score = round(total * coordination.get(i, 1.0) * scan.weight_at(i), 9)
-        if score >= min_score:
-            scored.append((score, i))
-    if limit is not None and len(scored) > limit:
-        order_at = scan.order_at
-        scored = heapq.nsmallest(limit, scored, key=lambda si: (-si[0], *order_at(si[1])))
+    coordinate = bool(COORDINATION and len(stems) > 1)
+    if sum(len(entry.weights) for _u, entry in found) * DENSE_FROM > scan.count:
+        scored = _select_dense(scan, stats, found, len(stems), coordinate, min_score, limit, wanted_rank)
+    else:
+        scored = _select_sparse(scan, found, len(stems), coordinate, min_score, limit, wanted_rank)
+    totals: dict[int, float] = {}
+    coordination: dict[int, float] = {}
+    for _score, i in scored:
+        totals[i] = _total(found, i)
+        matched = sum(1 for unit, entry in found if len(unit) == 1 and i in entry.weights)
+        coordination[i] = (matched / len(stems)) ** COORDINATION if coordinate else 1.0
     hits: list[Hit] = []
     label = labels or {}
     for score, i in scored:

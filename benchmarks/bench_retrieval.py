@@ -84,10 +84,18 @@ def frequent_terms(count: int, share: float = 0.4, how_many: int = 12) -> list[t
     return measured[:how_many]
 
 
+def _spawn(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True)
+    return (time.perf_counter() - start) * 1000
+
+
 def hook_run(root: Path, prompt: str) -> float:
     event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)})
     start = time.perf_counter()
-    subprocess.run([*foundry_command(), "hook", "user-prompt-submit"], input=event.encode(), capture_output=True, check=True)
+    subprocess.run(
+        [*foundry_command(), "hook", "user-prompt-submit"], input=event.encode(), capture_output=True, check=True
+    )
     return (time.perf_counter() - start) * 1000
 
 
@@ -137,7 +145,11 @@ def main() -> None:
     parser.add_argument("--quality-only", action="store_true")
     parser.add_argument("--latency-only", action="store_true")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    baseline = statistics.median(_spawn([sys.executable, "-c", "pass"]) for _ in range(11))
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
+        f"python -c pass {baseline:.0f} ms (reference: about 11 ms on an idle machine)"
+    )
     if not args.latency_only:
         base = Path(tempfile.mkdtemp(prefix="foundry-quality-"))
         os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from retrieval_targets import TARGETS  # noqa: E402
+from retrieval_targets import TARGETS
 
 SEED = 20261130
 

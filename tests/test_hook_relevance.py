@@ -22,7 +22,7 @@ from foundry_tui.hooks import user_prompt_submit
 from .helpers import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-from retrieval_corpus import write_corpus  # noqa: E402
+from retrieval_corpus import write_corpus
 
 PROMPTS = json.loads((REPO / "benchmarks/data/hook_prompts.json").read_text())
 # ranker -> (unknown prompts that inject nothing, known prompts that inject their fact first), measured

@@ -68,7 +68,11 @@ def test_stop_word_hint_through_the_cli_and_mcp(demo_root: Path) -> None:
                 "jsonrpc": "2.0",
                 "id": 0,
                 "method": "initialize",
-                "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
             }
         )
         answer = _call(srv, 1, "memory_search", {"query": "which of the"})
@@ -162,7 +166,11 @@ def test_mcp_memory_search_uses_the_configured_ranker(demo_root: Path) -> None:
                 "jsonrpc": "2.0",
                 "id": 0,
                 "method": "initialize",
-                "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
             }
         )
         text = _call(srv, 1, "memory_search", {"query": "run database migrations"})["result"]["content"][0]["text"]
@@ -175,7 +183,9 @@ def test_hook_uses_the_configured_ranker(demo_root: Path) -> None:
     event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "How do we run database migrations here?"})
     for ranker in ("spec", "bm25"):
         _use_ranker(demo_root, ranker)
-        run = run_cli("hook", "user-prompt-submit", "--root", str(demo_root), stdin=event, env={"FOUNDRY_TODAY": "2026-11-30"})
+        run = run_cli(
+            "hook", "user-prompt-submit", "--root", str(demo_root), stdin=event, env={"FOUNDRY_TODAY": "2026-11-30"}
+        )
         context = json.loads(run.out)["hookSpecificOutput"]["additionalContext"]
         assert context.split("### ")[1].startswith("fact-0009 ")
 

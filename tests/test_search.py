@@ -221,7 +221,9 @@ def dense_fact_sets(draw: st.DrawFn) -> list[Fact]:
 @settings(max_examples=150, deadline=None)
 @given(
     dense_fact_sets(),
-    st.lists(st.one_of(common_word, word, st.sampled_from(["ice", "vic", "ken"])), min_size=1, max_size=4).map(" ".join),
+    st.lists(st.one_of(common_word, word, st.sampled_from(["ice", "vic", "ken"])), min_size=1, max_size=4).map(
+        " ".join
+    ),
     st.sampled_from([0.0, 0.8, 1.0, 2.0, 3.0, 4.5]),
     st.integers(1, 25),
     st.one_of(st.none(), st.sampled_from(TYPES)),

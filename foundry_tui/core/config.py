@@ -80,7 +80,9 @@ def parse_config(data: object, where: str = "config.json") -> Config:
         raise ConfigError(f"{where}: memoryRetrieval.minScore must be a number of 0 or more")
     ranker = retrieval.get("ranker", DEFAULT_RANKER)
     if ranker not in RANKERS:
-        raise ConfigError(f"{where}: memoryRetrieval.ranker must be one of {', '.join(map(json.dumps, RANKERS))}, not {json.dumps(ranker)}")
+        raise ConfigError(
+            f"{where}: memoryRetrieval.ranker must be one of {', '.join(map(json.dumps, RANKERS))}, not {json.dumps(ranker)}"
+        )
     dupes = data.get("nearDuplicates", {})
     if not isinstance(dupes, dict):
         raise ConfigError(f"{where}: nearDuplicates must be an object")

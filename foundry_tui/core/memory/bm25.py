@@ -21,7 +21,7 @@ import math
 import re
 from array import array
 from collections.abc import Iterable, Sequence
-from itertools import compress, repeat
+from itertools import compress, pairwise, repeat
 from operator import add, and_, eq, ge, mul, truediv
 
 from foundry_tui.core.memory.facts import TYPE_RANK
@@ -122,6 +122,8 @@ class Bm25Hit(Hit):
 
     __slots__ = ("coordination", "coverage")
     ranker = "bm25"
+    coordination: float  # share of the query's stems the fact holds, as multiplied in
+    coverage: float  # the BM25 sum after coordination over the most the query could score
 
     def points_text(self) -> str:
         return f"bm25 {self.points:.2f} × {self.coordination:.2f} of the words"
@@ -180,7 +182,7 @@ def _stats(scan: ScanFields) -> _Stats:
         return cached
     positions: Sequence[int] = sorted(scan.eligible) if scan.eligible is not None else range(scan.count)
     if scan.fields is not None:
-        lengths = tuple([b - a - 1 for a, b in zip(starts, starts[1:], strict=False)] for _blob, starts in scan.fields)
+        lengths = tuple([b - a - 1 for a, b in pairwise(starts)] for _blob, starts in scan.fields)
     else:
         per_fact = [search_fields(scan.fact_at(i)) for i in range(scan.count)]
         lengths = tuple([len(f[k]) for f in per_fact] for k in range(3))
@@ -199,9 +201,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str]) -> Counts:
     """Per field: fact position -> how often the words with these stems occur in it, in this
     order and next to each other (one stem: a word; two: a pair of adjacent words)."""
     # A literal first lets the regex engine skip ahead in C; the word start is checked here.
-    pattern = re.compile(
-        _GAP.join("(" + re.escape(_prefix(s)) + r"[^\W_]*)" for s in stems)
-    )
+    pattern = re.compile(_GAP.join("(" + re.escape(_prefix(s)) + r"[^\W_]*)" for s in stems))
     wanted = tuple(stems)
     eligible = scan.eligible
     known: dict[str, str] = {}
@@ -388,9 +388,9 @@ def bm25_search(
     stem in explanations by the query's own word (stem -> word)."""
     stats = _stats(scan)
     n = stats.count
-    units = [(s,) for s in stems]
+    units: list[tuple[str, ...]] = [(s,) for s in stems]
     if PAIR_WEIGHT:
-        units += list(zip(stems, stems[1:], strict=False))
+        units += list(pairwise(stems))
     # The most the query's stems could add (each in every field of a fact, saturated):
     # the denominator of a hit's `coverage`, which the prompt hook's threshold is on.
     ceiling = 0.0

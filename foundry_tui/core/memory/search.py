@@ -343,7 +343,7 @@ def render_hit(hit: Hit, explain: bool = False) -> str:
 
 
 NO_TERMS_HINT = (
-    "Every word of the query is too short or too common to search for (such as \"the\", \"which\", \"how\"): "
+    'Every word of the query is too short or too common to search for (such as "the", "which", "how"): '
     "search with the words that name what you need, such as a tool, a service or a topic."
 )
 

@@ -37,7 +37,18 @@ _COLUMNS = (*RECORD_FIELDS, "replaces")
 class Snapshot:
     """Names, stats and columns of every fact file, plus the joined search fields."""
 
-    __slots__ = ("_active", "_by_name", "_fact_at", "_scans", "broken", "columns", "fields", "keys", "names", "positions")
+    __slots__ = (
+        "_active",
+        "_by_name",
+        "_fact_at",
+        "_scans",
+        "broken",
+        "columns",
+        "fields",
+        "keys",
+        "names",
+        "positions",
+    )
 
     def __init__(
         self,

@@ -30,7 +30,7 @@ STOP_WORDS: frozenset[str] = frozenset(
     please thanks thank ok okay hi hello let lets
 
     use uses used using get gets got make makes made
-    """.split()
+    """.split()  # noqa: SIM905 (the grouped text is the readable list)
 )
 
 

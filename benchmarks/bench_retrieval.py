@@ -13,6 +13,7 @@ and the first search after start, median of 7 fresh servers) and
     python benchmarks/bench_retrieval.py                     # quality, then latency at 1,000 and 10,000
     python benchmarks/bench_retrieval.py --sizes 10000 100000
     python benchmarks/bench_retrieval.py --quality-only
+    python benchmarks/bench_retrieval.py --latency-only --baseline ../main   # main's spec ranker beside ours
 """
 
 from __future__ import annotations
@@ -90,16 +91,40 @@ def _spawn(command: list[str]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def hook_run(root: Path, prompt: str) -> float:
+class CodeServer(Server):
+    """`python -m foundry_tui mcp` run from another checkout (`--baseline`), for a side-by-side figure."""
+
+    def __init__(self, root: Path, code: Path) -> None:
+        import selectors
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "foundry_tui", "mcp", "--root", str(root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=code,
+        )
+        self.sel = selectors.DefaultSelector()
+        assert self.proc.stdout is not None
+        self.sel.register(self.proc.stdout, selectors.EVENT_READ)
+        self.next_id = 1
+
+
+def start_server(root: Path, code: Path | None) -> Server:
+    return Server(root) if code is None else CodeServer(root, code)
+
+
+def hook_run(root: Path, prompt: str, code: Path | None = None) -> float:
     event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)})
+    command = [*foundry_command()] if code is None else [sys.executable, "-m", "foundry_tui"]
     start = time.perf_counter()
     subprocess.run(
-        [*foundry_command(), "hook", "user-prompt-submit"], input=event.encode(), capture_output=True, check=True
+        [*command, "hook", "user-prompt-submit"], input=event.encode(), capture_output=True, check=True, cwd=code
     )
     return (time.perf_counter() - start) * 1000
 
 
-def latency(count: int) -> None:
+def latency(count: int, baseline: Path | None) -> None:
     base = Path(tempfile.mkdtemp(prefix=f"foundry-retrieval-{count}-"))
     os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
     os.environ["FOUNDRY_TODAY"] = "2026-11-30"
@@ -113,15 +138,18 @@ def latency(count: int) -> None:
         queries = [queries[i % len(queries)] for i in range(60)]
         prompts = [q["question"] for q in QUESTIONS["heldout"]][:11]
         print(f"{count:,} facts; three-term queries from: {shares} ...")
-        for ranker in RANKERS:
+        runs: list[tuple[str, str, Path | None]] = [(r, r, None) for r in RANKERS]
+        if baseline is not None:
+            runs.append(("spec", f"spec, {baseline}", baseline))
+        for ranker, label, code in runs:
             set_ranker(root, ranker)
             firsts = []
             for attempt in range(7):
-                fresh = Server(root)
+                fresh = start_server(root, code)
                 fresh.request("initialize", INIT["params"])  # type: ignore[arg-type]
                 firsts.append(fresh.search(queries[attempt])[0])
                 fresh.close()
-            server = Server(root)
+            server = start_server(root, code)
             server.request("initialize", INIT["params"])  # type: ignore[arg-type]
             server.search(queries[0])
             time.sleep(max(2.0, count / 4000))  # the word index builds in the background
@@ -129,9 +157,9 @@ def latency(count: int) -> None:
                 server.search(q)  # warm-up
             p50, p95 = percentiles([server.search(q)[0] for q in queries])
             server.close()
-            hooks = statistics.median(hook_run(root, p) for p in prompts)
+            hooks = statistics.median(hook_run(root, p, code) for p in prompts)
             print(
-                f"  {ranker:<5} memory_search p50 {p50:.2f} ms, p95 {p95:.2f} ms (bar p50 < 2 at 10,000, < 20 at 100,000); "
+                f"  {label:<5} memory_search p50 {p50:.2f} ms, p95 {p95:.2f} ms (bar p50 < 2 at 10,000, < 20 at 100,000); "
                 f"first search {statistics.median(firsts):.0f} ms (median of 7 starts; bar 150 at 10,000); "
                 f"hook user-prompt-submit {hooks:.0f} ms (median of 11 questions; bar 100 at 1,000, 250 at 10,000)"
             )
@@ -144,7 +172,15 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--quality-only", action="store_true")
     parser.add_argument("--latency-only", action="store_true")
+    parser.add_argument(
+        "--baseline", type=Path, metavar="CHECKOUT", help="also time the spec ranker of another checkout (e.g. main)"
+    )
     args = parser.parse_args()
+    # Installed packages carry compiled bytecode; a checkout run with PYTHONDONTWRITEBYTECODE
+    # would compile every module in every process, which no user pays.
+    for checkout in (HERE.parent, args.baseline):
+        if checkout is not None:
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "foundry_tui")], check=True)
     baseline = statistics.median(_spawn([sys.executable, "-c", "pass"]) for _ in range(11))
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
@@ -159,7 +195,7 @@ def main() -> None:
             shutil.rmtree(base, ignore_errors=True)
     if not args.quality_only:
         for count in args.sizes:
-            latency(count)
+            latency(count, args.baseline)
 
 
 if __name__ == "__main__":

@@ -264,3 +264,21 @@ def test_bm25_dense_and_sparse_scoring_agree_to_the_last_bit(
         return [(h.fact.id, h.score, h.points) for h in hits]
 
     assert run(0) == run(10**9)  # never dense, always dense
+
+
+@settings(max_examples=100)
+@given(fact_lists(), st.lists(word, min_size=2, max_size=4).map(" ".join))
+def test_pairs_searched_fact_by_fact_or_whole_field_agree(facts: list[Fact], query: str) -> None:
+    """Adjacent pairs are looked for only in facts holding both words when those are few."""
+    stems = query_stems(query)
+
+    def run(few: int) -> list[tuple[str, float, tuple[object, ...]]]:
+        original = bm25.FEW_CANDIDATES
+        bm25.FEW_CANDIDATES = few
+        try:
+            hits = rank(bm25_search(ScanFields.of(facts), stems, 0), 25, 0)
+        finally:
+            bm25.FEW_CANDIDATES = original
+        return [(h.fact.id, h.score, tuple((m.term, m.counts) for m in h.matches)) for h in hits]  # type: ignore[attr-defined]
+
+    assert run(0) == run(10**9)  # always fact by fact, always the whole field

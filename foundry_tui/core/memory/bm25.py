@@ -156,6 +156,8 @@ class Bm25Hit(Hit):
 # With more than one posting (a stem in a fact) per DENSE_FROM facts, a query is scored
 # over dense arrays, otherwise fact by fact (0: never dense).
 DENSE_FROM = 16
+# A pair is searched fact by fact when fewer than one fact in FEW_CANDIDATES holds both words.
+FEW_CANDIDATES = 20
 UNIT_CACHE = 64  # units (stems and pairs) whose occurrences and weights a long-lived scan keeps
 
 
@@ -197,9 +199,11 @@ Counts = tuple[dict[int, int], dict[int, int], dict[int, int]]
 _GAP = r"(?:[^\w\0\n]|_){1,3}"
 
 
-def _occurrences(scan: ScanFields, stems: Sequence[str]) -> Counts:
+def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[int]] | None = None) -> Counts:
     """Per field: fact position -> how often the words with these stems occur in it, in this
-    order and next to each other (one stem: a word; two: a pair of adjacent words)."""
+    order and next to each other (one stem: a word; two: a pair of adjacent words). With
+    `within` (per field, the only positions that can match), few candidates are searched
+    one by one instead of the whole field."""
     # A literal first lets the regex engine skip ahead in C; the word start is checked here.
     pattern = re.compile(_GAP.join("(" + re.escape(_prefix(s)) + r"[^\W_]*)" for s in stems))
     wanted = tuple(stems)
@@ -210,7 +214,12 @@ def _occurrences(scan: ScanFields, stems: Sequence[str]) -> Counts:
         counts: dict[int, int] = {}
         if scan.fields is not None:
             blob, starts = scan.fields[field]
-            for match in pattern.finditer(blob):
+            if within is not None and len(within[field]) * FEW_CANDIDATES < scan.count:
+                spans = [(starts[i], starts[i + 1] - 1) for i in sorted(within[field])]
+            else:
+                spans = [(0, len(blob))]
+            matches = (m for a, b in spans for m in pattern.finditer(blob, a, b))
+            for match in matches:
                 start = match.start()
                 if start and blob[start - 1].isalnum():
                     continue
@@ -268,7 +277,15 @@ def _unit_weights(scan: ScanFields, stats: _Stats, unit: tuple[str, ...]) -> _Un
     cached = stats.units.pop(unit, None)
     if cached is None:
         n = stats.count
-        fields = _occurrences(scan, unit)
+        within = None
+        if len(unit) > 1:  # a pair can only occur in a field holding both of its words
+            parts = [stats.units.get((part,)) for part in unit]
+            if all(part is not None for part in parts):
+                within = [
+                    set.intersection(*(set(part.fields[field]) for part in parts if part is not None))
+                    for field in range(3)
+                ]
+        fields = _occurrences(scan, unit, within)
         docs = fields[0].keys() | fields[1].keys() | fields[2].keys()
         idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (PAIR_WEIGHT if len(unit) > 1 else 1.0)
         weights: dict[int, float] = {}

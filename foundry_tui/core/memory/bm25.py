@@ -24,7 +24,6 @@ from collections.abc import Iterable, Sequence
 from itertools import compress, pairwise, repeat
 from operator import add, and_, eq, ge, mul, truediv
 
-from foundry_tui.core.memory.facts import TYPE_RANK
 from foundry_tui.core.memory.search import (
     CONFIDENCE_MULTIPLIER,
     TYPE_MULTIPLIER,
@@ -35,6 +34,7 @@ from foundry_tui.core.memory.search import (
     search_fields,
 )
 from foundry_tui.core.memory.stopwords import STOP_WORDS
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
 K1 = 1.2
 B = 0.75

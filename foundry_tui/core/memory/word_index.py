@@ -20,7 +20,7 @@ import gc
 import re
 from collections.abc import Iterable, Mapping
 
-from foundry_tui.core.memory.facts import TYPE_RANK, Fact
+from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.search import (
     CONFIDENCE_MULTIPLIER,
     MIN_TERM_CHARS,
@@ -30,6 +30,7 @@ from foundry_tui.core.memory.search import (
     score_fact,
     search_fields,
 )
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
 Posting = set[int] | int
 Postings = dict[str, Posting]

@@ -190,15 +190,26 @@ def test_hook_uses_the_configured_ranker(demo_root: Path) -> None:
         assert context.split("### ")[1].startswith("fact-0009 ")
 
 
-def test_tui_breakdown_explains_bm25() -> None:
-    from foundry_tui.tui.widgets.fact_detail import FactDetail
+async def test_tui_breakdown_explains_bm25(demo_root: Path) -> None:
+    """The TUI searches with the configured ranker and its score breakdown explains bm25."""
+    from textual.widgets import Static
 
-    scan = ScanFields.of([Fact("fact-0001", "decision", "Deploy with Argo", "Deploys go through Argo CD.")])
-    words = query_words("deploying argo")
-    hit = bm25_search(scan, list(words), 0, labels=words)[0]
-    text = FactDetail._breakdown(hit, "deploying argo").plain
-    assert text.startswith(f"score {hit.score:.2f} = bm25 ")
-    assert '"deploying" title ×1, body ×1' in text and "× 1.2 (decision)" in text
+    from .tui_helpers import make_app, option_ids, select, settle
+
+    _use_ranker(demo_root, "bm25")
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"snake json")
+        await settle(pilot)
+        assert option_ids(pilot, "#results") == ["fact-0007", "fact-0014"]
+        await select(pilot, "fact-0014", "#results")
+        assert str(app.screen.query_one("#detail-score", Static).render()) == (
+            "score 5.83 = bm25 5.83 × 1.00 of the words\n"
+            '  "snake" title ×1, body ×1 +2.91\n'
+            '  "json" title ×1, body ×1 +2.91\n'
+            "  × 1 (convention) × 1 (confidence medium)"
+        )
 
 
 # ---- properties ------------------------------------------------------------------------------

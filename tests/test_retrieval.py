@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foundry_tui.core.memory import bm25
-from foundry_tui.core.memory.bm25 import Bm25Hit, bm25_search, query_stems, query_words, stem
+from foundry_tui.core.memory.bm25 import Bm25Hit, bm25_search, query_stems, stem
 from foundry_tui.core.memory.facts import TYPES, Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.search import NO_TERMS_HINT, ScanFields, memory_search, query_terms, rank

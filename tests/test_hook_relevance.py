@@ -10,10 +10,11 @@ words with the fact they need, and lexical rankers miss some of them.
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -21,8 +22,15 @@ from foundry_tui.hooks import user_prompt_submit
 
 from .helpers import REPO
 
-sys.path.insert(0, str(REPO / "benchmarks"))
-from retrieval_corpus import write_corpus
+
+def _corpus_writer() -> Callable[[Path, int], dict[str, str]]:
+    """benchmarks/retrieval_corpus.py's write_corpus (the benchmarks are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("retrieval_corpus", REPO / "benchmarks" / "retrieval_corpus.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return cast("Callable[[Path, int], dict[str, str]]", module.write_corpus)
+
 
 PROMPTS = json.loads((REPO / "benchmarks/data/hook_prompts.json").read_text())
 # ranker -> (unknown prompts that inject nothing, known prompts that inject their fact first), measured
@@ -32,7 +40,7 @@ FLOORS = {"spec": (26, 18), "bm25": (28, 16)}
 @pytest.fixture(scope="module")
 def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
     root = tmp_path_factory.mktemp("hook-memory")
-    ids = write_corpus(root, 1000)
+    ids = _corpus_writer()(root, 1000)
     yield root, ids
 
 

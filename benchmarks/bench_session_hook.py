@@ -8,12 +8,20 @@ the transcript, so each run reads new usage, as in a real session.
 
     python benchmarks/bench_session_hook.py
     python benchmarks/bench_session_hook.py --runs 21 --turns 400
+    python benchmarks/bench_session_hook.py --source /tmp/baseline   # another checkout, side by side
+
+With `--source DIR` (one or more), each hook is also timed with DIR first on PYTHONPATH,
+interleaved run by run with this checkout, so that a busy machine slows both alike (the
+CPU time each hook process used is printed too: it is steadier than wall time under load);
+`git archive <commit> | tar -x -C DIR` gives the code of the commit before a change.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -55,8 +63,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--source", nargs="*", default=[], help="other checkouts to time side by side")
     args = parser.parse_args()
     root = make_demo_copy()
+    sources = {"this checkout": None, **{f"--source {s}": s for s in args.source}}
     try:
         session = "bench-" + uuid.uuid4().hex[:8]
         transcript = root / "transcript.jsonl"
@@ -73,16 +83,27 @@ def main() -> None:
             payload = json.dumps(
                 {"session_id": session, "transcript_path": str(transcript), "cwd": str(root), **extra}
             ).encode()
-            subprocess.run([*command, event], input=payload, capture_output=True, check=True)  # warm the caches
-            times = []
-            for _ in range(args.runs):
-                with transcript.open("a", encoding="utf-8") as handle:
-                    handle.write(turn(session, counter))
-                counter += 1
-                start = time.perf_counter()
-                subprocess.run([*command, event], input=payload, capture_output=True, check=True)
-                times.append((time.perf_counter() - start) * 1000)
-            print(f"hook {event}: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms ({args.runs} runs)")
+            times: dict[str, list[float]] = {label: [] for label in sources}
+            cpu: dict[str, list[float]] = {label: [] for label in sources}
+            for _ in range(args.runs + 1):
+                for label, source in sources.items():
+                    env = {**os.environ, "PYTHONPATH": source} if source else None
+                    with transcript.open("a", encoding="utf-8") as handle:
+                        handle.write(turn(session, counter))
+                    counter += 1
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    start = time.perf_counter()
+                    subprocess.run([*command, event], input=payload, capture_output=True, check=True, env=env)
+                    times[label].append((time.perf_counter() - start) * 1000)
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpu[label].append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+            for label, samples in times.items():
+                samples = samples[1:]  # the first run fills the caches
+                print(
+                    f"hook {event} ({label}): wall median {statistics.median(samples):.1f} ms, "
+                    f"min {min(samples):.1f} ms; CPU (user+sys) median {statistics.median(cpu[label][1:]):.1f} ms "
+                    f"({args.runs} runs)"
+                )
         start = time.perf_counter()
         for _ in range(args.runs):
             subprocess.run([sys.executable, "-c", "pass"], check=True)

@@ -56,7 +56,9 @@ def assistant_lines(
         content = (
             [{"type": "text", "text": "Looking at the migration runner."}]
             if block == 0
-            else [{"type": "tool_use", "id": f"toolu_{message_id}_{block}", "name": "Read", "input": {"file_path": "a"}}]
+            else [
+                {"type": "tool_use", "id": f"toolu_{message_id}_{block}", "name": "Read", "input": {"file_path": "a"}}
+            ]
         )
         entry = {
             "parentUuid": str(uuid.uuid4()),

@@ -320,7 +320,9 @@ def _ledger(store: SessionStore) -> Ledger:
 
 def test_persisting_moves_the_counters(store: SessionStore, tmp_path: Path) -> None:
     transcript = tmp_path / "t.jsonl"
-    transcript.write_text(assistant_lines("msg_a", usage(10, 20_000, 0, 990)) + assistant_lines("msg_b", usage(0, 5_000, 20_000, 0)))
+    transcript.write_text(
+        assistant_lines("msg_a", usage(10, 20_000, 0, 990)) + assistant_lines("msg_b", usage(0, 5_000, 20_000, 0))
+    )
     with store.transaction() as conn:
         assert ingest_transcript(store, conn, SESSION, str(transcript)) == 26_000
     assert (_ledger(store).rolling, _ledger(store).observation) == (26_000, 0)

@@ -214,7 +214,10 @@ def prune_candidates(
     """(cutoff, the sessions last active before it): today minus the days."""
     if older_than_days < 0:
         raise InputError("--older-than must be 0 or more days")
-    cutoff = today - _dt.timedelta(days=older_than_days)
+    try:
+        cutoff = today - _dt.timedelta(days=older_than_days)
+    except OverflowError:  # before year 1: nothing is that old
+        cutoff = _dt.date.min
     rows = [
         row
         for row in session_rows(store)

@@ -149,29 +149,35 @@ def find_working_fact(facts: list[str], reference: str) -> str:
     raise NotFoundError(f"no working fact {text!r} in this session; it holds: {listing}")
 
 
+def promote_preset(fact: str, session_id: str) -> WriteRequest:
+    """The T1 write a promotion makes, pre-filled from the working fact (the TUI's dialog
+    shows it for editing): the fact as the title and as the body, with where it came from."""
+    return WriteRequest(
+        title=fact,
+        body=f"{fact}\n\nPromoted from session {session_id}'s working memory.",
+        type="convention",
+        source="conversation",
+    )
+
+
 def promote_request(
     fact: str,
     session_id: str,
     title: str | None = None,
     type: str = "convention",
     tags: list[str] | None = None,
-    body: str | None = None,
 ) -> WriteRequest:
-    """The T1 write a promotion makes, pre-filled from the working fact (the TUI's dialog
-    shows it for editing): the fact as the title and the body."""
-    title = " ".join((title if title is not None else fact).split())
-    if len(title) > TITLE_LIMIT:
+    """The preset with the CLI's options; a fact too long for a title needs --title."""
+    request = promote_preset(fact, session_id)
+    request.title = " ".join((title if title is not None else fact).split())
+    if len(request.title) > TITLE_LIMIT:
         raise InputError(
-            f"the fact is {len(title)} characters, over a title's {TITLE_LIMIT}: give a shorter title "
+            f"the fact is {len(request.title)} characters, over a title's {TITLE_LIMIT}: give a shorter title "
             "(--title); the whole fact stays the body"
         )
-    return WriteRequest(
-        title=title,
-        body=body if body is not None else f"{fact}\n\nPromoted from session {session_id}'s working memory.",
-        type=type,
-        tags=tags or [],
-        source="conversation",
-    )
+    request.type = type
+    request.tags = tags or []
+    return request
 
 
 def promote_fact(

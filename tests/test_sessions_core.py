@@ -32,7 +32,6 @@ from foundry_tui.core.sessions.store import SessionStore, SessionStoreError
 from foundry_tui.core.sessions.transcript import parse_turn, read_turns
 from foundry_tui.core.sessions.working import MAX_FACTS, memory_command, working_facts
 
-from .helpers import REPO
 from .session_helpers import SESSION, append, assistant_lines, usage, user_line
 
 
@@ -211,7 +210,7 @@ def test_two_processes_writing_one_session_lose_no_version(root: Path) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", WRITER, str(root), name, SESSION],
-            cwd=REPO,
+            cwd=root,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -251,7 +250,7 @@ with store.transaction() as conn:
 def test_a_killed_writer_leaves_the_previous_record(store: SessionStore, root: Path) -> None:
     memory_command(store, SESSION, "add", fact="kept")
     store.close()
-    proc = subprocess.run([sys.executable, "-c", KILLED, str(root), SESSION], cwd=REPO, capture_output=True)
+    proc = subprocess.run([sys.executable, "-c", KILLED, str(root), SESSION], cwd=root, capture_output=True)
     assert proc.returncode == -9
     assert working_facts(store.memory(SESSION)) == (["kept"], 1)
     assert len(store.audit(SESSION)) == 1

@@ -16,7 +16,6 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from .helpers import REPO
 from .session_helpers import OTHER_SESSION, SESSION, assistant_lines, prompt, start, usage
 
 
@@ -148,7 +147,7 @@ def test_two_agents_in_one_repository_each_find_their_own_session(demo_root: Pat
     agents = {
         name: subprocess.Popen(
             [sys.executable, "-c", AGENT, str(demo_root), session, name],
-            cwd=REPO,
+            cwd=demo_root,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

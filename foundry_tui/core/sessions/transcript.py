@@ -70,7 +70,7 @@ def read_turns(path: str, start: int) -> tuple[list[tuple[str, int]], int]:
     end = data.rfind(b"\n") + 1  # a line still being written is read next time
     turns = []
     for line in data[:end].splitlines():
-        if line.strip():
+        if b'"usage"' in line:  # most lines (user turns, tool results) are skipped unparsed
             turn = parse_turn(line)
             if turn is not None:
                 turns.append(turn)

@@ -128,7 +128,10 @@ class SessionStore:
             )
         try:
             self.layout.scratch_dir.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+            # One connection per store; a server opens it in one thread and closes it in another.
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+            )
         except (OSError, sqlite3.Error) as exc:
             raise SessionStoreError(f"cannot open {self.where()}: {exc}") from None
         try:
@@ -144,6 +147,9 @@ class SessionStore:
 
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+            # WAL with synchronous=NORMAL: a commit survives the process being killed (not a power
+            # cut, which may lose the last few): scratch, written on every prompt, needs no fsync each.
+            conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == SCHEMA_VERSION:
                 return
@@ -184,6 +190,17 @@ class SessionStore:
             f"{self.where()} cannot be used ({text}): move it aside or delete it to start empty "
             "(session memory is scratch; the facts are not in it)"
         )
+
+    def hold(self) -> None:
+        """Open the store and read it once, so that this connection stays attached to the
+        WAL while idle: a long-lived process (the MCP server) holding it spares every
+        short one (the hooks) the checkpoint and fsyncs of closing the last connection."""
+        import sqlite3
+
+        try:
+            self.connection().execute("SELECT count(*) FROM ledger").fetchone()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
 
     def close(self) -> None:
         if self._conn is not None:

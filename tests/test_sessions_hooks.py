@@ -202,3 +202,25 @@ def test_cli_list_show_promote_prune(demo_root: Path) -> None:
     assert out.endswith("Removed 2 sessions.\n")
     assert session(demo_root, "list")[1].startswith("No sessions")
     assert (demo_root / f".foundry/memory/facts/{fact_id}.md").exists()  # the T1 fact stays
+
+
+def test_init_sets_the_triggers_and_ignores_the_store(tmp_path: Path) -> None:
+    run = run_cli("--root", str(tmp_path), "init")
+    assert run.code == 0, run.err
+    config = json.loads((tmp_path / ".foundry/config.json").read_text())
+    assert config["sessionMemory"] == {"observationTriggerTokens": 30_000, "reflectionTriggerTokens": 40_000}
+    assert ".foundry/scratch/" in (tmp_path / ".gitignore").read_text().splitlines()
+
+
+@pytest.mark.parametrize("value", [0, -5, "30000", 1.5, True])
+def test_a_bad_trigger_in_config_is_named(demo_root: Path, value: object) -> None:
+    config = json.loads((demo_root / ".foundry/config.json").read_text())
+    config["sessionMemory"] = {"reflectionTriggerTokens": value}
+    (demo_root / ".foundry/config.json").write_text(json.dumps(config))
+    session(demo_root, "add", "--session", SESSION, "x")
+    code, _, err = session(demo_root, "show", SESSION)
+    assert (code, err) == (
+        1,
+        "foundry: error: config.json: sessionMemory.reflectionTriggerTokens must be a positive whole number of tokens\n",
+    )
+    assert prompt(demo_root, None, "ok") == "[working_memory]\n- x"  # the hook goes on with the defaults

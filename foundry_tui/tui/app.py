@@ -18,6 +18,7 @@ from foundry_tui.tui.screens.curator import CuratorScreen
 from foundry_tui.tui.screens.empty import EmptyScreen
 from foundry_tui.tui.screens.library import LibraryScreen
 from foundry_tui.tui.screens.memory import MemoryScreen
+from foundry_tui.tui.screens.sessions import SessionsScreen
 from foundry_tui.tui.screens.tokens import TokensScreen
 
 IGNORED_PARTS = {"metrics", "scratch"}  # change on every agent call; nothing on screen depends on them
@@ -39,6 +40,7 @@ class FoundryApp(App[None]):
         "library": LibraryScreen,
         "tokens": TokensScreen,
         "curator": CuratorScreen,
+        "sessions": SessionsScreen,
     }
 
     def __init__(self, root: Path, today: _dt.date, *, watch: bool = True, root_label: str | None = None) -> None:

@@ -105,6 +105,19 @@ class ShowCurator(Command):
     KEY, ACTION, FOOTER = "f6", "switch_mode('curator')", "Curator"
 
 
+class ShowSessions(Command):
+    """Go to the agent sessions: their working memory, observations, reflections and audit trail."""
+
+    # Not in the footer: it would shift every other screen's footer (and snapshot); f7, the keys panel and the palette.
+    KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", None
+
+
+class PromoteWorkingFact(Command):
+    """Write the highlighted working fact of the session as a project fact (a form pre-filled from it)."""
+
+    KEY, ACTION, FOOTER, SCOPE = "p", "promote", "Promote", "sessions"
+
+
 class ShowKeys(Command):
     """Show every key binding."""
 
@@ -123,9 +136,11 @@ APP_COMMANDS: tuple[type[Command], ...] = (
     ShowLibrary,
     ShowTokens,
     ShowCurator,
+    ShowSessions,
     ShowKeys,
     Quit,
 )
+SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 MEMORY_COMMANDS: tuple[type[Command], ...] = (
     FocusSearch,
     ToggleInactive,

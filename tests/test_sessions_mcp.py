@@ -163,3 +163,48 @@ def test_two_agents_in_one_repository_each_find_their_own_session(demo_root: Pat
     for session, name in ((SESSION, "left"), (OTHER_SESSION, "right")):
         context = prompt(demo_root, None, "ok", session=session)
         assert context == f"[working_memory]\n- {name} fact 0\n- {name} fact 1\n- {name} fact 2"
+
+
+# Claude Code's Bash tool runs commands through a shell under the agent: `foundry session add`
+# there finds the agent's session without --session; after /clear the agent's SessionStart
+# (source "clear") carries a new id, and the same process now serves that one.
+BASH_TOOL = r"""
+import json, shlex, subprocess, sys
+from pathlib import Path
+
+root, first, second = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+foundry = [sys.executable, "-m", "foundry_tui", "--root", str(root)]
+
+def hook(session, source):
+    event = {"session_id": session, "hook_event_name": "SessionStart", "source": source, "cwd": str(root)}
+    command = " ".join(shlex.quote(p) for p in [*foundry, "hook", "session-start"])
+    subprocess.run(["sh", "-c", command], input=json.dumps(event), text=True, check=True, capture_output=True)
+
+def bash(*args):
+    command = " ".join(shlex.quote(p) for p in [*foundry, "session", *args])
+    done = subprocess.run(["bash", "-c", command], text=True, capture_output=True)
+    return [done.returncode, done.stdout, done.stderr]
+
+hook(first, "startup")
+replies = [bash("add", "before the clear")]
+hook(second, "clear")
+replies.append(bash("add", "after the clear"))
+print(json.dumps(replies))
+"""
+
+
+def test_the_bash_tool_and_clear_follow_the_agent(demo_root: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "FOUNDRY_SESSION"}
+    proc = subprocess.run(
+        [sys.executable, "-c", BASH_TOOL, str(demo_root), SESSION, OTHER_SESSION],
+        cwd=demo_root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    replies = json.loads(proc.stdout)
+    assert [code for code, _out, _err in replies] == [0, 0], replies
+    assert prompt(demo_root, None, "ok", session=SESSION) == "[working_memory]\n- before the clear"
+    assert prompt(demo_root, None, "ok", session=OTHER_SESSION) == "[working_memory]\n- after the clear"

@@ -441,3 +441,44 @@ def test_reading_in_any_pieces_counts_what_reading_at_once_does(
 
 def test_a_store_error_is_a_foundry_error() -> None:
     assert issubclass(SessionStoreError, FoundryError)
+
+
+FACTS = st.sampled_from(["a", "b", "c", "tests need FOO=1", "  spaced   out "])
+
+
+@given(st.lists(st.tuples(st.sampled_from(["add", "remove", "replace"]), FACTS, FACTS), max_size=30))
+def test_working_memory_follows_a_list_model(ops: list[tuple[str, str, str]]) -> None:
+    """Any sequence of commands leaves what a plain list would, and bumps the version once
+    per change (refusals and no-op adds write nothing)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / ".foundry").mkdir()
+        store = SessionStore(Layout(Path(folder)))
+        model: list[str] = []
+        changes = 0
+        for command, first, second in ops:
+            one, two = " ".join(first.split()), " ".join(second.split())
+            try:
+                if command == "replace":
+                    memory_command(store, SESSION, command, old=first, new=second)
+                else:
+                    memory_command(store, SESSION, command, fact=first)
+            except NotFoundError:
+                assert one not in model
+                continue
+            if command == "add" and one not in model:
+                model.append(one)
+                changes += 1
+            elif command == "remove":
+                model.remove(one)
+                changes += 1
+            elif command == "replace":
+                model = (
+                    [f for f in model if f != one]
+                    if two in model and two != one
+                    else [two if f == one else f for f in model]
+                )
+                changes += 1
+        assert working_facts(store.memory(SESSION)) == (model, changes)
+        store.close()

@@ -85,6 +85,9 @@ def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
     except FoundryError as exc:
         print(f"foundry hook: session memory skipped: {exc}", file=sys.stderr)
         return "", ""
+    except Exception as exc:  # a bug, or a Python without sqlite3: the facts still come
+        print(f"foundry hook: session memory skipped: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return "", ""
 
 
 def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:

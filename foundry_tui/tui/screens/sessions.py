@@ -13,7 +13,6 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Label, Static
-from textual.worker import Worker, WorkerState
 
 from foundry_tui.core.memory.write import WriteRequest
 from foundry_tui.core.sessions.curation import (
@@ -29,6 +28,7 @@ from foundry_tui.tui.commands import SESSIONS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
+from foundry_tui.tui.workers import deliver
 
 REFRESH_SECONDS = 5.0  # the store changes on every agent prompt; the file watcher ignores scratch/
 
@@ -85,7 +85,7 @@ class SessionsScreen(LiveScreen):
 
     @work(thread=True, exclusive=True, group="sessions", name="Sessions not read", exit_on_error=False)
     def load(self) -> Loaded:
-        store = SessionStore(self.foundry.project.layout)
+        store = SessionStore(self.project.layout)
         try:
             rows = session_rows(store)
             known = {row["session"] for row in rows}
@@ -93,10 +93,10 @@ class SessionsScreen(LiveScreen):
             detail = session_detail(store, chosen) if chosen else None
         finally:
             store.close()
-        config = self.foundry.project.config_or_defaults()[0]
+        config = self.project.config_or_defaults()[0]
         facts = working_facts(detail["memory"])[0] if detail else []
         triggers = (config.observation_trigger_tokens, config.reflection_trigger_tokens)
-        return self.Loaded(SessionsData(rows, detail, triggers, store.where(), facts))
+        return deliver(self, self.Loaded(SessionsData(rows, detail, triggers, store.where(), facts)))
 
     def on_sessions_screen_loaded(self, event: Loaded) -> None:
         data = self.data = event.data
@@ -191,20 +191,12 @@ class SessionsScreen(LiveScreen):
 
     @work(thread=True, group="promote", name="Not promoted", exit_on_error=False)
     def _promote(self, session_id: str, request: WriteRequest, fact: str) -> MemoryChanged:
-        store = SessionStore(self.foundry.project.layout)
+        store = SessionStore(self.project.layout)
         try:
-            result = promote_fact(self.foundry.project, store, session_id, request, fact, self.foundry.today)
+            result = promote_fact(self.project, store, session_id, request, fact, self.today)
         finally:
             store.close()
-        return MemoryChanged(f"Promoted: {result.text().splitlines()[0]}")
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Until the TUI's one worker path lands: deliver a worker's message, report its failure in one line."""
-        worker = event.worker
-        if event.state is WorkerState.SUCCESS and isinstance(worker.result, Message):
-            self.post_message(worker.result)
-        elif event.state is WorkerState.ERROR:
-            self.notify(f"{worker.name}: {str(worker.error).splitlines()[0]}", severity="error", timeout=8)
+        return deliver(self, MemoryChanged(f"Promoted: {result.text().splitlines()[0]}"))
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
         self.notify(event.summary)

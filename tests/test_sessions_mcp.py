@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +209,39 @@ def test_the_bash_tool_and_clear_follow_the_agent(demo_root: Path) -> None:
     assert [code for code, _out, _err in replies] == [0, 0], replies
     assert prompt(demo_root, None, "ok", session=SESSION) == "[working_memory]\n- before the clear"
     assert prompt(demo_root, None, "ok", session=OTHER_SESSION) == "[working_memory]\n- after the clear"
+
+
+def test_the_server_holds_the_store_so_hooks_never_checkpoint_on_close(demo_root: Path) -> None:
+    db = demo_root / ".foundry/scratch/sessions.db"
+    wal = Path(f"{db}-wal")
+    prompt(demo_root, None, "ok")  # the agent's first hook makes the store
+    assert db.exists() and not wal.exists()  # closed by the last connection: checkpointed, WAL gone
+    server = subprocess.Popen(
+        [sys.executable, "-m", "foundry_tui", "mcp", "--root", str(demo_root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=demo_root,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "runbook_list", "arguments": {}}},
+        ):
+            server.stdin.write(json.dumps(message).encode() + b"\n")
+            server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+        assert json.loads(server.stdout.readline())["id"] == 2
+        deadline = time.monotonic() + 10
+        while not wal.exists() and time.monotonic() < deadline:  # the server's connection attaches the WAL
+            time.sleep(0.05)
+        assert wal.exists()
+        prompt(demo_root, None, "ok")
+        assert wal.exists()  # the hook's close was not the last: no checkpoint, no fsync
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+    assert not wal.exists()  # the server, last to close, checkpointed it

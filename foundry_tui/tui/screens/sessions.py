@@ -76,8 +76,7 @@ class SessionsScreen(LiveScreen):
                 yield Static("", id="session-audit", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # Textual runs LiveScreen's on_mount (the first load) too
         # tiers: working facts / observation entries / reflection entries
         self.query_one("#sessions", DataTable).add_columns("session", "last active", "tiers", "rolling", "observed")
         self.query_one("#working", DataTable).add_columns("#", "fact")

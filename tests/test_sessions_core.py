@@ -404,9 +404,15 @@ def test_each_turn_counts_once_at_its_largest_usage(store: SessionStore, tmp_pat
 
 
 def test_a_missing_transcript_counts_nothing(store: SessionStore, tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
     with store.transaction() as conn:
         assert ingest_transcript(store, conn, SESSION, str(tmp_path / "gone.jsonl")) == 0
         assert ingest_transcript(store, conn, SESSION, str(tmp_path)) == 0  # a folder
+        assert ingest_transcript(store, conn, SESSION, str(fifo)) == 0  # would block a reader forever
+        assert ingest_transcript(store, conn, SESSION, "/dev/zero") == 0
     assert _ledger(store).rolling == 0
 
 

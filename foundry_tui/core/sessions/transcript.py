@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ def read_turns(path: str, start: int) -> tuple[list[tuple[str, int]], int]:
     A file shorter than `start` was replaced: it is read again from the beginning (the
     turn ids keep anything already counted from counting twice)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or a device would block or never end
+            return [], start
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size < start:

@@ -8,6 +8,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,9 +45,9 @@ class Clock:
 
 
 @pytest.fixture
-def store(root: Path) -> SessionStore:
+def store(root: Path) -> Iterator[SessionStore]:
     made = SessionStore(Layout(root), clock=Clock())
-    yield made  # type: ignore[misc]
+    yield made
     made.close()
 
 
@@ -335,6 +336,7 @@ def test_persisting_moves_the_counters(store: SessionStore, tmp_path: Path) -> N
 
 def test_observation_is_shown_only_when_newer_than_the_reflection(store: SessionStore) -> None:
     clock = store.clock
+    assert isinstance(clock, Clock)
     assert render_tiers(store.memory(SESSION)) == ""  # empty tiers print nothing
     memory_command(store, SESSION, "add", fact="tests need FOO=1")
     persist_observation(store, SESSION, ["ran the suite: 3 failures in test_orders"], 100)
@@ -342,12 +344,12 @@ def test_observation_is_shown_only_when_newer_than_the_reflection(store: Session
         "[working_memory]\n- tests need FOO=1\n\n"
         "[observation]\n- 2026-11-30 08:00 ran the suite: 3 failures in test_orders"
     )
-    clock.now += 60  # type: ignore[attr-defined]
+    clock.now += 60
     persist_reflection(store, SESSION, ["the failures are all in the orders fixtures"])
     assert render_tiers(store.memory(SESSION)) == (
         "[working_memory]\n- tests need FOO=1\n\n[reflection]\n- the failures are all in the orders fixtures"
     )
-    clock.now += 60  # type: ignore[attr-defined]
+    clock.now += 60
     persist_observation(store, SESSION, ["fixed the fixtures"], 100)
     tiers = render_tiers(store.memory(SESSION))
     assert tiers.endswith("[observation]\n- 2026-11-30 08:02 fixed the fixtures")  # a fresh list after the reflection

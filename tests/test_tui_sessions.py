@@ -16,6 +16,7 @@ from foundry_tui.core.paths import Layout
 from foundry_tui.core.sessions.ledger import ingest_transcript, persist_observation, persist_reflection
 from foundry_tui.core.sessions.store import SessionStore
 from foundry_tui.core.sessions.working import memory_command, working_facts
+from foundry_tui.tui.screens.sessions import SessionsScreen
 
 from .session_helpers import OTHER_SESSION, SESSION, assistant_lines, usage
 from .tui_helpers import make_app, settle
@@ -99,7 +100,9 @@ async def test_switch_session_and_promote_a_working_fact(demo_root: Path) -> Non
         working = pilot.app.screen.query_one("#working", DataTable)
         working.focus()
         await pilot.press("down", "down")
-        pilot.app.screen.load()  # what the 5-second refresh does: the cursor stays on its fact
+        screen = pilot.app.screen
+        assert isinstance(screen, SessionsScreen)
+        screen.load()  # what the 5-second refresh does: the cursor stays on its fact
         await settle(pilot)
         assert working.cursor_row == 2
         await pilot.press("p")

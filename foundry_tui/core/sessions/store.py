@@ -25,7 +25,7 @@ from foundry_tui.core.errors import FoundryError, NotFoundError
 TYPE_CHECKING = False  # the hooks import this module: keep typing out of their start-up
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from contextlib import AbstractContextManager
     from pathlib import Path
     from typing import Any
@@ -99,9 +99,9 @@ class SessionStore:
     """The sessions database of one project. Open it once per process; each method that
     writes runs in its own transaction (or in the caller's, through `transaction`)."""
 
-    def __init__(self, layout: Layout, clock: Any = None) -> None:
+    def __init__(self, layout: Layout, clock: Callable[[], float] | None = None) -> None:
         self.layout = layout
-        self.clock = clock or time.time
+        self.clock: Callable[[], float] = clock or time.time  # tests freeze it
         self._conn: sqlite3.Connection | None = None
 
     @property

@@ -37,7 +37,7 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 
 
 def check_session_id(value: object, where: str = "session id") -> str:
-    """A session id as given, or a one-line refusal: it names rows, and (DESIGN.md) a
+    """A session id as given, or a one-line refusal: it names rows, and (the T0 layout) a
     per-session scratch folder, so it must be a plain name."""
     if not isinstance(value, str) or not value:
         raise InputError(f"{where} is missing: give the agent's session id (Claude Code's session_id)")

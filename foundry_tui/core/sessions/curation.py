@@ -184,7 +184,7 @@ def promote_fact(
     project: Project, store: SessionStore, session_id: str, request: WriteRequest, fact: str, today: _dt.date
 ) -> WriteResult:
     """Write a working fact as a T1 fact through memory_write, and note it in the session's
-    audit. (The trust policy will wrap this call: DESIGN.md, "Trust".)"""
+    audit. (The trust policy of core/trust will wrap this call.)"""
     result = memory_write(project, request, today)
     if result.fact_id:
         with store.transaction() as conn:

@@ -84,11 +84,27 @@ class FoundryServer:
     # ---- JSON-RPC ----------------------------------------------------------------------------
 
     def handle_line(self, line: bytes | str) -> dict[str, Any] | None:
-        """One line in, at most one response out."""
+        """One line in, at most one response out. No line, however hostile, stops the loop:
+        what the JSON parser or the checks below refuse becomes a JSON-RPC error."""
         try:
             message = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except RecursionError:
+            return _error(None, PARSE_ERROR, f"Parse error: JSON nested deeper than {MAX_DEPTH} levels")
+        except UnicodeDecodeError:
+            return _error(None, PARSE_ERROR, "Parse error: the line is not UTF-8 text")
+        except json.JSONDecodeError as exc:
             return _error(None, PARSE_ERROR, f"Parse error: {exc}")
+        except ValueError as exc:  # an integer past the interpreter's digit limit, and the like
+            return _error(None, PARSE_ERROR, f"Parse error: {_number_problem(exc)}")
+        # Only an escape (\\ud800) can put a lone surrogate into a string: raw bytes would not decode.
+        has_escape = b"\\u" in line if isinstance(line, bytes) else "\\u" in line
+        problem = _shape_problem(message, check_surrogates=has_escape)
+        if problem is not None:
+            msg_id = message.get("id") if isinstance(message, dict) else None
+            if not _plain_id(msg_id) or (isinstance(msg_id, str) and not _is_unicode(msg_id)):
+                msg_id = None
+            code = INVALID_PARAMS if problem is _TOO_DEEP else INVALID_REQUEST
+            return _error(msg_id, code, problem)
         return self.handle(message)
 
     def handle(self, message: Any) -> dict[str, Any] | None:
@@ -238,9 +254,13 @@ class FoundryServer:
         for line in iter(stdin.readline, b""):
             if not line.strip():
                 continue
-            response = self.handle_line(line)
+            try:
+                response = self.handle_line(line)
+            except Exception as exc:  # a bug: answer it, keep serving
+                print(f"foundry mcp: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+                response = _error(None, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
             if response is not None:
-                stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+                stdout.write(_encode(response))
                 stdout.flush()
             if self._warm_after_reply:
                 self._warm_after_reply = False
@@ -252,6 +272,60 @@ class FoundryServer:
         project = self._project
         if project is not None:
             project.close()
+
+
+MAX_DEPTH = 100  # JSON nesting a request may have: deeper data would reach the interpreter's recursion limit
+_TOO_DEEP = f"Invalid params: JSON nested deeper than {MAX_DEPTH} levels"
+_SURROGATE = "Invalid Request: a string holds a lone UTF-16 surrogate (half of an emoji?): send valid Unicode"
+
+
+def _plain_id(msg_id: Any) -> bool:
+    return isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shape_problem(message: Any, *, check_surrogates: bool) -> str | None:
+    """What makes a parsed message unsafe to handle: nesting past MAX_DEPTH, or (when the
+    line had a \\u escape) a lone surrogate, which no reply could encode. Iterative, so
+    that checking deep data does not itself recurse."""
+    stack: list[tuple[Any, int]] = [(message, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth > MAX_DEPTH:
+                return _TOO_DEEP
+            for key, item in value.items():
+                if check_surrogates and not _is_unicode(key):
+                    return _SURROGATE
+                stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            if depth > MAX_DEPTH:
+                return _TOO_DEEP
+            stack.extend((item, depth + 1) for item in value)
+        elif check_surrogates and isinstance(value, str) and not _is_unicode(value):
+            return _SURROGATE
+    return None
+
+
+def _number_problem(exc: ValueError) -> str:
+    text = str(exc)
+    if "integer string conversion" in text:
+        return "a number has more digits than this server reads (4300)"
+    return text.split(";")[0]
+
+
+def _encode(response: dict[str, Any]) -> bytes:
+    """One response line. Replies never carry a lone surrogate (requests with one are refused),
+    but should one slip through, it becomes U+FFFD rather than an exception that ends the loop."""
+    text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "replace") + b"\n"
 
 
 def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:

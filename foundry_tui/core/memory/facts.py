@@ -35,6 +35,12 @@ FIELD_ORDER: tuple[str, ...] = (
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
 MAX_TITLE_CHARS = 80
 MAX_BODY_WORDS = 120
+# A fact is at most 120 words: a file past this is not one, and is never parsed or served.
+MAX_FACT_FILE_BYTES = 64 * 1024
+# Bounds on what the frontmatter may expand to once YAML aliases are followed (an alias bomb
+# is a few hundred bytes that expand to billions of values) and on how deep it may nest.
+MAX_FRONTMATTER_VALUES = 10_000
+MAX_FRONTMATTER_DEPTH = 16
 WHY_MARKER = "**Why:**"
 MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
 HOW_MARKER = "**How to apply:**"
@@ -341,15 +347,74 @@ def _yaml_handler() -> Any:
     return _HANDLER
 
 
+def oversize_reason(size: int) -> str:
+    """Why a fact file of `size` bytes is refused."""
+    return (
+        f"the file is {size // 1024} KiB, over the {MAX_FACT_FILE_BYTES // 1024} KiB limit for a fact file: "
+        f"split it into facts of at most {MAX_BODY_WORDS} words"
+    )
+
+
+class _Expansion:
+    """Measures decoded frontmatter as if every YAML alias were copied out: shared values
+    are measured once (linear time), a value that contains itself is refused."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[int, int] = {}
+        self.open: set[int] = set()
+        self.shared = False
+
+    def size(self, value: Any, depth: int) -> int:
+        if not isinstance(value, (dict, list)):
+            return 1
+        key = id(value)
+        known = self.sizes.get(key)
+        if known is not None:
+            self.shared = True
+            return known
+        if key in self.open:
+            raise FactFileError(
+                "frontmatter refers to itself through YAML aliases: write the values out, without anchors (&) and aliases (*)"
+            )
+        if depth > MAX_FRONTMATTER_DEPTH:
+            raise FactFileError(
+                f"frontmatter is nested deeper than {MAX_FRONTMATTER_DEPTH} levels: keep a fact's fields flat"
+            )
+        self.open.add(key)
+        total = 1
+        for item in (*value.keys(), *value.values()) if isinstance(value, dict) else value:
+            total += self.size(item, depth + 1)
+            if total > MAX_FRONTMATTER_VALUES:
+                if self.shared:
+                    raise FactFileError(
+                        f"frontmatter expands to more than {MAX_FRONTMATTER_VALUES} values through YAML aliases: "
+                        "write the values out, without anchors (&) and aliases (*)"
+                    )
+                raise FactFileError(
+                    f"frontmatter holds more than {MAX_FRONTMATTER_VALUES} values: keep a fact's fields short"
+                )
+        self.open.discard(key)
+        self.sizes[key] = total
+        return total
+
+
 def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
     """Parse a fact file's text. Raises FactFileError with a one-line reason."""
     import frontmatter
     import yaml
 
+    if len(text) * 4 > MAX_FACT_FILE_BYTES:  # only then can the UTF-8 form be over the limit
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_FACT_FILE_BYTES:
+            raise FactFileError(oversize_reason(size))
     if not text.lstrip("\ufeff").startswith("---"):
         raise FactFileError("no YAML frontmatter: start the file with '---', the fact's fields, then '---'")
     try:
         post = frontmatter.loads(text.lstrip("\ufeff"), handler=_yaml_handler())
+    except RecursionError:
+        raise FactFileError(
+            f"frontmatter is nested deeper than {MAX_FRONTMATTER_DEPTH} levels: keep a fact's fields flat"
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -359,6 +424,7 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
         ) from None
     except ValueError as exc:
         raise FactFileError(f"frontmatter cannot be split from the body ({exc}): check the '---' lines") from None
+    _Expansion().size(post.metadata, 1)
     return fact_from_metadata(post.metadata, post.content, file_stem)
 
 

@@ -15,7 +15,14 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.memory import cache as _cache
-from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, parse_fact_text
+from foundry_tui.core.memory.facts import (
+    MAX_FACT_FILE_BYTES,
+    Fact,
+    FactFileError,
+    fact_number,
+    oversize_reason,
+    parse_fact_text,
+)
 from foundry_tui.core.memory.snapshot import Snapshot
 from foundry_tui.core.paths import Layout
 
@@ -84,7 +91,11 @@ def _is_fact_file(name: str) -> bool:
 def read_fact_file(path: Path) -> Fact | BrokenFile:
     """Parse one fact file; a problem becomes a BrokenFile with a one-line reason."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_FACT_FILE_BYTES:  # never read, so never served
+                return BrokenFile(path.name, oversize_reason(size))
+            text = handle.read(MAX_FACT_FILE_BYTES + 1)  # a device or a growing file stops here
     except UnicodeDecodeError:
         return BrokenFile(path.name, "not UTF-8 text: save the file as UTF-8")
     except OSError as exc:

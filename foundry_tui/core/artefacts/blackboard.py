@@ -35,7 +35,7 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
         raise InputError("data must be a JSON object (the artifact)")
     refuse_secrets({"data": data})
     artifact = {**data, "schema": schema, "producedBy": agent_name}
-    problems = violations(load_contract(layout, schema), artifact)
+    problems = violations(load_contract(layout, schema), artifact, schema)
     if problems:
         text = "\n".join(
             [f"Rejected: artifact does not satisfy {schema}.", *(f"- {p}" for p in problems), "Fix and call again."]

@@ -516,7 +516,7 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write("foundry: error: name a command (see `foundry --help`)\n")
         return 2
     if not args.demo:
-        return handler(args)
+        return _call(handler, args)
     from foundry_tui.demo import make_demo_copy, remove_demo_copy
 
     if args.root:
@@ -525,9 +525,26 @@ def _run(args: argparse.Namespace) -> int:
     args.root = str(root)
     os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: do not leave cache files behind
     try:
-        return handler(args)
+        return _call(handler, args)
     finally:
         remove_demo_copy(root)
+
+
+def _call(handler: Handler, args: argparse.Namespace) -> int:
+    """Run a command; an OS error becomes the same one line its MCP tool would report."""
+    try:
+        return handler(args)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from foundry_tui.core.errors import os_error_text
+        from foundry_tui.core.paths import find_root
+
+        try:
+            root = find_root(args.root)
+        except FoundryError:
+            root = None
+        raise FoundryError(os_error_text(exc, root)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

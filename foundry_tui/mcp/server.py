@@ -172,7 +172,7 @@ class FoundryServer:
     # ---- tools ---------------------------------------------------------------------------------
 
     def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
-        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.core.errors import FoundryError, os_error_text
         from foundry_tui.core.events import record_event
         from foundry_tui.mcp.tools import TOOLS_BY_NAME, call_tool, check_arguments
 
@@ -190,6 +190,12 @@ class FoundryServer:
             is_error = tool.name == "blackboard_write" and not fields.get("written", True)
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
+        except OSError as exc:  # the disk refused: the model reads why (spec 002), the server goes on
+            text, fields, is_error = f"{tool.name} failed: {os_error_text(exc, self.root)}", {"error": True}, True
+        except Exception as exc:  # a bug: still a tool failure for the model, with the details on stderr
+            print(f"foundry mcp: internal error in {tool.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            text = f"{tool.name} failed: internal error ({type(exc).__name__}): please report it"
+            fields, is_error = {"error": True}, True
         record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
         return {"content": [{"type": "text", "text": text}], "isError": is_error}

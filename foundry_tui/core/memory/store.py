@@ -167,9 +167,9 @@ class FactStore:
 
     def _stat_all(self) -> tuple[list[str], list[int]]:
         """Every fact file name, sorted, and their stat keys flattened (mtime_ns, size, inode)."""
-        try:
-            fd = os.open(self.layout.facts_dir, os.O_RDONLY)
-        except (FileNotFoundError, NotADirectoryError):
+        try:  # a file where the folder belongs is an error naming it, not an empty memory
+            fd = os.open(self.layout.facts_dir, os.O_RDONLY | os.O_DIRECTORY)
+        except FileNotFoundError:
             return [], []
         names: list[str] = []
         keys: list[int] = []

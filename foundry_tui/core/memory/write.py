@@ -6,7 +6,7 @@ import datetime as _dt
 from collections.abc import Callable
 
 from foundry_tui.core.atomic import exclusive_create, folder_lock
-from foundry_tui.core.errors import InputError
+from foundry_tui.core.errors import FoundryError, InputError, os_error_place
 from foundry_tui.core.memory.facts import (
     CONFIDENCES,
     TYPES,
@@ -146,7 +146,13 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         new.supersedes = same_title[-1].id if same_title else None
         new.created = today.isoformat()
         create_fact(project, new)
-        index = rebuild_index(project, today)
+        try:
+            index = rebuild_index(project, today)
+        except OSError as exc:  # the fact is on disk: the caller must learn its id
+            raise FoundryError(
+                f"{new.id} was written, but the index was not ({os_error_place(exc, project.root)}): "
+                "fix that path, then rebuild the index (memory_index)"
+            ) from None
     warnings = []
     if new.needs_why:
         warnings.append(
@@ -180,13 +186,23 @@ def rewrite_facts(
     with folder_lock(project.layout.memory_dir):
         project.sync()
         facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
-        for fact in facts:
-            path = project.layout.facts_dir / f"{fact.id}.md"
-            current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
-            change(current)
-            atomic_write(path, render_fact_text(current))
-        project.sync()
-        return rebuild_index(project, today)
+        done: list[str] = []
+        try:
+            for fact in facts:
+                path = project.layout.facts_dir / f"{fact.id}.md"
+                current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
+                change(current)
+                atomic_write(path, render_fact_text(current))
+                done.append(fact.id)
+            project.sync()
+            return rebuild_index(project, today)
+        except OSError as exc:
+            if not done:
+                raise
+            stopped = "the index was not rebuilt" if len(done) == len(facts) else "the others were not"
+            raise FoundryError(
+                f"{', '.join(done)} changed, but {stopped} ({os_error_place(exc, project.root)}): fix that path, then retry"
+            ) from None
 
 
 def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:

@@ -67,22 +67,12 @@ def git_summary(root: Path) -> str:
 
 def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
-    from foundry_tui.core.config import Config
-    from foundry_tui.core.errors import ConfigError
-    from foundry_tui.core.memory.index_file import build_index
+    from foundry_tui.core.memory.index_file import todays_index
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
-    try:
-        index = project.layout.index_path.read_text(encoding="utf-8").rstrip("\n")
-    except (OSError, UnicodeDecodeError):
-        project.sync()
-        try:
-            budget = project.config().index_token_budget
-        except ConfigError:
-            budget = Config().index_token_budget
-        index = build_index(project.active_facts(resolve_today()), budget)[0].rstrip("\n")
+    index = todays_index(project, resolve_today()).rstrip("\n")  # never INDEX.md as it was: facts expire
     context = "\n\n".join(
         [
             "Foundry project memory. Search it with the memory_search tool; never read .foundry/memory/facts/ directly.",

@@ -237,11 +237,13 @@ class FoundryServer:
         layout = project.layout
         try:
             if uri == "foundry://memory/index":
-                if not layout.index_path.exists():
+                from foundry_tui.core.memory.index_file import todays_index
+
+                if not layout.index_path.exists():  # spec 002: "built on demand if missing"
                     from foundry_tui.core.memory.write import memory_index
 
                     memory_index(project, self.today())
-                return str(layout.index_path.read_text(encoding="utf-8"))
+                return todays_index(project, self.today())  # today's, not INDEX.md as it was
             if uri == "foundry://contracts":
                 from foundry_tui.core.artefacts.contracts import describe_contracts
 

@@ -128,7 +128,7 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
     The whole check-allocate-write-reindex step holds the memory lock, so concurrent
     writers (other processes, threads) never allocate the same id or lose a fact."""
     new = validate_request(req)
-    budget = project.config().index_token_budget  # a broken config refuses before anything is written
+    project.config()  # a broken config refuses before anything is written
     with folder_lock(project.layout.memory_dir):
         project.sync()
         store = project.store
@@ -137,12 +137,9 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
         print_fp = fingerprint(new.title, new.body)
         same = [f for f in same_title if f.fingerprint == print_fp]
-        if same:  # nothing is written, not even the index: report it as it would be built
-            from foundry_tui.core.memory.index_file import build_index
-
-            _text, report = build_index(active, budget)
-            report.path = project.layout.index_path
-            return WriteResult("unchanged", same[-1].id, report)
+        if same:  # no fact is written; the index is brought up to date if it is stale, so the
+            # reply reports INDEX.md as it is on disk
+            return WriteResult("unchanged", same[-1].id, rebuild_index(project, today))
         new.supersedes = same_title[-1].id if same_title else None
         new.created = today.isoformat()
         create_fact(project, new)

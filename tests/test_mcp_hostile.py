@@ -91,3 +91,52 @@ def test_the_big_id_error_says_what_is_wrong(server: RawServer) -> None:
     assert answer["id"] is None
     assert answer["error"]["code"] == -32700
     assert "digits" in answer["error"]["message"]
+
+
+# ---- issue 17, "MCP odds and ends" -----------------------------------------------------------
+
+
+def test_resource_templates_list_is_empty(server: RawServer) -> None:
+    answer = server.ask({"jsonrpc": "2.0", "id": 4, "method": "resources/templates/list"})
+    assert answer == {"jsonrpc": "2.0", "id": 4, "result": {"resourceTemplates": []}}
+
+
+@pytest.mark.parametrize(
+    ("asked", "answered"),
+    [
+        ("2025-06-18", "2025-06-18"),
+        ("2025-03-26", "2025-03-26"),
+        ("2024-11-05", "2024-11-05"),
+        ("2025-11-25", "2025-06-18"),  # newer than this server: its latest
+        ("1999-01-01", "2025-06-18"),
+        (42, "2025-06-18"),
+    ],
+)
+def test_the_protocol_version_is_negotiated(demo_root: Path, asked: object, answered: str) -> None:
+    srv = RawServer(demo_root)
+    try:
+        init = {**INIT, "params": {**INIT["params"], "protocolVersion": asked}}  # type: ignore[dict-item]
+        assert srv.ask(init)["result"]["protocolVersion"] == answered
+    finally:
+        srv.proc.kill()
+        srv.proc.wait()
+
+
+def test_batches_are_answered_only_under_2025_03_26(demo_root: Path) -> None:
+    srv = RawServer(demo_root)
+    try:
+        srv.ask({**INIT, "params": {**INIT["params"], "protocolVersion": "2025-03-26"}})  # type: ignore[dict-item]
+        batch = [
+            {"jsonrpc": "2.0", "id": 5, "method": "ping"},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 6, "method": "nope"},
+        ]
+        srv.send(batch)
+        assert srv.receive() == [
+            {"jsonrpc": "2.0", "id": 5, "result": {}},
+            {"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, "message": "Method not found: nope"}},
+        ]
+        assert srv.ask([])["error"]["code"] == -32600
+    finally:
+        srv.proc.kill()
+        srv.proc.wait()

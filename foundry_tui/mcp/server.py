@@ -18,7 +18,12 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import IO, Any
 
-PROTOCOL_VERSION = "2025-06-18"
+PROTOCOL_VERSION = "2025-06-18"  # the latest this server speaks
+# Versions whose server side this server implements (MCP lifecycle, "Version Negotiation":
+# answer the client's version when supported, else the latest). Their differences for a
+# server with tools and resources: 2025-03-26 alone requires receiving JSON-RPC batches.
+SUPPORTED_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
+BATCH_VERSION = "2025-03-26"
 INSTRUCTIONS = (
     "Foundry memory and contracts. Prefer memory_search over reading .foundry files. Consult runbook_list before "
     "recurring tasks. Hand work between agents with blackboard_write, returning only the artifact path and a short summary."
@@ -50,6 +55,7 @@ class FoundryServer:
         self._warmup: threading.Thread | None = None
         self._warm_after_reply = False
         self._tool_calls = 0
+        self.protocol_version = PROTOCOL_VERSION
 
     # ---- the engine, loaded after initialize ---------------------------------------------
 
@@ -83,7 +89,7 @@ class FoundryServer:
 
     # ---- JSON-RPC ----------------------------------------------------------------------------
 
-    def handle_line(self, line: bytes | str) -> dict[str, Any] | None:
+    def handle_line(self, line: bytes | str) -> dict[str, Any] | list[dict[str, Any]] | None:
         """One line in, at most one response out. No line, however hostile, stops the loop:
         what the JSON parser or the checks below refuse becomes a JSON-RPC error."""
         try:
@@ -107,7 +113,13 @@ class FoundryServer:
             return _error(msg_id, code, problem)
         return self.handle(message)
 
-    def handle(self, message: Any) -> dict[str, Any] | None:
+    def handle(self, message: Any) -> dict[str, Any] | list[dict[str, Any]] | None:
+        if isinstance(message, list) and message and self.protocol_version == BATCH_VERSION:
+            answers = [self.handle_one(item) for item in message]
+            return [answer for answer in answers if answer is not None] or None
+        return self.handle_one(message)
+
+    def handle_one(self, message: Any) -> dict[str, Any] | None:
         if not isinstance(message, dict):
             kind = "a batch (array)" if isinstance(message, list) else type(message).__name__
             return _error(None, INVALID_REQUEST, f"Invalid Request: expected a JSON-RPC object, got {kind}")
@@ -143,8 +155,10 @@ class FoundryServer:
             from foundry_tui import __version__
 
             self._warm_after_reply = True  # the engine loads once this reply is on its way
+            asked = params.get("protocolVersion")
+            self.protocol_version = asked if asked in SUPPORTED_VERSIONS else PROTOCOL_VERSION
             return {
-                "protocolVersion": PROTOCOL_VERSION,
+                "protocolVersion": self.protocol_version,
                 "capabilities": {
                     "tools": {"listChanged": False},
                     "resources": {"subscribe": False, "listChanged": False},
@@ -162,6 +176,8 @@ class FoundryServer:
             return self.call_tool(params)
         if method == "resources/list":
             return {"resources": self.list_resources()}
+        if method == "resources/templates/list":
+            return {"resourceTemplates": []}  # every resource is listed by its own uri
         if method == "resources/read":
             uri = params.get("uri")
             if not isinstance(uri, str):
@@ -329,7 +345,7 @@ def _number_problem(exc: ValueError) -> str:
     return text.split(";")[0]
 
 
-def _encode(response: dict[str, Any]) -> bytes:
+def _encode(response: dict[str, Any] | list[dict[str, Any]]) -> bytes:
     """One response line. Replies never carry a lone surrogate (requests with one are refused),
     but should one slip through, it becomes U+FFFD rather than an exception that ends the loop."""
     text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))

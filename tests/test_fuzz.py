@@ -227,6 +227,9 @@ YAML_SNIPPETS = st.sampled_from(
         "k: |\n  ---\n  x\n",
         "---\n",
         "\t: tab\n",
+        "1: one\n",
+        "null: nothing\n",
+        "[a]: b\n",
     ]
 )
 

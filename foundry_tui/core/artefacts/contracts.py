@@ -197,6 +197,8 @@ def load_json_file(layout: Layout, raw_path: str) -> Any:
     """A JSON file named by a caller: resolved against the root when relative, refused if it leaves it."""
     if not raw_path.strip():
         raise InputError("path is empty")
+    if "\x00" in raw_path:  # no file name holds one; without this check it reads as "outside the root"
+        raise InputError(f"path {raw_path!r} contains a NUL character: name a file without one")
     path = Path(raw_path)
     if not path.is_absolute():
         path = layout.root / path

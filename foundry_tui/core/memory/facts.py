@@ -400,7 +400,6 @@ class _Expansion:
 
 def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
     """Parse a fact file's text. Raises FactFileError with a one-line reason."""
-    import frontmatter
     import yaml
 
     if len(text) * 4 > MAX_FACT_FILE_BYTES:  # only then can the UTF-8 form be over the limit
@@ -409,12 +408,27 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
             raise FactFileError(oversize_reason(size))
     if not text.lstrip("\ufeff").startswith("---"):
         raise FactFileError("no YAML frontmatter: start the file with '---', the fact's fields, then '---'")
+    handler = _yaml_handler()
+    # python-frontmatter's own steps (strip, split on the '---' lines, load), taken one by
+    # one so that each way a file can fail gets its own message.
+    stripped = text.lstrip("\ufeff").strip()
+    first_line = stripped.split("\n", 1)[0]
+    if not handler.FM_BOUNDARY.match(first_line):
+        raise FactFileError(f"the first line is {first_line[:20]!r}, not '---': start the file with a line of '---'")
     try:
-        post = frontmatter.loads(text.lstrip("\ufeff"), handler=_yaml_handler())
+        _, frontmatter_text, content = handler.FM_BOUNDARY.split(stripped, 2)
+    except ValueError:
+        raise FactFileError(
+            "the frontmatter has no closing '---' line: end the fact's fields with a line of '---'"
+        ) from None
+    try:
+        meta = handler.load(frontmatter_text)
     except RecursionError:
         raise FactFileError(
             f"frontmatter is nested deeper than {MAX_FRONTMATTER_DEPTH} levels: keep a fact's fields flat"
         ) from None
+    except UnicodeEncodeError:  # the C loader takes UTF-8: a lone surrogate cannot reach it
+        raise FactFileError("frontmatter holds a lone UTF-16 surrogate, not text: save the file as UTF-8") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -422,10 +436,22 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
         raise FactFileError(
             f"frontmatter is not valid YAML{where} ({problem}): fix the YAML between the '---' lines"
         ) from None
-    except ValueError as exc:
-        raise FactFileError(f"frontmatter cannot be split from the body ({exc}): check the '---' lines") from None
-    _Expansion().size(post.metadata, 1)
-    return fact_from_metadata(post.metadata, post.content, file_stem)
+    if meta is None or meta == {}:
+        raise FactFileError(
+            "the frontmatter is empty: put the fact's fields (id, type, title, created) between the '---' lines"
+        )
+    if not isinstance(meta, dict):
+        kind = {list: "list", str: "text", bool: "true/false"}.get(
+            type(meta), "number" if isinstance(meta, (int, float)) else "value"
+        )
+        raise FactFileError(
+            f"the frontmatter is a YAML {kind}, not fields: write one 'key: value' line per field between the '---' lines"
+        )
+    odd = [key for key in meta if not isinstance(key, str)]  # `1:` or `null:` as a key
+    if odd:
+        raise FactFileError(f"frontmatter key {odd[0]!r} is not a name: write fields as 'name: value'")
+    _Expansion().size(meta, 1)
+    return fact_from_metadata(meta, content.strip(), file_stem)
 
 
 def render_fact_text(fact: Fact) -> str:

@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import TYPE_RANK, Fact
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ def served_body(body: str) -> str:
     if len(body) <= MAX_SERVED_BODY_CHARS:
         return body
     rest = len(body) - MAX_SERVED_BODY_CHARS
-    from foundry_tui.core.memory.facts import MAX_BODY_WORDS
+    from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS
 
     return (
         f"{body[:MAX_SERVED_BODY_CHARS]}… [{rest} more characters not shown: this fact is far over the "

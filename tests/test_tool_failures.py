@@ -112,3 +112,25 @@ def test_an_immutable_facts_folder(server: RawServer, demo_root: Path, immutable
     result = run_cli("--root", str(demo_root), "memory", "write", "--title", "T", "--body", "B.", "--type", "domain")
     assert (result.code, result.err) == (1, f"foundry: error: {expected}\n")
     assert not any(p.name.startswith(".") for p in immutable_facts.iterdir())  # no temp file left
+
+
+def test_doctor_names_a_folder_at_index_md(demo_root: Path) -> None:
+    _index_becomes_a_folder(demo_root)
+    doctor = run_cli("--root", str(demo_root), "doctor")
+    assert doctor.code == 1
+    assert (
+        "FAIL  INDEX.md: .foundry/memory/INDEX.md is not a readable file (Is a directory)\n"
+        "        - remove what is there, then run `foundry memory index`\n"
+    ) in doctor.out
+
+
+def test_doctor_names_a_file_at_the_facts_folder(demo_root: Path) -> None:
+    facts = demo_root / ".foundry" / "memory" / "facts"
+    shutil.rmtree(facts)
+    facts.write_text("not a folder\n")
+    doctor = run_cli("--root", str(demo_root), "doctor")
+    assert doctor.code == 1
+    assert (
+        "FAIL  facts folder: .foundry/memory/facts cannot be read (Not a directory)\n"
+        "        - make it a folder of fact files (move what is there aside), then run `foundry doctor` again\n"
+    ) in doctor.out

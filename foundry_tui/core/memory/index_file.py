@@ -98,13 +98,16 @@ def build_index(active: Iterable[Fact], budget: int) -> tuple[str, IndexReport]:
 
 
 def index_state(path: Path, expected: str) -> str:
-    """`current`, `missing`, `stale` (generated, but for other facts) or `edited` (changed by hand)."""
+    """`current`, `missing`, `stale` (generated, but for other facts), `edited` (changed by
+    hand) or `unreadable` (not a file that can be read: a folder, say)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return "missing"
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         return "edited"
+    except OSError:
+        return "unreadable"
     if text == expected:
         return "current"
     lines = text.rstrip("\n").split("\n")

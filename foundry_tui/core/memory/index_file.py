@@ -139,9 +139,15 @@ def todays_index(project: Project, today: _dt.date) -> str:
     from foundry_tui.core.config import Config
     from foundry_tui.core.errors import ConfigError
 
-    project.sync()
     try:
         budget = project.config().index_token_budget
     except ConfigError:
         budget = Config().index_token_budget
-    return build_index(project.active_facts(today), budget)[0]
+    with project.lock:
+        project.sync()
+        snapshot = project.store.pending_snapshot
+        if snapshot is not None:  # unchanged since the parse cache: build only the active facts
+            active = [snapshot.fact(i) for i in snapshot.active(today.isoformat())]
+        else:
+            active = project.active_facts(today)
+    return build_index(active, budget)[0]

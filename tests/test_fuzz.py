@@ -6,6 +6,7 @@ Fact or raise FactFileError, nothing else."""
 from __future__ import annotations
 
 import json
+import os
 import queue
 import threading
 from pathlib import Path
@@ -20,7 +21,7 @@ from foundry_tui.core.memory.store import BrokenFile, read_fact_file
 from foundry_tui.mcp.tools import TOOLS
 from tests.test_mcp_raw import INIT, RawServer
 
-SERVER_EXAMPLES = 200  # per strategy
+SERVER_EXAMPLES = int(os.environ.get("FOUNDRY_FUZZ_EXAMPLES", "200"))  # per strategy
 LOADER_EXAMPLES = 300  # the loader; the file reader gets a third of it
 
 # Every code point, with lone surrogates (half an emoji: json.dumps escapes it as \ud83d)
@@ -187,6 +188,58 @@ def test_fuzz_the_server_with_random_json(demo_root: Path) -> None:
         is_request = isinstance(message, dict) and "id" in message
         if is_request:
             assert answers, f"no answer to {message!r}"
+
+    one()
+    session.close()
+
+
+# Text a tool might choke on: path tricks, markup, control characters, long runs.
+TOOL_TEXT = ANY_TEXT | st.sampled_from(
+    ["..", "../../etc/passwd", "/etc/passwd", ".", "", " ", "a/b", "a\x00b", "[/]", "<script>", "*" * 300, "a-" * 2000]
+)
+
+
+@st.composite
+def tool_calls(draw: st.DrawFn) -> dict[str, Any]:
+    """tools/call with the tool's own argument names and JSON types, random values: these get
+    past the argument check and run the tool itself."""
+    tool = draw(st.sampled_from(TOOLS))
+    arguments: dict[str, Any] = {}
+    for name, spec in tool.schema["properties"].items():
+        if name not in tool.schema["required"] and draw(st.booleans()):
+            continue
+        kind = spec["type"]
+        if "enum" in spec and draw(st.booleans()):
+            arguments[name] = draw(st.sampled_from(spec["enum"]))
+        elif kind == "string":
+            arguments[name] = draw(st.sampled_from(["finding.v1", "fact.v1", "deploy-production"]) | TOOL_TEXT)
+        elif kind == "integer":
+            arguments[name] = draw(st.integers(spec.get("minimum", -5), spec.get("maximum", 30)))
+        elif kind == "boolean":
+            arguments[name] = draw(st.booleans())
+        elif kind == "array":
+            arguments[name] = draw(st.lists(TOOL_TEXT, max_size=4))
+        else:
+            arguments[name] = draw(st.dictionaries(TOOL_TEXT, JSON_VALUES, max_size=4))
+    return {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": tool.name, "arguments": arguments}}
+
+
+def test_fuzz_the_tools_with_well_typed_random_arguments(demo_root: Path) -> None:
+    """Every call is answered with a result (a tool failure is an isError result, spec 002),
+    or a request error: never an internal error, never silence."""
+    session = _Session(demo_root)
+
+    @settings(max_examples=SERVER_EXAMPLES, suppress_health_check=list(HealthCheck), database=None)
+    @given(tool_calls(), st.booleans())
+    def one(message: dict[str, Any], ascii_only: bool) -> None:
+        answers = session.exchange(_encode(message, ascii_only))
+        _check_answers(answers)
+        (answer,) = answers
+        if "error" in answer:
+            assert answer["error"]["code"] in (-32700, -32600, -32602), answer  # -32700: raw surrogate bytes
+        else:
+            text = answer["result"]["content"][0]["text"]
+            assert "internal error" not in text, (message, text)
 
     one()
     session.close()

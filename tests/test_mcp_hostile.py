@@ -140,3 +140,12 @@ def test_batches_are_answered_only_under_2025_03_26(demo_root: Path) -> None:
     finally:
         srv.proc.kill()
         srv.proc.wait()
+
+
+def test_the_raw_bytes_of_a_lone_surrogate_are_not_utf8(server: RawServer) -> None:
+    """Found by the fuzzer: json.loads decodes UTF-8 with 'surrogatepass', so these bytes
+    reached a tool as a lone surrogate and the reply could not be encoded."""
+    line = b'{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"\xed\xa0\x80"}}}'
+    answer = server.ask(line)
+    assert answer["error"] == {"code": -32700, "message": "Parse error: the line is not UTF-8 text"}
+    assert server.ask(PING)["result"] == {}

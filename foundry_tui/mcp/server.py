@@ -92,19 +92,26 @@ class FoundryServer:
     def handle_line(self, line: bytes | str) -> dict[str, Any] | list[dict[str, Any]] | None:
         """One line in, at most one response out. No line, however hostile, stops the loop:
         what the JSON parser or the checks below refuse becomes a JSON-RPC error."""
+        given_text = isinstance(line, str)  # from a caller, not stdin: it may hold raw surrogates
+        if isinstance(line, bytes):
+            # Strict UTF-8 (what MCP's stdio transport carries): json.loads would guess UTF-16
+            # or UTF-32 from the first bytes, and decodes UTF-8 with 'surrogatepass', which
+            # lets the bytes of a lone surrogate through unescaped.
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return _error(None, PARSE_ERROR, "Parse error: the line is not UTF-8 text")
         try:
             message = json.loads(line)
         except RecursionError:
             return _error(None, PARSE_ERROR, f"Parse error: JSON nested deeper than {MAX_DEPTH} levels")
-        except UnicodeDecodeError:
-            return _error(None, PARSE_ERROR, "Parse error: the line is not UTF-8 text")
         except json.JSONDecodeError as exc:
             return _error(None, PARSE_ERROR, f"Parse error: {exc}")
         except ValueError as exc:  # an integer past the interpreter's digit limit, and the like
             return _error(None, PARSE_ERROR, f"Parse error: {_number_problem(exc)}")
-        # Only an escape (\\ud800) can put a lone surrogate into a string: raw bytes would not decode.
-        has_escape = b"\\u" in line if isinstance(line, bytes) else "\\u" in line
-        problem = _shape_problem(message, check_surrogates=has_escape)
+        # From stdin only an escape (\\ud800) can put a lone surrogate into a string: raw
+        # surrogate bytes do not decode.
+        problem = _shape_problem(message, check_surrogates=given_text or "\\u" in line)
         if problem is not None:
             msg_id = message.get("id") if isinstance(message, dict) else None
             if not _plain_id(msg_id) or (isinstance(msg_id, str) and not _is_unicode(msg_id)):

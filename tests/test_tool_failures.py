@@ -134,3 +134,46 @@ def test_doctor_names_a_file_at_the_facts_folder(demo_root: Path) -> None:
         "FAIL  facts folder: .foundry/memory/facts cannot be read (Not a directory)\n"
         "        - make it a folder of fact files (move what is there aside), then run `foundry doctor` again\n"
     ) in doctor.out
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path, demo_root: Path) -> Iterator[Path]:
+    """The demo project on a tmpfs of its own (root only), to fill up or make read-only."""
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount_point)], capture_output=True)
+    if mounted.returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        root = mount_point / "demo"
+        shutil.copytree(demo_root, root)
+        yield root
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=True)
+
+
+def test_a_full_disk(small_disk: Path) -> None:
+    filler = small_disk.parent / "filler"
+    with filler.open("wb") as handle, pytest.raises(OSError):
+        while True:
+            handle.write(b"\0" * 65536)
+            handle.flush()
+    expected = ".foundry/memory/facts: No space left on device: fix that path and retry"
+    result = run_cli("--root", str(small_disk), "memory", "write", "--title", "T", "--body", "B.", "--type", "domain")
+    assert (result.code, result.err) == (1, f"foundry: error: {expected}\n")
+    srv = RawServer(small_disk)
+    try:
+        srv.ask(INIT)
+        assert _error_text(_call(srv, "memory_write", WRITE)) == f"memory_write failed: {expected}"
+    finally:
+        srv.proc.kill()
+        srv.proc.wait()
+
+
+def test_a_read_only_disk(small_disk: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk.parent)], check=True)
+    expected = ".foundry/memory/facts: Read-only file system: fix that path and retry"
+    result = run_cli("--root", str(small_disk), "memory", "write", "--title", "T", "--body", "B.", "--type", "domain")
+    assert (result.code, result.err) == (1, f"foundry: error: {expected}\n")
+    search = run_cli("--root", str(small_disk), "memory", "search", "postgres")
+    assert search.code == 0 and search.out.startswith("### fact-0009")  # reading still works

@@ -138,3 +138,35 @@ def test_an_oversize_file_is_broken_and_reported(demo_root: Path) -> None:
     assert f".foundry/memory/facts/fact-0100.md: the file is {len(big.encode()) // 1024} KiB, over the {kib} KiB" in (
         doctor.stdout
     )
+
+
+TUI_PROBE = """
+import asyncio, sys
+from pathlib import Path
+from tests.tui_helpers import make_app, option_ids, settle
+
+async def main():
+    app = make_app(Path(sys.argv[1]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        print(" ".join(option_ids(pilot, "#index")))
+        await pilot.press("q")
+
+asyncio.run(main())
+"""
+
+
+def test_the_tui_loads_past_the_bomb(demo_root: Path) -> None:
+    """The TUI stayed on "loading..." with the bomb in the facts folder (issue 9, High 2).
+    Run in a subprocess under the same limits as the commands."""
+    _plant(demo_root, "fact-0100.md", BOMB)
+    proc = subprocess.run(
+        [sys.executable, "-c", TUI_PROBE, str(demo_root)],
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT,
+        preexec_fn=_limit_memory,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "fact-0009" in proc.stdout.split()

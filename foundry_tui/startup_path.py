@@ -39,6 +39,9 @@ HOOKS = (
     "foundry_tui.core.memory.snapshot",
     "foundry_tui.core.memory.store",
     "foundry_tui.core.memory.vocabulary",  # constants only, no imports: ~0.3 ms (python -X importtime)
+    # SessionStart bounds the runbooks' frontmatter (alias bombs): ~0.3 ms of import
+    # (python -X importtime -c "import foundry_tui.core.yaml_bounds", self time).
+    "foundry_tui.core.yaml_bounds",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")

@@ -170,3 +170,24 @@ def test_the_tui_loads_past_the_bomb(demo_root: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "fact-0009" in proc.stdout.split()
+
+
+RUNBOOK_BOMB = "---\n" + BOMB_KEY + "title: *i\ntrigger: *h\n---\n\n# Bomb\n"
+
+
+def test_a_runbook_bomb_hangs_nothing(demo_root: Path) -> None:
+    """Runbooks are listed at every SessionStart and by runbook_list: the same bounds hold."""
+    books = demo_root / ".foundry" / "runbooks"
+    (books / "bomb.md").write_text(RUNBOOK_BOMB, encoding="utf-8")
+    (books / "numbers.md").write_text("---\n1: one\ntitle: Numbers\n---\n# N\n", encoding="utf-8")
+    (books / "huge.md").write_text("---\ntitle: Huge\n---\n" + "x" * (300 * 1024), encoding="utf-8")
+    listing = _run(demo_root, "runbook", "list")
+    assert listing.returncode == 0, listing.stderr
+    assert "- **bomb** — bomb\n" in listing.stdout  # the file name stands in for a title it cannot use
+    assert "- **numbers** — numbers\n" in listing.stdout
+    assert "- **deploy-production** — Deploy to production" in listing.stdout
+    session = _run(demo_root, "hook", "session-start", stdin="{}")
+    assert "- **bomb** — bomb" in json.loads(session.stdout)["hookSpecificOutput"]["additionalContext"]
+    huge = _run(demo_root, "runbook", "get", "huge")
+    assert huge.returncode == 1
+    assert huge.stderr == "foundry: error: runbook 'huge' is 300 KiB, over the 256 KiB limit for a runbook: split it\n"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.atomic import exclusive_create
-from foundry_tui.core.errors import InputError, NotFoundError
+from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.names import check_slug, slugify
 from foundry_tui.core.paths import Layout
 
@@ -24,10 +25,30 @@ class Runbook:
     problem: str | None = None
 
 
+MAX_RUNBOOK_BYTES = 256 * 1024  # a runbook is a page of steps: past this it is not read or served
+
+
+def _oversize(slug: str, size: int) -> str:
+    return f"runbook '{slug}' is {size // 1024} KiB, over the {MAX_RUNBOOK_BYTES // 1024} KiB limit for a runbook: split it"
+
+
+def _read(path: Path) -> str:
+    """The runbook's text, refusing one over MAX_RUNBOOK_BYTES before reading it."""
+    with open(path, encoding="utf-8") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        text = handle.read(MAX_RUNBOOK_BYTES + 1) if size <= MAX_RUNBOOK_BYTES else None
+    if text is None or len(text.encode("utf-8")) > MAX_RUNBOOK_BYTES:
+        raise FoundryError(_oversize(path.stem, max(size, MAX_RUNBOOK_BYTES + 1)))
+    return text
+
+
 def _front(path: Path) -> tuple[dict[str, Any], str | None]:
-    """A runbook's frontmatter, or ({}, reason) when it cannot be read."""
+    """A runbook's frontmatter, or ({}, reason) when it cannot be used. A runbook is a file
+    from the repository: its size and what its YAML expands to are bounded, as for facts."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read(path)
+    except FoundryError as exc:
+        return {}, str(exc)
     except (OSError, UnicodeDecodeError) as exc:
         return {}, f"cannot be read ({exc})"
     if not text.startswith("---"):
@@ -35,11 +56,29 @@ def _front(path: Path) -> tuple[dict[str, Any], str | None]:
     import frontmatter
     import yaml
 
+    from foundry_tui.core.yaml_bounds import YamlBoundsError, check_yaml_bounds
+
     try:
         meta = frontmatter.loads(text).metadata
-    except (yaml.YAMLError, ValueError) as exc:
+        check_yaml_bounds(meta)
+    except YamlBoundsError as exc:
+        return {}, str(exc)
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
         return {}, f"frontmatter is not valid YAML ({str(exc).splitlines()[0]})"
+    except (TypeError, UnicodeEncodeError):  # a key that is not text (`1:`), a lone surrogate
+        return {}, "frontmatter fields must be 'name: value' lines"
     return (meta if isinstance(meta, dict) else {}), None
+
+
+def _line(value: Any) -> str | None:
+    """A title or trigger as one line: text, or a list of plain values; anything else is unusable."""
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        value = ", ".join(str(v) for v in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    return " ".join(value.split()) or None
 
 
 def list_runbooks(layout: Layout) -> list[Runbook]:
@@ -51,15 +90,8 @@ def list_runbooks(layout: Layout) -> list[Runbook]:
         if path.name.startswith("."):
             continue
         meta, problem = _front(path)
-        title = str(meta.get("title") or path.stem)
-        trigger = meta.get("trigger")
-        if isinstance(trigger, list):
-            trigger = ", ".join(str(t) for t in trigger)
-        books.append(
-            Runbook(
-                path.stem, " ".join(title.split()), " ".join(str(trigger).split()) if trigger else None, path, problem
-            )
-        )
+        title = _line(meta.get("title")) or path.stem
+        books.append(Runbook(path.stem, title, _line(meta.get("trigger")), path, problem))
     return books
 
 
@@ -80,7 +112,7 @@ def get_runbook(layout: Layout, slug: str) -> str:
     check_slug(slug, "runbook slug")
     path = layout.runbooks_dir / f"{slug}.md"
     try:
-        return path.read_text(encoding="utf-8")
+        return _read(path)
     except FileNotFoundError:
         available = ", ".join(b.slug for b in list_runbooks(layout)) or "none yet"
         raise NotFoundError(f"no runbook '{slug}'; available: {available}") from None

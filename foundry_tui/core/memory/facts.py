@@ -40,10 +40,6 @@ FIELD_ORDER: tuple[str, ...] = (
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
 # A fact is at most 120 words: a file past this is not one, and is never parsed or served.
 MAX_FACT_FILE_BYTES = 64 * 1024
-# Bounds on what the frontmatter may expand to once YAML aliases are followed (an alias bomb
-# is a few hundred bytes that expand to billions of values) and on how deep it may nest.
-MAX_FRONTMATTER_VALUES = 10_000
-MAX_FRONTMATTER_DEPTH = 16
 WHY_MARKER = "**Why:**"
 MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
 HOW_MARKER = "**How to apply:**"
@@ -358,52 +354,12 @@ def oversize_reason(size: int) -> str:
     )
 
 
-class _Expansion:
-    """Measures decoded frontmatter as if every YAML alias were copied out: shared values
-    are measured once (linear time), a value that contains itself is refused."""
-
-    def __init__(self) -> None:
-        self.sizes: dict[int, int] = {}
-        self.open: set[int] = set()
-        self.shared = False
-
-    def size(self, value: Any, depth: int) -> int:
-        if not isinstance(value, (dict, list)):
-            return 1
-        key = id(value)
-        known = self.sizes.get(key)
-        if known is not None:
-            self.shared = True
-            return known
-        if key in self.open:
-            raise FactFileError(
-                "frontmatter refers to itself through YAML aliases: write the values out, without anchors (&) and aliases (*)"
-            )
-        if depth > MAX_FRONTMATTER_DEPTH:
-            raise FactFileError(
-                f"frontmatter is nested deeper than {MAX_FRONTMATTER_DEPTH} levels: keep a fact's fields flat"
-            )
-        self.open.add(key)
-        total = 1
-        for item in (*value.keys(), *value.values()) if isinstance(value, dict) else value:
-            total += self.size(item, depth + 1)
-            if total > MAX_FRONTMATTER_VALUES:
-                if self.shared:
-                    raise FactFileError(
-                        f"frontmatter expands to more than {MAX_FRONTMATTER_VALUES} values through YAML aliases: "
-                        "write the values out, without anchors (&) and aliases (*)"
-                    )
-                raise FactFileError(
-                    f"frontmatter holds more than {MAX_FRONTMATTER_VALUES} values: keep a fact's fields short"
-                )
-        self.open.discard(key)
-        self.sizes[key] = total
-        return total
-
-
 def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
-    """Parse a fact file's text. Raises FactFileError with a one-line reason."""
+    """Parse a fact file's text. Raises FactFileError with a one-line reason. What the
+    frontmatter may expand to is bounded (core/yaml_bounds.py: alias bombs)."""
     import yaml
+
+    from foundry_tui.core.yaml_bounds import MAX_YAML_DEPTH, YamlBoundsError, check_yaml_bounds
 
     if len(text) * 4 > MAX_FACT_FILE_BYTES:  # only then can the UTF-8 form be over the limit
         size = len(text.encode("utf-8", "surrogatepass"))
@@ -428,7 +384,7 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
         meta = handler.load(frontmatter_text)
     except RecursionError:
         raise FactFileError(
-            f"frontmatter is nested deeper than {MAX_FRONTMATTER_DEPTH} levels: keep a fact's fields flat"
+            f"frontmatter is nested deeper than {MAX_YAML_DEPTH} levels: keep the fields flat"
         ) from None
     except UnicodeEncodeError:  # the C loader takes UTF-8: a lone surrogate cannot reach it
         raise FactFileError("frontmatter holds a lone UTF-16 surrogate, not text: save the file as UTF-8") from None
@@ -453,7 +409,10 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
     odd = [key for key in meta if not isinstance(key, str)]  # `1:` or `null:` as a key
     if odd:
         raise FactFileError(f"frontmatter key {odd[0]!r} is not a name: write fields as 'name: value'")
-    _Expansion().size(meta, 1)
+    try:
+        check_yaml_bounds(meta)
+    except YamlBoundsError as exc:
+        raise FactFileError(str(exc)) from None
     return fact_from_metadata(meta, content.strip(), file_stem)
 
 

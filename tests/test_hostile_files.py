@@ -191,3 +191,18 @@ def test_a_runbook_bomb_hangs_nothing(demo_root: Path) -> None:
     huge = _run(demo_root, "runbook", "get", "huge")
     assert huge.returncode == 1
     assert huge.stderr == "foundry: error: runbook 'huge' is 300 KiB, over the 256 KiB limit for a runbook: split it\n"
+
+
+def test_hostile_blackboard_artifacts_are_unreadable_entries(demo_root: Path) -> None:
+    wave = demo_root / ".foundry" / "blackboard" / "hostile"
+    wave.mkdir(parents=True)
+    (wave / "deep.json").write_text("[" * 100_000)
+    (wave / "digits.json").write_text('{"n": ' + "9" * 5000 + "}")
+    (wave / "fine.json").write_text('{"schema": "finding.v1", "producedBy": "fine", "summary": "ok"}')
+    read = _run(demo_root, "blackboard", "read", "hostile")
+    assert read.returncode == 0, read.stderr
+    assert "- **deep.json** · unreadable: not valid JSON (nested too deeply)" in read.stdout
+    assert "- **digits.json** · unreadable: not valid JSON (a number has more than 4300 digits)" in read.stdout
+    assert "- **fine.json** · schema finding.v1 · by fine" in read.stdout
+    tokens = _run(demo_root, "tokens")
+    assert tokens.returncode == 0, tokens.stderr

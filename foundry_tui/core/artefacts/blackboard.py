@@ -119,6 +119,10 @@ def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[
                 Artifact(wave_name, name, path, text, None, f"not valid JSON (line {exc.lineno}: {exc.msg})")
             )
             continue
+        except (ValueError, RecursionError) as exc:  # a file from the repository may be hostile
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+            artifacts.append(Artifact(wave_name, name, path, text, None, f"not valid JSON ({reason})"))
+            continue
         artifacts.append(Artifact(wave_name, name, path, text, data))
     return artifacts
 

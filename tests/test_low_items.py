@@ -114,3 +114,30 @@ def test_a_nan_in_config_json_fails_the_search_not_silently(demo_root: Path) -> 
     assert (
         search.err == "foundry: error: config.json: memoryRetrieval.minScore must be a number of 0 or more, not NaN\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000, "config.json: not valid JSON (nested too deeply); fix it or delete it to use the defaults"),
+        (
+            '{"indexTokenBudget": ' + "9" * 5000 + "}",
+            "config.json: not valid JSON (a number has more than 4300 digits); fix it or delete it to use the defaults",
+        ),
+    ],
+    ids=["deep", "digits"],
+)
+def test_a_hostile_config_is_a_one_line_error(demo_root: Path, text: str, message: str) -> None:
+    (demo_root / ".foundry" / "config.json").write_text(text)
+    search = run_cli("--root", str(demo_root), "memory", "search", "postgres")
+    assert (search.code, search.err) == (1, f"foundry: error: {message}\n")
+
+
+def test_a_hostile_events_line_is_skipped(demo_root: Path) -> None:
+    metrics = demo_root / ".foundry" / "metrics"
+    metrics.mkdir(exist_ok=True)
+    with (metrics / "events.jsonl").open("a") as handle:
+        handle.write("[" * 100_000 + "\n" + '{"kind": "x", "n": ' + "9" * 5000 + "}\n")
+    for command in (["tokens"], ["memory", "missed"]):
+        result = run_cli("--root", str(demo_root), *command)
+        assert result.code == 0, result.err

@@ -130,4 +130,7 @@ def load_config(path: Path) -> Config:
         raise ConfigError(
             f"{path.name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); fix it or delete it to use the defaults"
         ) from None
+    except (ValueError, RecursionError) as exc:  # the interpreter's digit and nesting limits
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+        raise ConfigError(f"{path.name}: not valid JSON ({reason}); fix it or delete it to use the defaults") from None
     return parse_config(data, path.name)

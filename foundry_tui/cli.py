@@ -296,6 +296,9 @@ def _json_argument(text: str | None, file: str | None, what: str) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise InputError(f"the {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # the parser's digit and nesting limits
+        limit = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+        raise InputError(f"the {what} is not valid JSON ({limit})") from None
 
 
 def cmd_blackboard_write(args: argparse.Namespace) -> int:

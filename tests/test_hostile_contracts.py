@@ -129,3 +129,30 @@ def test_cli_validation_of_the_evil_pattern_returns(hostile_root: Path) -> None:
     )
     assert proc.returncode == 1
     assert "does not match" in proc.stdout
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"n": ' + "9" * 5000 + "}"], ids=["deep", "digits"])
+def test_hostile_json_files_are_one_line_errors(root: Path, text: str) -> None:
+    layout = Layout(root)
+    (root / "artifact.json").write_text(text)
+    with pytest.raises(FoundryError) as caught:
+        contract_validate(layout, "finding.v1", path="artifact.json")
+    assert "\n" not in str(caught.value) and "'artifact.json' is not valid JSON" in str(caught.value)
+    (root / ".foundry" / "contracts").mkdir(parents=True, exist_ok=True)
+    (root / ".foundry" / "contracts" / "bad.v1.json").write_text(text)
+    with pytest.raises(FoundryError) as caught:
+        contract_validate(layout, "bad.v1", {})
+    assert str(caught.value).startswith("contract .foundry/contracts/bad.v1.json cannot be used (")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("[" * 100_000, "the artifact is not valid JSON (nested too deeply)"),
+        ('{"n": ' + "9" * 5000 + "}", "the artifact is not valid JSON (a number has more than 4300 digits)"),
+    ],
+    ids=["deep", "digits"],
+)
+def test_hostile_cli_data_is_a_one_line_error(root: Path, data: str, message: str) -> None:
+    result = run_cli("--root", str(root), "contract", "validate", "finding.v1", "--data", data)
+    assert (result.code, result.err) == (2, f"foundry: error: {message}\n")

@@ -42,6 +42,10 @@ def load_contract(layout: Layout, contract_id: str) -> dict[str, Any]:
         schema = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FoundryError(f"contract {layout.relative(path)} cannot be used ({exc}): fix the file") from None
+    except (ValueError, RecursionError) as exc:
+        raise FoundryError(
+            f"contract {layout.relative(path)} cannot be used ({_json_limit(exc)}): fix the file"
+        ) from None
     if not isinstance(schema, dict):
         raise FoundryError(f"contract {layout.relative(path)} is not a JSON object: fix the file")
     return schema
@@ -212,6 +216,13 @@ def load_json_file(layout: Layout, raw_path: str) -> Any:
         raise InputError(f"'{raw_path}' is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"'{raw_path}' cannot be read ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"'{raw_path}' is not valid JSON ({_json_limit(exc)})") from None
+
+
+def _json_limit(exc: Exception) -> str:
+    """The parser limit a JSON text ran into, in words."""
+    return "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
 
 
 def contract_validate(

@@ -177,3 +177,22 @@ def test_a_read_only_disk(small_disk: Path) -> None:
     assert (result.code, result.err) == (1, f"foundry: error: {expected}\n")
     search = run_cli("--root", str(small_disk), "memory", "search", "postgres")
     assert search.code == 0 and search.out.startswith("### fact-0009")  # reading still works
+
+
+def test_resources_that_cannot_be_served_say_why(server: RawServer, demo_root: Path) -> None:
+    books = demo_root / ".foundry" / "runbooks"
+    (books / "huge.md").write_text("---\ntitle: Huge\n---\n" + "x" * (300 * 1024))
+    read = {"jsonrpc": "2.0", "id": 5, "method": "resources/read", "params": {"uri": "foundry://runbooks/huge"}}
+    assert server.ask(read)["error"] == {
+        "code": -32602,
+        "message": "Cannot read foundry://runbooks/huge: runbook 'huge' is 300 KiB, over the 256 KiB limit for a "
+        "runbook: split it",
+    }
+    facts = demo_root / ".foundry" / "memory" / "facts"
+    shutil.rmtree(facts)
+    facts.write_text("not a folder\n")
+    read = {"jsonrpc": "2.0", "id": 6, "method": "resources/read", "params": {"uri": "foundry://memory/index"}}
+    assert server.ask(read)["error"] == {
+        "code": -32603,
+        "message": "Cannot read foundry://memory/index: .foundry/memory/facts: Not a directory: fix that path and retry",
+    }

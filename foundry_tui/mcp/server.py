@@ -254,7 +254,7 @@ class FoundryServer:
         return resources
 
     def read_resource(self, uri: str) -> str:
-        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.core.errors import FoundryError, InputError, NotFoundError, os_error_text
 
         project = self.project()
         layout = project.layout
@@ -275,8 +275,12 @@ class FoundryServer:
                 from foundry_tui.core.artefacts.runbooks import get_runbook
 
                 return get_runbook(layout, uri.removeprefix("foundry://runbooks/"))
-        except FoundryError:
-            pass
+        except (InputError, NotFoundError):
+            pass  # a bad or unknown name: the resource does not exist
+        except FoundryError as exc:  # it exists but cannot be served (a runbook over the size limit, say)
+            raise RpcError(INVALID_PARAMS, f"Cannot read {uri}: {exc}") from None
+        except OSError as exc:
+            raise RpcError(INTERNAL_ERROR, f"Cannot read {uri}: {os_error_text(exc, self.root)}") from None
         raise RpcError(INVALID_PARAMS, f"Unknown resource: {uri}")
 
     # ---- the stdio loop --------------------------------------------------------------------------

@@ -138,7 +138,7 @@ class _Session:
         ping = self.next_id
         self.server.send(line.replace(b"\n", b" ").replace(b"\r", b" "))
         self.server.send({"jsonrpc": "2.0", "id": ping, "method": "ping"})
-        answers = []
+        answers: list[Any] = []
         while True:
             answer = self.server.receive(timeout=20)
             assert answer is not None, f"the server stopped answering after {line[:200]!r}"
@@ -294,7 +294,7 @@ VALID = {"id": "fact-0001", "type": "domain", "title": "A title", "created": "20
 def fact_texts(draw: st.DrawFn) -> str:
     """Mostly a valid fact with some fields replaced and unknown keys added (so that what
     follows a successful load is exercised too), sometimes random fields only."""
-    fields: dict[Any, Any] = draw(st.fixed_dictionaries({}, optional=FIELDS))  # type: ignore[arg-type]
+    fields: dict[Any, Any] = draw(st.fixed_dictionaries({}, optional=FIELDS))
     if draw(st.integers(0, 3)):
         fields = {**VALID, **fields}
     fields.update(draw(st.dictionaries(ANY_TEXT, SMALL_JSON, max_size=2)))

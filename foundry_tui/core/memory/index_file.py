@@ -136,13 +136,7 @@ def todays_index(project: Project, today: _dt.date) -> str:
     it was written, a file was edited by hand), and an expired fact must never be served
     (spec 000). A config that cannot be used falls back to the default budget here;
     doctor reports it."""
-    from foundry_tui.core.config import Config
-    from foundry_tui.core.errors import ConfigError
-
-    try:
-        budget = project.config().index_token_budget
-    except ConfigError:
-        budget = Config().index_token_budget
+    budget = project.config_or_defaults()[0].index_token_budget
     with project.lock:
         project.sync()
         snapshot = project.store.pending_snapshot

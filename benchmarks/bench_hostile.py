@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_memory import generate
 
 from foundry_tui.core.artefacts.contracts import violations
-from foundry_tui.core.memory.index_file import todays_index
+from foundry_tui.core.memory.index_file import served_index
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.write import memory_index
 from foundry_tui.core.paths import resolve_today
@@ -65,9 +65,9 @@ def main() -> None:
             Project(root).sync()  # a previous session left the parse cache behind
             index_path = root / ".foundry" / "memory" / "INDEX.md"
             read = cpu_ms(lambda: index_path.read_text(encoding="utf-8"))  # noqa: B023
-            built = cpu_ms(lambda: todays_index(Project(root), today))  # noqa: B023
+            built = cpu_ms(lambda: served_index(Project(root), today))  # noqa: B023
             print(
-                f"{count:>7,} facts: SessionStart index, CPU: read INDEX.md {read:.1f} ms, todays_index {built:.0f} ms"
+                f"{count:>7,} facts: SessionStart index, CPU: read INDEX.md {read:.1f} ms, served_index {built:.0f} ms"
             )
             (root / ".foundry" / "memory" / "facts" / f"fact-{count + 1:04d}.md").write_text(
                 BOMB.format(n=f"{count + 1:04d}")

@@ -535,7 +535,7 @@ def _call(handler: Handler, args: argparse.Namespace) -> int:
     """Run a command; an OS error becomes the same one line its MCP tool would report."""
     try:
         return handler(args)
-    except BrokenPipeError:
+    except (BrokenPipeError, FoundryError):  # FoundryError: some are OSErrors too (a refused link)
         raise
     except OSError as exc:
         from foundry_tui.core.errors import os_error_text

@@ -42,6 +42,12 @@ HOOKS = (
     # SessionStart bounds the runbooks' frontmatter (alias bombs): ~0.3 ms of import
     # (python -X importtime -c "import foundry_tui.core.yaml_bounds", self time).
     "foundry_tui.core.yaml_bounds",
+    # Only when the read gate denies a call: the denial is logged, and the secret guard
+    # redacts what it logs (issue 9). About 35 ms of pattern compiling, once, on a denial,
+    # as the guard cost before it was rewritten (python -X importtime).
+    "foundry_tui.core.secrets",
+    # pre-tool-use: the read gate's judgement (issue 9); fnmatch and re, a few ms.
+    "foundry_tui.core.read_gate",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")

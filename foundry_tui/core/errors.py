@@ -39,6 +39,8 @@ class NotFoundError(FoundryError):
 def os_error_place(exc: OSError, root: Path | None = None) -> str:
     """`<path>: <the system's reason>` for an OS error, the path relative to `root` when
     inside it. A temporary file stands for its folder, and a rename's target for the rename."""
+    if isinstance(exc, FoundryError):  # an OSError of ours (a refused link): it says it all
+        return str(exc)
     name = exc.filename2 if exc.filename2 is not None else exc.filename
     reason = exc.strerror or type(exc).__name__
     if name is None or isinstance(name, int):
@@ -56,4 +58,6 @@ def os_error_place(exc: OSError, root: Path | None = None) -> str:
 
 def os_error_text(exc: OSError, root: Path | None = None) -> str:
     """An OS error as the one line a tool failure or the CLI reports."""
+    if isinstance(exc, FoundryError):
+        return str(exc)
     return f"{os_error_place(exc, root)}: fix that path and retry"

@@ -260,13 +260,13 @@ class FoundryServer:
         layout = project.layout
         try:
             if uri == "foundry://memory/index":
-                from foundry_tui.core.memory.index_file import todays_index
+                from foundry_tui.core.memory.index_file import served_index
 
                 if not layout.index_path.exists():  # spec 002: "built on demand if missing"
                     from foundry_tui.core.memory.write import memory_index
 
                     memory_index(project, self.today())
-                return todays_index(project, self.today())  # today's, not INDEX.md as it was
+                return served_index(project, self.today())  # today's, not INDEX.md as it was
             if uri == "foundry://contracts":
                 from foundry_tui.core.artefacts.contracts import describe_contracts
 

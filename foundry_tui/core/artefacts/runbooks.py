@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from foundry_tui.core.atomic import exclusive_create
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.names import check_slug, slugify
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import Layout, UnsafePathError
 
 EMPTY_TEXT = "No runbooks yet. Create one with the runbook-author skill after any task worth repeating."
 
@@ -32,25 +33,24 @@ def _oversize(slug: str, size: int) -> str:
     return f"runbook '{slug}' is {size // 1024} KiB, over the {MAX_RUNBOOK_BYTES // 1024} KiB limit for a runbook: split it"
 
 
-def _read(path: Path) -> str:
-    """The runbook's text, refusing one over MAX_RUNBOOK_BYTES before reading it."""
-    with open(path, encoding="utf-8") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        text = handle.read(MAX_RUNBOOK_BYTES + 1) if size <= MAX_RUNBOOK_BYTES else None
-    if text is None or len(text.encode("utf-8")) > MAX_RUNBOOK_BYTES:
-        raise FoundryError(_oversize(path.stem, max(size, MAX_RUNBOOK_BYTES + 1)))
-    return text
+def _read(layout: Layout, path: Path) -> str:
+    """The runbook's text: a regular file inside the root (Layout.read_text), refused
+    before it is read when it is over MAX_RUNBOOK_BYTES."""
+    info = os.lstat(path)
+    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_RUNBOOK_BYTES:
+        raise FoundryError(_oversize(path.stem, info.st_size))
+    return layout.read_text(path, MAX_RUNBOOK_BYTES)
 
 
-def _front(path: Path) -> tuple[dict[str, Any], str | None]:
+def _front(layout: Layout, path: Path) -> tuple[dict[str, Any], str | None]:
     """A runbook's frontmatter, or ({}, reason) when it cannot be used. A runbook is a file
     from the repository: its size and what its YAML expands to are bounded, as for facts."""
     try:
-        text = _read(path)
-    except FoundryError as exc:
-        return {}, str(exc)
+        text = _read(layout, path)
     except (OSError, UnicodeDecodeError) as exc:
         return {}, f"cannot be read ({exc})"
+    except FoundryError as exc:  # over the size limit
+        return {}, str(exc)
     if not text.startswith("---"):
         return {}, None
     import frontmatter
@@ -83,13 +83,13 @@ def _line(value: Any) -> str | None:
 
 def list_runbooks(layout: Layout) -> list[Runbook]:
     folder = layout.runbooks_dir
-    if not folder.is_dir():
+    if not folder.is_dir() or not layout.is_inside(folder):  # doctor names a folder linked out of the root
         return []
     books = []
     for path in sorted(folder.glob("*.md")):
-        if path.name.startswith("."):
+        if path.name.startswith(".") or not layout.is_inside(path):  # never list (or read) a link out of the root
             continue
-        meta, problem = _front(path)
+        meta, problem = _front(layout, path)
         title = _line(meta.get("title")) or path.stem
         books.append(Runbook(path.stem, title, _line(meta.get("trigger")), path, problem))
     return books
@@ -112,7 +112,9 @@ def get_runbook(layout: Layout, slug: str) -> str:
     check_slug(slug, "runbook slug")
     path = layout.runbooks_dir / f"{slug}.md"
     try:
-        return _read(path)
+        return _read(layout, path)
+    except UnsafePathError as exc:
+        raise NotFoundError(f"runbook '{slug}' cannot be read: {exc}") from None
     except FileNotFoundError:
         available = ", ".join(b.slug for b in list_runbooks(layout)) or "none yet"
         raise NotFoundError(f"no runbook '{slug}'; available: {available}") from None
@@ -127,6 +129,7 @@ def new_runbook(layout: Layout, title: str, trigger: str | None = None, slug: st
         raise InputError("runbook title is empty: say what the procedure does, e.g. 'Deploy to production'")
     slug = check_slug(slug or slugify(title), "runbook slug")
     path = layout.runbooks_dir / f"{slug}.md"
+    layout.check_inside(layout.runbooks_dir)
     layout.runbooks_dir.mkdir(parents=True, exist_ok=True)
     trigger_line = f"trigger: {_yaml_scalar(trigger)}\n" if trigger else ""
     text = (
@@ -134,7 +137,7 @@ def new_runbook(layout: Layout, title: str, trigger: str | None = None, slug: st
         f"_Written {_dt.date.today().isoformat()}. Follow it step by step; fix it when reality differs._\n\n"
         "1. First step.\n2. Next step.\n3. How to check that it worked.\n"
     )
-    if not exclusive_create(path, text):
+    if not exclusive_create(path, text, inside=layout):
         raise InputError(f"runbook '{slug}' already exists: edit {layout.relative(path)} or pick another --slug")
     return path
 

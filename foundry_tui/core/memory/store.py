@@ -11,6 +11,7 @@ import contextlib
 import datetime as _dt
 import gc
 import os
+import stat
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
@@ -25,7 +26,7 @@ from foundry_tui.core.memory.facts import (
     parse_fact_text,
 )
 from foundry_tui.core.memory.snapshot import Snapshot
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, read_regular
 
 
 class BrokenFile:
@@ -86,15 +87,19 @@ def _is_fact_file(name: str) -> bool:
 
 
 def read_fact_file(path: Path) -> Fact | BrokenFile:
-    """Parse one fact file; a problem becomes a BrokenFile with a one-line reason."""
+    """Parse one fact file; a problem becomes a BrokenFile with a one-line reason.
+
+    The caller has checked that the facts folder stays inside the root; the file itself
+    must be a regular file, not a link (it could lead anywhere), a FIFO or a device."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_FACT_FILE_BYTES:  # never read, so never served
-                return BrokenFile(path.name, oversize_reason(size))
-            text = handle.read(MAX_FACT_FILE_BYTES + 1)  # a device or a growing file stops here
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FACT_FILE_BYTES:  # never read, so never served
+            return BrokenFile(path.name, oversize_reason(info.st_size))
+        text = decode_text(read_regular(path, MAX_FACT_FILE_BYTES, follow=False, shown=path.name))
     except UnicodeDecodeError:
         return BrokenFile(path.name, "not UTF-8 text: save the file as UTF-8")
+    except UnsafePathError as exc:
+        return BrokenFile(path.name, str(exc).removeprefix(f"{path.name} "))
     except OSError as exc:
         return BrokenFile(path.name, f"cannot be read ({exc.strerror})")
     try:
@@ -208,6 +213,7 @@ class FactStore:
                 gc.enable()
 
     def _refresh(self) -> Changes:
+        self.layout.check_inside(self.layout.facts_dir)  # a facts folder linked out of the root is refused by name
         try:
             self._dir_mtime = os.stat(self.layout.facts_dir).st_mtime_ns
         except FileNotFoundError:
@@ -261,6 +267,7 @@ class FactStore:
         if not self._loaded:
             self.refresh()
             return Changes()
+        self.layout.check_inside(self.layout.facts_dir)
         changes = Changes()
         for name in sorted(names):
             if not _is_fact_file(name):
@@ -337,7 +344,7 @@ class FactStore:
         keys = [k for name in names for k in self._entries[name][0]]
         snapshot = Snapshot.build(names, keys, {name: self._entries[name][1] for name in names})
         with contextlib.suppress(OSError):
-            atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)))
+            atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)), inside=None)
 
     # ---- the active set --------------------------------------------------------------
 

@@ -21,13 +21,15 @@ DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
 DEFAULT_MIN_SCORE = 1.0
 MAX_LIMIT = 25
+RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/bm25.py)
+DEFAULT_RANKER = "spec"
 DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/curation/neardup.py); chosen on tests/data/neardup_pairs.py
 
 
 class Config:
     """The settings the engine reads; every field has the spec's default."""
 
-    __slots__ = ("dupe_threshold", "index_token_budget", "max_facts", "min_score", "profile", "raw")
+    __slots__ = ("dupe_threshold", "index_token_budget", "max_facts", "min_score", "profile", "ranker", "raw")
 
     def __init__(
         self,
@@ -37,6 +39,7 @@ class Config:
         profile: str | None = None,
         raw: dict[str, Any] | None = None,
         dupe_threshold: float = DEFAULT_DUPE_THRESHOLD,
+        ranker: str = DEFAULT_RANKER,
     ) -> None:
         self.index_token_budget = index_token_budget
         self.max_facts = max_facts
@@ -44,6 +47,7 @@ class Config:
         self.profile = profile
         self.raw = raw
         self.dupe_threshold = dupe_threshold
+        self.ranker = ranker
 
 
 def profile_config(profile: str) -> dict[str, Any]:
@@ -75,6 +79,7 @@ SCHEMA: dict[str, Any] = {
     "memoryRetrieval": {
         "maxFacts": (lambda v: _is_int(v) and 1 <= v <= MAX_LIMIT, f"a whole number from 1 to {MAX_LIMIT}"),
         "minScore": (lambda v: _is_finite(v) and v >= 0, "a number of 0 or more"),
+        "ranker": (lambda v: isinstance(v, str) and v in RANKERS, f"one of {', '.join(map(json.dumps, RANKERS))}"),
     },
     "nearDuplicates": {
         "threshold": (lambda v: _is_finite(v) and 0 < v <= 1, "a number above 0 and at most 1"),
@@ -115,6 +120,7 @@ def parse_config(data: object, where: str = "config.json") -> Config:
         profile,
         data,
         float(data.get("nearDuplicates", {}).get("threshold", DEFAULT_DUPE_THRESHOLD)),
+        retrieval.get("ranker", DEFAULT_RANKER),
     )
 
 

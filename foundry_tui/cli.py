@@ -293,6 +293,9 @@ def _json_argument(text: str | None, file: str | None, what: str) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise InputError(f"the {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # the parser's digit and nesting limits
+        limit = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+        raise InputError(f"the {what} is not valid JSON ({limit})") from None
 
 
 def cmd_blackboard_write(args: argparse.Namespace) -> int:
@@ -522,7 +525,7 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write("foundry: error: name a command (see `foundry --help`)\n")
         return 2
     if not args.demo:
-        return handler(args)
+        return _call(handler, args)
     from foundry_tui.demo import make_demo_copy, remove_demo_copy
 
     if args.root:
@@ -531,9 +534,26 @@ def _run(args: argparse.Namespace) -> int:
     args.root = str(root)
     os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: do not leave cache files behind
     try:
-        return handler(args)
+        return _call(handler, args)
     finally:
         remove_demo_copy(root)
+
+
+def _call(handler: Handler, args: argparse.Namespace) -> int:
+    """Run a command; an OS error becomes the same one line its MCP tool would report."""
+    try:
+        return handler(args)
+    except (BrokenPipeError, FoundryError):  # FoundryError: some are OSErrors too (a refused link)
+        raise
+    except OSError as exc:
+        from foundry_tui.core.errors import os_error_text
+        from foundry_tui.core.paths import find_root
+
+        try:
+            root = find_root(args.root)
+        except FoundryError:
+            root = None
+        raise FoundryError(os_error_text(exc, root)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

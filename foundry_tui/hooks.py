@@ -99,7 +99,7 @@ def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
-    index = served_index(project, resolve_today()).rstrip("\n")
+    index = served_index(project, resolve_today()).rstrip("\n")  # today's: never INDEX.md as it was
     tiers, request = session_memory(event, root)
     parts = [
         tiers,

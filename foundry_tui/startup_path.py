@@ -39,6 +39,9 @@ HOOKS = (
     "foundry_tui.core.memory.snapshot",
     "foundry_tui.core.memory.store",
     "foundry_tui.core.memory.vocabulary",  # constants only, no imports: ~0.3 ms (python -X importtime)
+    # SessionStart bounds the runbooks' frontmatter (alias bombs): ~0.3 ms of import
+    # (python -X importtime -c "import foundry_tui.core.yaml_bounds", self time).
+    "foundry_tui.core.yaml_bounds",
     # Only when the read gate denies a call: the denial is logged, and the secret guard
     # redacts what it logs (issue 9). About 35 ms of pattern compiling, once, on a denial,
     # as the guard cost before it was rewritten (python -X importtime).

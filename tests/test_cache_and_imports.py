@@ -153,3 +153,37 @@ def test_search_from_the_cache_needs_no_yaml(demo: Project) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=os.environ.copy()
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def _answers(project: Project) -> tuple[object, ...]:
+    """What a fresh process would answer: a search, the active facts, the broken files."""
+    text, _hits = memory_search(project, "postgres tenant database migrations", TODAY)
+    active = [f.to_dict() for f in project.store.active_facts(TODAY)]
+    broken = sorted((b.name, b.reason) for b in project.store.broken.values())
+    return text, active, broken, project.store.max_number()
+
+
+def test_a_corrupted_cache_never_answers(demo: Project) -> None:
+    """Issue 9, Medium 5: random byte flips in the cache file are caught by its checksum;
+    every answer equals the uncached one, and the corrupted file is replaced."""
+    import random
+
+    _age_files(demo.layout.facts_dir)  # no racy entries: the whole snapshot is trusted
+    (demo.layout.facts_dir / "fact-0099.md").write_text("not a fact\n")  # one broken file in the cache too
+    _age_files(demo.layout.facts_dir)
+    expected = _answers(Project(demo.root, use_cache=False))
+    FactStore(demo.layout).refresh()
+    path = cache.cache_file(demo.root)
+    assert path is not None
+    good = path.read_bytes()
+    rng = random.Random(9)
+    for flip in range(200):
+        data = bytearray(good)
+        for _ in range(1 + flip % 3):
+            position = rng.randrange(len(data))
+            data[position] ^= rng.randrange(1, 256)
+        path.write_bytes(bytes(data))
+        project = Project(demo.root)
+        project.sync()
+        assert _answers(project) == expected, f"flip {flip}"
+        assert Snapshot.loads(path.read_bytes(), str(demo.root)) is not None  # re-saved whole

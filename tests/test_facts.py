@@ -107,7 +107,7 @@ def test_unknown_keys_are_kept_after_the_spec_fields() -> None:
             "---\nid: fact-0002\ntype: domain\ntitle: T\ncreated: 2026-01-01\n---\nb",
             "does not match the file name fact-0001.md",
         ),
-        ("---\n- a list\n---\nb", "no YAML frontmatter"),
+        ("---\n- a list\n---\nb", "the frontmatter is a YAML list, not fields"),
     ],
 )
 def test_broken_files_give_a_reason(text: str, reason: str) -> None:

@@ -221,6 +221,7 @@ def test_a_bad_trigger_in_config_is_named(demo_root: Path, value: object) -> Non
     code, _, err = session(demo_root, "show", SESSION)
     assert (code, err) == (
         1,
-        "foundry: error: config.json: sessionMemory.reflectionTriggerTokens must be a positive whole number of tokens\n",
+        "foundry: error: config.json: sessionMemory.reflectionTriggerTokens must be a positive whole number of tokens,"
+        f" not {json.dumps(value)}\n",
     )
     assert prompt(demo_root, None, "ok") == "[working_memory]\n- x"  # the hook goes on with the defaults

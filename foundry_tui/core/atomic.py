@@ -43,6 +43,12 @@ def _write_temp(path: Path, data: bytes) -> Path:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+            if exc.filename is None:  # a failed write names no file: say where (a full disk, say)
+                raise type(exc)(exc.errno, exc.strerror, str(temp)) from None
+            raise
         except BaseException:
             with contextlib.suppress(OSError):
                 temp.unlink()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from foundry_tui.core.errors import ConfigError
@@ -84,49 +85,70 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_finite(value: object) -> bool:
+    """A JSON number that is not NaN or ±Infinity (Python's json reads both)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+# The schema of config.json: for each known key, its test and how an error describes the
+# value it needs. Nested dicts are objects. Unknown keys are left for the subsystems that
+# read them.
+SCHEMA: dict[str, Any] = {
+    "profile": (lambda v: isinstance(v, str) and v in PROFILES, f"one of {', '.join(PROFILES)}"),
+    "indexTokenBudget": (lambda v: _is_int(v) and v >= 1, "a positive whole number"),
+    "memoryRetrieval": {
+        "maxFacts": (lambda v: _is_int(v) and 1 <= v <= MAX_LIMIT, f"a whole number from 1 to {MAX_LIMIT}"),
+        "minScore": (lambda v: _is_finite(v) and v >= 0, "a number of 0 or more"),
+        "ranker": (lambda v: isinstance(v, str) and v in RANKERS, f"one of {', '.join(map(json.dumps, RANKERS))}"),
+    },
+    "nearDuplicates": {
+        "threshold": (lambda v: _is_finite(v) and 0 < v <= 1, "a number above 0 and at most 1"),
+    },
+    "sessionMemory": {
+        "observationTriggerTokens": (lambda v: _is_int(v) and v >= 1, "a positive whole number of tokens"),
+        "reflectionTriggerTokens": (lambda v: _is_int(v) and v >= 1, "a positive whole number of tokens"),
+    },
+}
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check(data: dict[str, Any], schema: dict[str, Any], where: str, prefix: str = "") -> None:
+    for key, rule in schema.items():
+        if key not in data:
+            continue
+        value, name = data[key], prefix + key
+        if isinstance(rule, dict):
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: {name} must be an object, not {_shown(value)}")
+            _check(value, rule, where, name + ".")
+        elif not rule[0](value):
+            raise ConfigError(f"{where}: {name} must be {rule[1]}, not {_shown(value)}")
+
+
 def parse_config(data: object, where: str = "config.json") -> Config:
-    """Validate the decoded JSON of config.json; raise ConfigError naming the bad key."""
+    """Check the decoded JSON of config.json against SCHEMA; raise a one-line ConfigError
+    naming the first bad key."""
     if not isinstance(data, dict):
-        raise ConfigError(f"{where}: expected a JSON object at the top level")
+        raise ConfigError(f"{where}: expected a JSON object at the top level, not {_shown(data)}")
+    _check(data, SCHEMA, where)
     profile = data.get("profile")
-    if profile is not None and profile not in PROFILES:
-        raise ConfigError(f"{where}: unknown profile '{profile}': use one of {', '.join(PROFILES)}")
-    budget = data.get("indexTokenBudget", PROFILES[profile] if profile else DEFAULT_BUDGET)
-    if not _is_int(budget) or budget < 1:
-        raise ConfigError(f"{where}: indexTokenBudget must be a positive whole number, not {json.dumps(budget)}")
     retrieval = data.get("memoryRetrieval", {})
-    if not isinstance(retrieval, dict):
-        raise ConfigError(f"{where}: memoryRetrieval must be an object")
-    max_facts = retrieval.get("maxFacts", DEFAULT_MAX_FACTS)
-    if not _is_int(max_facts) or not 1 <= max_facts <= MAX_LIMIT:
-        raise ConfigError(f"{where}: memoryRetrieval.maxFacts must be a whole number from 1 to {MAX_LIMIT}")
-    min_score = retrieval.get("minScore", DEFAULT_MIN_SCORE)
-    if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or min_score < 0:
-        raise ConfigError(f"{where}: memoryRetrieval.minScore must be a number of 0 or more")
-    ranker = retrieval.get("ranker", DEFAULT_RANKER)
-    if ranker not in RANKERS:
-        raise ConfigError(
-            f"{where}: memoryRetrieval.ranker must be one of {', '.join(map(json.dumps, RANKERS))}, not {json.dumps(ranker)}"
-        )
-    dupes = data.get("nearDuplicates", {})
-    if not isinstance(dupes, dict):
-        raise ConfigError(f"{where}: nearDuplicates must be an object")
-    threshold = dupes.get("threshold", DEFAULT_DUPE_THRESHOLD)
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
-        raise ConfigError(f"{where}: nearDuplicates.threshold must be a number above 0 and at most 1")
     sessions = data.get("sessionMemory", {})
-    if not isinstance(sessions, dict):
-        raise ConfigError(f"{where}: sessionMemory must be an object")
-    triggers = []
-    for key, default in (
-        ("observationTriggerTokens", DEFAULT_OBSERVATION_TRIGGER),
-        ("reflectionTriggerTokens", DEFAULT_REFLECTION_TRIGGER),
-    ):
-        value = sessions.get(key, default)
-        if not _is_int(value) or value < 1:
-            raise ConfigError(f"{where}: sessionMemory.{key} must be a positive whole number of tokens")
-        triggers.append(value)
-    return Config(budget, max_facts, float(min_score), profile, data, float(threshold), ranker, *triggers)
+    return Config(
+        data.get("indexTokenBudget", PROFILES[profile] if profile else DEFAULT_BUDGET),
+        retrieval.get("maxFacts", DEFAULT_MAX_FACTS),
+        float(retrieval.get("minScore", DEFAULT_MIN_SCORE)),
+        profile,
+        data,
+        float(data.get("nearDuplicates", {}).get("threshold", DEFAULT_DUPE_THRESHOLD)),
+        retrieval.get("ranker", DEFAULT_RANKER),
+        sessions.get("observationTriggerTokens", DEFAULT_OBSERVATION_TRIGGER),
+        sessions.get("reflectionTriggerTokens", DEFAULT_REFLECTION_TRIGGER),
+    )
 
 
 def load_config(path: Path, layout: Layout | None = None) -> Config:
@@ -144,4 +166,7 @@ def load_config(path: Path, layout: Layout | None = None) -> Config:
         raise ConfigError(
             f"{path.name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); fix it or delete it to use the defaults"
         ) from None
+    except (ValueError, RecursionError) as exc:  # the interpreter's digit and nesting limits
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+        raise ConfigError(f"{path.name}: not valid JSON ({reason}); fix it or delete it to use the defaults") from None
     return parse_config(data, path.name)

@@ -61,7 +61,7 @@ def read_events(layout: Layout) -> list[dict[str, Any]]:
     for line in text.splitlines():
         try:
             event = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # a damaged line, or one past the parser's limits
             continue
         if isinstance(event, dict) and isinstance(event.get("kind"), str):
             events.append(event)

@@ -18,7 +18,12 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import IO, Any
 
-PROTOCOL_VERSION = "2025-06-18"
+PROTOCOL_VERSION = "2025-06-18"  # the latest this server speaks
+# Versions whose server side this server implements (MCP lifecycle, "Version Negotiation":
+# answer the client's version when supported, else the latest). Their differences for a
+# server with tools and resources: 2025-03-26 alone requires receiving JSON-RPC batches.
+SUPPORTED_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
+BATCH_VERSION = "2025-03-26"
 INSTRUCTIONS = (
     "Foundry memory and contracts. Prefer memory_search over reading .foundry files. Consult runbook_list before "
     "recurring tasks. Hand work between agents with blackboard_write, returning only the artifact path and a short summary."
@@ -52,6 +57,7 @@ class FoundryServer:
         self._tool_calls = 0
         self._session_store: Any = None
         self._store_lock = threading.Lock()
+        self.protocol_version = PROTOCOL_VERSION
 
     # ---- the engine, loaded after initialize ---------------------------------------------
 
@@ -107,15 +113,44 @@ class FoundryServer:
 
     # ---- JSON-RPC ----------------------------------------------------------------------------
 
-    def handle_line(self, line: bytes | str) -> dict[str, Any] | None:
-        """One line in, at most one response out."""
+    def handle_line(self, line: bytes | str) -> dict[str, Any] | list[dict[str, Any]] | None:
+        """One line in, at most one response out. No line, however hostile, stops the loop:
+        what the JSON parser or the checks below refuse becomes a JSON-RPC error."""
+        given_text = isinstance(line, str)  # from a caller, not stdin: it may hold raw surrogates
+        if isinstance(line, bytes):
+            # Strict UTF-8 (what MCP's stdio transport carries): json.loads would guess UTF-16
+            # or UTF-32 from the first bytes, and decodes UTF-8 with 'surrogatepass', which
+            # lets the bytes of a lone surrogate through unescaped.
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return _error(None, PARSE_ERROR, "Parse error: the line is not UTF-8 text")
         try:
             message = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except RecursionError:
+            return _error(None, PARSE_ERROR, f"Parse error: JSON nested deeper than {MAX_DEPTH} levels")
+        except json.JSONDecodeError as exc:
             return _error(None, PARSE_ERROR, f"Parse error: {exc}")
+        except ValueError as exc:  # an integer past the interpreter's digit limit, and the like
+            return _error(None, PARSE_ERROR, f"Parse error: {_number_problem(exc)}")
+        # From stdin only an escape (\\ud800) can put a lone surrogate into a string: raw
+        # surrogate bytes do not decode.
+        problem = _shape_problem(message, check_surrogates=given_text or "\\u" in line)
+        if problem is not None:
+            msg_id = message.get("id") if isinstance(message, dict) else None
+            if not _plain_id(msg_id) or (isinstance(msg_id, str) and not _is_unicode(msg_id)):
+                msg_id = None
+            code = INVALID_PARAMS if problem is _TOO_DEEP else INVALID_REQUEST
+            return _error(msg_id, code, problem)
         return self.handle(message)
 
-    def handle(self, message: Any) -> dict[str, Any] | None:
+    def handle(self, message: Any) -> dict[str, Any] | list[dict[str, Any]] | None:
+        if isinstance(message, list) and message and self.protocol_version == BATCH_VERSION:
+            answers = [self.handle_one(item) for item in message]
+            return [answer for answer in answers if answer is not None] or None
+        return self.handle_one(message)
+
+    def handle_one(self, message: Any) -> dict[str, Any] | None:
         if not isinstance(message, dict):
             kind = "a batch (array)" if isinstance(message, list) else type(message).__name__
             return _error(None, INVALID_REQUEST, f"Invalid Request: expected a JSON-RPC object, got {kind}")
@@ -151,8 +186,10 @@ class FoundryServer:
             from foundry_tui import __version__
 
             self._warm_after_reply = True  # the engine loads once this reply is on its way
+            asked = params.get("protocolVersion")
+            self.protocol_version = asked if asked in SUPPORTED_VERSIONS else PROTOCOL_VERSION
             return {
-                "protocolVersion": PROTOCOL_VERSION,
+                "protocolVersion": self.protocol_version,
                 "capabilities": {
                     "tools": {"listChanged": False},
                     "resources": {"subscribe": False, "listChanged": False},
@@ -170,6 +207,8 @@ class FoundryServer:
             return self.call_tool(params)
         if method == "resources/list":
             return {"resources": self.list_resources()}
+        if method == "resources/templates/list":
+            return {"resourceTemplates": []}  # every resource is listed by its own uri
         if method == "resources/read":
             uri = params.get("uri")
             if not isinstance(uri, str):
@@ -180,7 +219,7 @@ class FoundryServer:
     # ---- tools ---------------------------------------------------------------------------------
 
     def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
-        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.core.errors import FoundryError, os_error_text
         from foundry_tui.core.events import record_event
         from foundry_tui.mcp.tools import TOOLS_BY_NAME, call_tool, check_arguments
 
@@ -198,6 +237,12 @@ class FoundryServer:
             is_error = tool.name == "blackboard_write" and not fields.get("written", True)
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
+        except OSError as exc:  # the disk refused: the model reads why (spec 002), the server goes on
+            text, fields, is_error = f"{tool.name} failed: {os_error_text(exc, self.root)}", {"error": True}, True
+        except Exception as exc:  # a bug: still a tool failure for the model, with the details on stderr
+            print(f"foundry mcp: internal error in {tool.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            text = f"{tool.name} failed: internal error ({type(exc).__name__}): please report it"
+            fields, is_error = {"error": True}, True
         record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
         return {"content": [{"type": "text", "text": text}], "isError": is_error}
@@ -233,19 +278,19 @@ class FoundryServer:
         return resources
 
     def read_resource(self, uri: str) -> str:
-        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.core.errors import FoundryError, InputError, NotFoundError, os_error_text
 
         project = self.project()
         layout = project.layout
         try:
             if uri == "foundry://memory/index":
-                if not layout.index_path.exists():
+                from foundry_tui.core.memory.index_file import served_index
+
+                if not layout.index_path.exists():  # spec 002: "built on demand if missing"
                     from foundry_tui.core.memory.write import memory_index
 
                     memory_index(project, self.today())
-                from foundry_tui.core.memory.index_file import served_index
-
-                return served_index(project, self.today())
+                return served_index(project, self.today())  # today's, not INDEX.md as it was
             if uri == "foundry://contracts":
                 from foundry_tui.core.artefacts.contracts import describe_contracts
 
@@ -254,8 +299,12 @@ class FoundryServer:
                 from foundry_tui.core.artefacts.runbooks import get_runbook
 
                 return get_runbook(layout, uri.removeprefix("foundry://runbooks/"))
-        except FoundryError:
-            pass
+        except (InputError, NotFoundError):
+            pass  # a bad or unknown name: the resource does not exist
+        except FoundryError as exc:  # it exists but cannot be served (a runbook over the size limit, say)
+            raise RpcError(INVALID_PARAMS, f"Cannot read {uri}: {exc}") from None
+        except OSError as exc:
+            raise RpcError(INTERNAL_ERROR, f"Cannot read {uri}: {os_error_text(exc, self.root)}") from None
         raise RpcError(INVALID_PARAMS, f"Unknown resource: {uri}")
 
     # ---- the stdio loop --------------------------------------------------------------------------
@@ -264,9 +313,13 @@ class FoundryServer:
         for line in iter(stdin.readline, b""):
             if not line.strip():
                 continue
-            response = self.handle_line(line)
+            try:
+                response = self.handle_line(line)
+            except Exception as exc:  # a bug: answer it, keep serving
+                print(f"foundry mcp: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+                response = _error(None, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
             if response is not None:
-                stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+                stdout.write(_encode(response))
                 stdout.flush()
             if self._warm_after_reply:
                 self._warm_after_reply = False
@@ -281,6 +334,60 @@ class FoundryServer:
             project.close()
         if self._session_store is not None:
             self._session_store.close()
+
+
+MAX_DEPTH = 100  # JSON nesting a request may have: deeper data would reach the interpreter's recursion limit
+_TOO_DEEP = f"Invalid params: JSON nested deeper than {MAX_DEPTH} levels"
+_SURROGATE = "Invalid Request: a string holds a lone UTF-16 surrogate (half of an emoji?): send valid Unicode"
+
+
+def _plain_id(msg_id: Any) -> bool:
+    return isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shape_problem(message: Any, *, check_surrogates: bool) -> str | None:
+    """What makes a parsed message unsafe to handle: nesting past MAX_DEPTH, or (when the
+    line had a \\u escape) a lone surrogate, which no reply could encode. Iterative, so
+    that checking deep data does not itself recurse."""
+    stack: list[tuple[Any, int]] = [(message, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth > MAX_DEPTH:
+                return _TOO_DEEP
+            for key, item in value.items():
+                if check_surrogates and not _is_unicode(key):
+                    return _SURROGATE
+                stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            if depth > MAX_DEPTH:
+                return _TOO_DEEP
+            stack.extend((item, depth + 1) for item in value)
+        elif check_surrogates and isinstance(value, str) and not _is_unicode(value):
+            return _SURROGATE
+    return None
+
+
+def _number_problem(exc: ValueError) -> str:
+    text = str(exc)
+    if "integer string conversion" in text:
+        return "a number has more digits than this server reads (4300)"
+    return text.split(";")[0]
+
+
+def _encode(response: dict[str, Any] | list[dict[str, Any]]) -> bytes:
+    """One response line. Replies never carry a lone surrogate (requests with one are refused),
+    but should one slip through, it becomes U+FFFD rather than an exception that ends the loop."""
+    text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "replace") + b"\n"
 
 
 def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:

@@ -55,7 +55,7 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
             f"'{owner}': use a name that differs in letters, digits, '.', '_' or '-'"
         )
     artifact = {**data, "schema": schema, "producedBy": agent}
-    problems = violations(load_contract(layout, schema), artifact)
+    problems = violations(load_contract(layout, schema), artifact, schema)
     if problems:
         text = "\n".join(
             [f"Rejected: artifact does not satisfy {schema}.", *(f"- {p}" for p in problems), "Fix and call again."]
@@ -169,6 +169,10 @@ def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[
             artifacts.append(
                 Artifact(wave_name, name, path, text, None, f"not valid JSON (line {exc.lineno}: {exc.msg})")
             )
+            continue
+        except (ValueError, RecursionError) as exc:  # a file from the repository may be hostile
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+            artifacts.append(Artifact(wave_name, name, path, text, None, f"not valid JSON ({reason})"))
             continue
         artifacts.append(Artifact(wave_name, name, path, text, data))
     return artifacts

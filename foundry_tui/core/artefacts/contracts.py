@@ -49,6 +49,10 @@ def load_contract(layout: Layout, contract_id: str) -> dict[str, Any]:
         schema = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FoundryError(f"contract {layout.relative(path)} cannot be used ({exc}): fix the file") from None
+    except (ValueError, RecursionError) as exc:
+        raise FoundryError(
+            f"contract {layout.relative(path)} cannot be used ({_json_limit(exc)}): fix the file"
+        ) from None
     if not isinstance(schema, dict):
         raise FoundryError(f"contract {layout.relative(path)} is not a JSON object: fix the file")
     return schema
@@ -105,19 +109,98 @@ def _message(error: Any) -> str:
     return f"{place}: {error.message}"
 
 
-def violations(schema: dict[str, Any], data: Any) -> list[str]:
-    """Every violation of `schema` by `data`, in a stable order."""
-    from jsonschema import exceptions, validators
+class _UnsupportedPattern(Exception):
+    def __init__(self, pattern: str, reason: str) -> None:
+        super().__init__(pattern, reason)
+        self.pattern = pattern
+        self.reason = reason
 
-    cls = validators.validator_for(schema)
+
+class _LinearPatterns:
+    """`pattern` and `patternProperties` matched by RE2, which runs in time linear in the
+    input: a project contract is untrusted input, and with a backtracking engine a pattern
+    such as `^(a+)+$` never returns. Compiled patterns are kept for one validation."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, Any] = {}
+
+    def search(self, pattern: str, text: str) -> bool:
+        regex = self.compiled.get(pattern)
+        if regex is None:
+            import re2  # type: ignore[import-untyped]  # google-re2 ships no type hints
+
+            options = re2.Options()
+            options.log_errors = False  # RE2 would log to stderr; the reason goes into our message
+            try:
+                regex = re2.compile(pattern, options)
+            except re2.error as exc:
+                reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else exc
+                raise _UnsupportedPattern(pattern, str(reason)) from None
+            self.compiled[pattern] = regex
+        # A lone surrogate cannot be encoded for RE2; it matches as U+FFFD would.
+        return regex.search(text.encode("utf-8", "replace").decode("utf-8")) is not None
+
+    def pattern(self, validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+        from jsonschema.exceptions import ValidationError
+
+        if validator.is_type(instance, "string") and not self.search(pattern, instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+    def pattern_properties(self, validator: Any, patterns: dict[str, Any], instance: Any, schema: Any) -> Any:
+        if not validator.is_type(instance, "object"):
+            return
+        for pattern, subschema in patterns.items():
+            for key, value in instance.items():
+                if self.search(pattern, key):
+                    yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def violations(schema: dict[str, Any], data: Any, contract_id: str = "") -> list[str]:
+    """Every violation of `schema` by `data`, in a stable order. A contract that cannot be
+    applied (a `$ref` that leads nowhere or in circles, a pattern RE2 cannot run) raises a
+    one-line FoundryError; no `$ref` is ever fetched from the network."""
+    from jsonschema import exceptions, validators
+    from referencing import Registry
+    from referencing.exceptions import Unresolvable
+
+    name = f"contract {contract_id}" if contract_id else "the contract"
+    base = validators.validator_for(schema)
     try:
-        cls.check_schema(schema)
+        base.check_schema(schema)
     except exceptions.SchemaError as exc:
-        raise FoundryError(f"the contract is not a valid JSON Schema ({exc.message}): fix it") from None
-    errors = sorted(
-        cls(schema).iter_errors(data),
-        key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message),
+        raise FoundryError(f"{name} is not a valid JSON Schema ({exc.message}): fix it") from None
+    except RecursionError:
+        raise FoundryError(f"{name} is nested too deeply to check: fix it") from None
+    patterns = _LinearPatterns()
+    cls = validators.extend(  # type: ignore[no-untyped-call]
+        base, {"pattern": patterns.pattern, "patternProperties": patterns.pattern_properties}
     )
+    try:
+        found = list(cls(schema, registry=Registry()).iter_errors(data))
+    except Unresolvable as exc:
+        ref = str(getattr(exc, "ref", "") or "")
+        ref = "#" + ref if ref.startswith("/") else ref
+        raise FoundryError(f"{name} cannot be used: its $ref '{ref}' cannot be resolved: fix the contract") from None
+    except _UnsupportedPattern as exc:
+        raise FoundryError(
+            f"{name} cannot be used: pattern {exc.pattern!r} is not supported ({exc.reason}): contracts match "
+            "patterns in linear time, without backreferences or lookaround: rewrite it"
+        ) from None
+    except RecursionError:
+        if _depth(data) > 100:
+            raise InputError("the artifact is nested deeper than 100 levels: flatten it") from None
+        raise FoundryError(f"{name} cannot be used: its $ref chain never reaches a schema: fix the contract") from None
+    errors = sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message))
     return [_message(e) for e in errors]
 
 
@@ -125,6 +208,8 @@ def load_json_file(layout: Layout, raw_path: str) -> Any:
     """A JSON file named by a caller: resolved against the root when relative, refused if it leaves it."""
     if not raw_path.strip():
         raise InputError("path is empty")
+    if "\x00" in raw_path:  # no file name holds one; without this check it reads as "outside the root"
+        raise InputError(f"path {raw_path!r} contains a NUL character: name a file without one")
     path = Path(raw_path)
     if not path.is_absolute():
         path = layout.root / path
@@ -138,6 +223,13 @@ def load_json_file(layout: Layout, raw_path: str) -> Any:
         raise InputError(f"'{raw_path}' is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"'{raw_path}' cannot be read ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"'{raw_path}' is not valid JSON ({_json_limit(exc)})") from None
+
+
+def _json_limit(exc: Exception) -> str:
+    """The parser limit a JSON text ran into, in words."""
+    return "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
 
 
 def contract_validate(
@@ -149,7 +241,7 @@ def contract_validate(
         raise InputError(PROVIDE_ONE)
     schema = load_contract(layout, schema_id)
     artifact = load_json_file(layout, path) if path is not None else data
-    problems = violations(schema, artifact)
+    problems = violations(schema, artifact, schema_id)
     if not problems:
         return True, f"VALID against {schema_id}"
     return False, "\n".join([f"INVALID against {schema_id}:", *(f"- {p}" for p in problems)])

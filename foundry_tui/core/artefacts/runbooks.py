@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.atomic import exclusive_create
-from foundry_tui.core.errors import InputError, NotFoundError
+from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.names import check_slug, slugify
 from foundry_tui.core.paths import Layout, UnsafePathError
 
@@ -24,22 +26,59 @@ class Runbook:
     problem: str | None = None
 
 
+MAX_RUNBOOK_BYTES = 256 * 1024  # a runbook is a page of steps: past this it is not read or served
+
+
+def _oversize(slug: str, size: int) -> str:
+    return f"runbook '{slug}' is {size // 1024} KiB, over the {MAX_RUNBOOK_BYTES // 1024} KiB limit for a runbook: split it"
+
+
+def _read(layout: Layout, path: Path) -> str:
+    """The runbook's text: a regular file inside the root (Layout.read_text), refused
+    before it is read when it is over MAX_RUNBOOK_BYTES."""
+    info = os.lstat(path)
+    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_RUNBOOK_BYTES:
+        raise FoundryError(_oversize(path.stem, info.st_size))
+    return layout.read_text(path, MAX_RUNBOOK_BYTES)
+
+
 def _front(layout: Layout, path: Path) -> tuple[dict[str, Any], str | None]:
-    """A runbook's frontmatter, or ({}, reason) when it cannot be read."""
+    """A runbook's frontmatter, or ({}, reason) when it cannot be used. A runbook is a file
+    from the repository: its size and what its YAML expands to are bounded, as for facts."""
     try:
-        text = layout.read_text(path)
+        text = _read(layout, path)
     except (OSError, UnicodeDecodeError) as exc:
         return {}, f"cannot be read ({exc})"
+    except FoundryError as exc:  # over the size limit
+        return {}, str(exc)
     if not text.startswith("---"):
         return {}, None
     import frontmatter
     import yaml
 
+    from foundry_tui.core.yaml_bounds import YamlBoundsError, check_yaml_bounds
+
     try:
         meta = frontmatter.loads(text).metadata
-    except (yaml.YAMLError, ValueError) as exc:
+        check_yaml_bounds(meta)
+    except YamlBoundsError as exc:
+        return {}, str(exc)
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
         return {}, f"frontmatter is not valid YAML ({str(exc).splitlines()[0]})"
+    except (TypeError, UnicodeEncodeError):  # a key that is not text (`1:`), a lone surrogate
+        return {}, "frontmatter fields must be 'name: value' lines"
     return (meta if isinstance(meta, dict) else {}), None
+
+
+def _line(value: Any) -> str | None:
+    """A title or trigger as one line: text, or a list of plain values; anything else is unusable."""
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        value = ", ".join(str(v) for v in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    return " ".join(value.split()) or None
 
 
 def list_runbooks(layout: Layout) -> list[Runbook]:
@@ -51,15 +90,8 @@ def list_runbooks(layout: Layout) -> list[Runbook]:
         if path.name.startswith(".") or not layout.is_inside(path):  # never list (or read) a link out of the root
             continue
         meta, problem = _front(layout, path)
-        title = str(meta.get("title") or path.stem)
-        trigger = meta.get("trigger")
-        if isinstance(trigger, list):
-            trigger = ", ".join(str(t) for t in trigger)
-        books.append(
-            Runbook(
-                path.stem, " ".join(title.split()), " ".join(str(trigger).split()) if trigger else None, path, problem
-            )
-        )
+        title = _line(meta.get("title")) or path.stem
+        books.append(Runbook(path.stem, title, _line(meta.get("trigger")), path, problem))
     return books
 
 
@@ -80,7 +112,7 @@ def get_runbook(layout: Layout, slug: str) -> str:
     check_slug(slug, "runbook slug")
     path = layout.runbooks_dir / f"{slug}.md"
     try:
-        return layout.read_text(path)
+        return _read(layout, path)
     except UnsafePathError as exc:
         raise NotFoundError(f"runbook '{slug}' cannot be read: {exc}") from None
     except FileNotFoundError:

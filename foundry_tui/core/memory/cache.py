@@ -2,8 +2,8 @@
 
 It is derived data: kept outside the repository in the user's cache directory
 (`$FOUNDRY_CACHE_DIR`, else `$XDG_CACHE_HOME/foundry-tui`, else `~/.cache/foundry-tui`),
-one file per project root, written atomically, validated against each file's stat
-before use, and always safe to delete. `FOUNDRY_NO_CACHE=1` turns it off. Its
+one file per project root, written atomically, checksummed (CRC-32: a mismatch drops
+it), validated against each file's stat before use, and always safe to delete. `FOUNDRY_NO_CACHE=1` turns it off. Its
 content is a `Snapshot` (snapshot.py).
 """
 

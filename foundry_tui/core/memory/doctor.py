@@ -7,7 +7,6 @@ Adding a check is adding one function to that tuple.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import os
 import subprocess
@@ -81,8 +80,16 @@ class DoctorContext:
     """What the checks read, gathered once per run (the store is synced before)."""
 
     def __init__(self, project: Project, today: _dt.date) -> None:
-        with contextlib.suppress(UnsafePathError):  # the facts folder leads out of the root: check_links names it
+        # A facts folder that cannot be read (a file in its place) is a finding, not the end
+        # of the report: the other checks run on an empty store. One that leads out of the
+        # root through a link is check_links' finding.
+        self.facts_folder_error: OSError | None = None
+        try:
             project.sync()
+        except UnsafePathError:
+            pass
+        except OSError as exc:
+            self.facts_folder_error = exc
         self.project = project
         self.today = today
         self.layout: Layout = project.layout
@@ -116,6 +123,17 @@ def check_config(ctx: DoctorContext) -> Iterator[Check]:
         yield Check("config", OK, "config.json is valid")
     else:
         yield Check("config", OK, "no config.json; defaults in use")
+
+
+def check_facts_folder(ctx: DoctorContext) -> Iterator[Check]:
+    error = ctx.facts_folder_error
+    if error is not None:
+        yield Check(
+            "facts folder",
+            FAIL,
+            f"{ctx.rel_facts} cannot be read ({error.strerror or error})",
+            ["make it a folder of fact files (move what is there aside), then run `foundry doctor` again"],
+        )
 
 
 def check_fact_files(ctx: DoctorContext) -> Iterator[Check]:
@@ -293,6 +311,15 @@ def check_index_file(ctx: DoctorContext) -> Iterator[Check]:
     if state == "current":
         yield Check("INDEX.md", OK, f"{rel_index} is current")
         return
+    if state == "unreadable":
+        try:
+            ctx.layout.index_path.read_bytes()
+            reason = "unreadable"
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+        summary = f"{rel_index} is not a readable file ({reason})"
+        yield Check("INDEX.md", FAIL, summary, ["remove what is there, then run `foundry memory index`"])
+        return
     summary, fix = {
         "missing": (f"{rel_index} is missing", "run `foundry memory index` to generate it"),
         "stale": (f"{rel_index} is stale", "facts changed since it was built: run `foundry memory index`"),
@@ -338,6 +365,7 @@ DoctorCheck = Callable[[DoctorContext], Iterator[Check]]
 # The report's order. A new check: write a function like those above and add it here.
 CHECKS: tuple[DoctorCheck, ...] = (
     check_config,
+    check_facts_folder,
     check_fact_files,
     check_leftover_temp_files,
     check_links,

@@ -42,6 +42,8 @@ FIELD_ORDER: tuple[str, ...] = (
 # (also the parse cache's columns, core/memory/snapshot.py).
 RECORD_FIELDS: tuple[str, ...] = (*FIELD_ORDER, "body", "extras")
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
+# A fact is at most 120 words: a file past this is not one, and is never parsed or served.
+MAX_FACT_FILE_BYTES = 64 * 1024
 WHY_MARKER = "**Why:**"
 MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
 HOW_MARKER = "**How to apply:**"
@@ -316,15 +318,48 @@ def _yaml_handler() -> Any:
     return _HANDLER
 
 
+def oversize_reason(size: int) -> str:
+    """Why a fact file of `size` bytes is refused."""
+    return (
+        f"the file is {size // 1024} KiB, over the {MAX_FACT_FILE_BYTES // 1024} KiB limit for a fact file: "
+        f"split it into facts of at most {MAX_BODY_WORDS} words"
+    )
+
+
 def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
-    """Parse a fact file's text. Raises FactFileError with a one-line reason."""
-    import frontmatter
+    """Parse a fact file's text. Raises FactFileError with a one-line reason. What the
+    frontmatter may expand to is bounded (core/yaml_bounds.py: alias bombs)."""
     import yaml
 
+    from foundry_tui.core.yaml_bounds import MAX_YAML_DEPTH, YamlBoundsError, check_yaml_bounds
+
+    if len(text) * 4 > MAX_FACT_FILE_BYTES:  # only then can the UTF-8 form be over the limit
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_FACT_FILE_BYTES:
+            raise FactFileError(oversize_reason(size))
     if not text.lstrip("\ufeff").startswith("---"):
         raise FactFileError("no YAML frontmatter: start the file with '---', the fact's fields, then '---'")
+    handler = _yaml_handler()
+    # python-frontmatter's own steps (strip, split on the '---' lines, load), taken one by
+    # one so that each way a file can fail gets its own message.
+    stripped = text.lstrip("\ufeff").strip()
+    first_line = stripped.split("\n", 1)[0]
+    if not handler.FM_BOUNDARY.match(first_line):
+        raise FactFileError(f"the first line is {first_line[:20]!r}, not '---': start the file with a line of '---'")
     try:
-        post = frontmatter.loads(text.lstrip("\ufeff"), handler=_yaml_handler())
+        _, frontmatter_text, content = handler.FM_BOUNDARY.split(stripped, 2)
+    except ValueError:
+        raise FactFileError(
+            "the frontmatter has no closing '---' line: end the fact's fields with a line of '---'"
+        ) from None
+    try:
+        meta = handler.load(frontmatter_text)
+    except RecursionError:
+        raise FactFileError(
+            f"frontmatter is nested deeper than {MAX_YAML_DEPTH} levels: keep the fields flat"
+        ) from None
+    except UnicodeEncodeError:  # the C loader takes UTF-8: a lone surrogate cannot reach it
+        raise FactFileError("frontmatter holds a lone UTF-16 surrogate, not text: save the file as UTF-8") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -332,9 +367,25 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
         raise FactFileError(
             f"frontmatter is not valid YAML{where} ({problem}): fix the YAML between the '---' lines"
         ) from None
-    except ValueError as exc:
-        raise FactFileError(f"frontmatter cannot be split from the body ({exc}): check the '---' lines") from None
-    return fact_from_metadata(post.metadata, post.content, file_stem)
+    if meta is None or meta == {}:
+        raise FactFileError(
+            "the frontmatter is empty: put the fact's fields (id, type, title, created) between the '---' lines"
+        )
+    if not isinstance(meta, dict):
+        kind = {list: "list", str: "text", bool: "true/false"}.get(
+            type(meta), "number" if isinstance(meta, (int, float)) else "value"
+        )
+        raise FactFileError(
+            f"the frontmatter is a YAML {kind}, not fields: write one 'key: value' line per field between the '---' lines"
+        )
+    odd = [key for key in meta if not isinstance(key, str)]  # `1:` or `null:` as a key
+    if odd:
+        raise FactFileError(f"frontmatter key {odd[0]!r} is not a name: write fields as 'name: value'")
+    try:
+        check_yaml_bounds(meta)
+    except YamlBoundsError as exc:
+        raise FactFileError(str(exc)) from None
+    return fact_from_metadata(meta, content.strip(), file_stem)
 
 
 def render_fact_text(fact: Fact) -> str:

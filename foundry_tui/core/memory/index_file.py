@@ -99,13 +99,17 @@ def build_index(active: Iterable[Fact], budget: int) -> tuple[str, IndexReport]:
 
 
 def index_state(path: Path, expected: str, *, inside: Layout) -> str:
-    """`current`, `missing`, `stale` (generated, but for other facts) or `edited` (changed by hand)."""
+    """`current`, `missing`, `stale` (generated, but for other facts), `edited` (changed by
+    hand) or `unreadable` (not a regular file inside the root that can be read: a folder,
+    a link out of the root, say)."""
     try:
         text = inside.read_text(path)
     except FileNotFoundError:
         return "missing"
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         return "edited"
+    except OSError:
+        return "unreadable"
     if text == expected:
         return "current"
     lines = text.rstrip("\n").split("\n")
@@ -130,18 +134,17 @@ def write_index(path: Path, active: Iterable[Fact], budget: int, *, inside: Layo
 
 
 def served_index(project: Project, today: _dt.date) -> str:
-    """INDEX.md as readers (SessionStart, the index resource) serve it: the file when it is a
-    readable regular file inside the root, else the index built in memory (a link out of
-    the root, a FIFO or a damaged file is never served, and nothing is written)."""
-    try:
-        return project.layout.read_text(project.layout.index_path)
-    except (OSError, UnicodeDecodeError):
-        from foundry_tui.core.config import Config
-        from foundry_tui.core.errors import ConfigError
-
+    """The index as readers (SessionStart, the index resource) serve it: built in memory
+    from today's active facts. INDEX.md on disk is never read here: it may be stale (a fact
+    expired since it was written; spec 000: an expired fact must never be served), edited
+    by hand, or a link out of the root, a FIFO or a damaged file; and nothing is written.
+    A config that cannot be used falls back to the default budget; doctor reports it."""
+    budget = project.config_or_defaults()[0].index_token_budget
+    with project.lock:
         project.sync()
-        try:
-            budget = project.config().index_token_budget
-        except ConfigError:
-            budget = Config().index_token_budget
-        return build_index(project.active_facts(today), budget)[0]
+        snapshot = project.store.pending_snapshot
+        if snapshot is not None:  # unchanged since the parse cache: build only the active facts
+            active = [snapshot.fact(i) for i in snapshot.active(today.isoformat())]
+        else:
+            active = project.active_facts(today)
+    return build_index(active, budget)[0]

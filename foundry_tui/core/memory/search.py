@@ -32,6 +32,10 @@ MIN_TERM_CHARS = 3
 FIELD_WEIGHTS = (3, 2, 1)  # title, tags, body
 TYPE_MULTIPLIER = {"decision": 1.2, "constraint": 1.2}
 CONFIDENCE_MULTIPLIER = {"high": 1.15, "medium": 1.0, "low": 0.8}
+# What one hit may carry of its body in a reply (memory_search, the prompt hook): a body
+# within the 120-word limit is under a thousand characters; a hand-written one far over it
+# must not flood the agent's context.
+MAX_SERVED_BODY_CHARS = 2000
 
 
 def query_terms(query: str) -> list[str]:
@@ -330,13 +334,26 @@ def rank(hits: Iterable[Hit], limit: int, min_score: float) -> list[Hit]:
     return heapq.nsmallest(limit, eligible, key=lambda h: _rank_key(h.score, h.fact))
 
 
+def served_body(body: str) -> str:
+    """The body as a reply carries it: cut at MAX_SERVED_BODY_CHARS, saying so."""
+    if len(body) <= MAX_SERVED_BODY_CHARS:
+        return body
+    rest = len(body) - MAX_SERVED_BODY_CHARS
+    from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS
+
+    return (
+        f"{body[:MAX_SERVED_BODY_CHARS]}… [{rest} more characters not shown: this fact is far over the "
+        f"{MAX_BODY_WORDS}-word limit; split it]"
+    )
+
+
 def render_hit(hit: Hit, explain: bool = False) -> str:
     """The spec's block for one hit."""
     fact = hit.fact
     lines = [
         f"### {fact.id} · {fact.type} · confidence {fact.confidence}",
         f"**{fact.title}**",
-        fact.body,
+        served_body(fact.body),
         f"_source: {fact.source} · scope: {fact.scope}_",
     ]
     if explain:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import marshal
 import time
+import zlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,7 +27,8 @@ from foundry_tui.core.memory.search import (
     tie_break,
 )
 
-SNAPSHOT_VERSION = 3
+SNAPSHOT_VERSION = 4
+_MAGIC = b"foundry-snapshot\n"  # then the CRC-32 of the marshal payload (4 bytes, big-endian), then the payload
 # Files changed this recently are stored as unverified: a same-size edit within one clock
 # tick of the snapshot could otherwise keep a stale entry ("racy" entries, as git calls them).
 RACY_SECONDS = 0.1
@@ -101,18 +103,27 @@ class Snapshot:
         for i in range(0, len(keys), 3):
             if keys[i] >= horizon:
                 keys[i : i + 3] = [0, 0, 0]  # unverified: the next process re-reads the file
-        return marshal.dumps(
+        payload = marshal.dumps(
             (SNAPSHOT_VERSION, root, self.names, keys, self.broken, self.positions, self.columns, self.fields)
         )
+        return _MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload
 
     @classmethod
     def loads(cls, data: bytes, root: str) -> Snapshot | None:
+        """The snapshot in `data`, or None when it is not one this version wrote for `root`
+        whole: a checksum mismatch (a flipped byte, a torn write) drops it, and the caller
+        re-parses the files."""
+        head = len(_MAGIC) + 4
+        if data[: len(_MAGIC)] != _MAGIC or zlib.crc32(data[head:]).to_bytes(4, "big") != data[len(_MAGIC) : head]:
+            return None
         try:
-            payload = marshal.loads(data)
+            payload = marshal.loads(data[head:])
             version, stored_root, names, keys, broken, positions, columns, fields = payload
         except (EOFError, ValueError, TypeError):
             return None
         if version != SNAPSHOT_VERSION or stored_root != root or set(columns) != set(_COLUMNS):
+            return None
+        if len(keys) != 3 * len(names) or any(len(column) != len(positions) for column in columns.values()):
             return None
         return cls(names, keys, broken, positions, columns, fields)
 

@@ -11,11 +11,20 @@ import contextlib
 import datetime as _dt
 import gc
 import os
+import stat
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.memory import cache as _cache
-from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, id_order, parse_fact_text
+from foundry_tui.core.memory.facts import (
+    MAX_FACT_FILE_BYTES,
+    Fact,
+    FactFileError,
+    fact_number,
+    id_order,
+    oversize_reason,
+    parse_fact_text,
+)
 from foundry_tui.core.memory.snapshot import Snapshot
 from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, read_regular
 
@@ -83,7 +92,10 @@ def read_fact_file(path: Path) -> Fact | BrokenFile:
     The caller has checked that the facts folder stays inside the root; the file itself
     must be a regular file, not a link (it could lead anywhere), a FIFO or a device."""
     try:
-        text = decode_text(read_regular(path, follow=False, shown=path.name))
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FACT_FILE_BYTES:  # never read, so never served
+            return BrokenFile(path.name, oversize_reason(info.st_size))
+        text = decode_text(read_regular(path, MAX_FACT_FILE_BYTES, follow=False, shown=path.name))
     except UnicodeDecodeError:
         return BrokenFile(path.name, "not UTF-8 text: save the file as UTF-8")
     except UnsafePathError as exc:
@@ -157,9 +169,9 @@ class FactStore:
 
     def _stat_all(self) -> tuple[list[str], list[int]]:
         """Every fact file name, sorted, and their stat keys flattened (mtime_ns, size, inode)."""
-        try:
-            fd = os.open(self.layout.facts_dir, os.O_RDONLY)
-        except (FileNotFoundError, NotADirectoryError):
+        try:  # a file where the folder belongs is an error naming it, not an empty memory
+            fd = os.open(self.layout.facts_dir, os.O_RDONLY | os.O_DIRECTORY)
+        except FileNotFoundError:
             return [], []
         names: list[str] = []
         keys: list[int] = []

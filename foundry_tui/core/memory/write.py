@@ -6,7 +6,7 @@ import datetime as _dt
 from collections.abc import Callable
 
 from foundry_tui.core.atomic import exclusive_create, folder_lock
-from foundry_tui.core.errors import InputError
+from foundry_tui.core.errors import FoundryError, InputError, os_error_place
 from foundry_tui.core.memory.facts import (
     Fact,
     bold_reasoning_lines,
@@ -132,7 +132,7 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
     The whole check-allocate-write-reindex step holds the memory lock, so concurrent
     writers (other processes, threads) never allocate the same id or lose a fact."""
     new = validate_request(req)
-    budget = project.config().index_token_budget  # a broken config refuses before anything is written
+    project.config()  # a broken config refuses before anything is written
     with folder_lock(project.layout.memory_dir):
         project.sync()
         store = project.store
@@ -141,16 +141,19 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
         print_fp = fingerprint(new.title, new.body)
         same = [f for f in same_title if f.fingerprint == print_fp]
-        if same:  # nothing is written, not even the index: report it as it would be built
-            from foundry_tui.core.memory.index_file import build_index
-
-            _text, report = build_index(active, budget)
-            report.path = project.layout.index_path
-            return WriteResult("unchanged", same[-1].id, report)
+        if same:  # no fact is written; the index is brought up to date if it is stale, so the
+            # reply reports INDEX.md as it is on disk
+            return WriteResult("unchanged", same[-1].id, rebuild_index(project, today))
         new.supersedes = same_title[-1].id if same_title else None
         new.created = today.isoformat()
         create_fact(project, new)
-        index = rebuild_index(project, today)
+        try:
+            index = rebuild_index(project, today)
+        except OSError as exc:  # the fact is on disk: the caller must learn its id
+            raise FoundryError(
+                f"{new.id} was written, but the index was not ({os_error_place(exc, project.root)}): "
+                "fix that path, then rebuild the index (memory_index)"
+            ) from None
     warnings = []
     if new.needs_why:
         warnings.append(
@@ -187,26 +190,36 @@ def rewrite_facts(
     with folder_lock(project.layout.memory_dir):
         project.sync()
         facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
-        for fact in facts:
-            path = project.layout.facts_dir / f"{fact.id}.md"
-            original = project.layout.read_text(path)
-            current = parse_fact_text(original, fact.id)
-            before = {name: getattr(current, name) for name in _IN_PLACE_FIELDS}
-            change(current)
-            changes = {
-                name: list(value) if isinstance(value, tuple) else value
-                for name in _IN_PLACE_FIELDS
-                if (value := getattr(current, name)) != before[name]
-            }
-            expected = render_fact_text(current)
-            if not changes and render_fact_text(parse_fact_text(original, fact.id)) == expected:
-                continue  # nothing to change: the file stays as it is
-            text = edit_frontmatter(original, changes)
-            if text is None or render_fact_text(parse_fact_text(text, fact.id)) != expected:
-                text = expected  # cannot edit in place faithfully: write the whole fact anew
-            atomic_write(path, text, inside=project.layout)
-        project.sync()
-        return rebuild_index(project, today)
+        done: list[str] = []
+        try:
+            for fact in facts:
+                path = project.layout.facts_dir / f"{fact.id}.md"
+                original = project.layout.read_text(path)
+                current = parse_fact_text(original, fact.id)
+                before = {name: getattr(current, name) for name in _IN_PLACE_FIELDS}
+                change(current)
+                changes = {
+                    name: list(value) if isinstance(value, tuple) else value
+                    for name in _IN_PLACE_FIELDS
+                    if (value := getattr(current, name)) != before[name]
+                }
+                expected = render_fact_text(current)
+                if not changes and render_fact_text(parse_fact_text(original, fact.id)) == expected:
+                    continue  # nothing to change: the file stays as it is
+                text = edit_frontmatter(original, changes)
+                if text is None or render_fact_text(parse_fact_text(text, fact.id)) != expected:
+                    text = expected  # cannot edit in place faithfully: write the whole fact anew
+                atomic_write(path, text, inside=project.layout)
+                done.append(fact.id)
+            project.sync()
+            return rebuild_index(project, today)
+        except OSError as exc:
+            if not done:
+                raise
+            stopped = "the index was not rebuilt" if len(done) == len(facts) else "the others were not"
+            raise FoundryError(
+                f"{', '.join(done)} changed, but {stopped} ({os_error_place(exc, project.root)}): fix that path, then retry"
+            ) from None
 
 
 # The fields an in-place rewrite may change (neither is part of a fact's identity).

@@ -221,13 +221,20 @@ def _is_code(value: str, words: bool = True) -> bool:
     return words and _reads_as_names(value)
 
 
+# What prose writes after "Password:" or "token =" that is not a credential: a fact id, a
+# date, a version or number, a file in the repository ("Secret: see docs/runbooks/vault.md").
+_PROSE_REFERENCE = re.compile(r"fact-\d{4,}|\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)*|(?:[\w.-]+/)+[\w.-]+\.[a-z]{1,4}")
+
+
 def _looks_real(value: str, literal: bool = False) -> bool:
     """A value that is not a placeholder or code and has some entropy (mixed characters).
     A quoted `literal` given to a password or secret is not taken for a name made of
     words: a passphrase of words is still a passphrase."""
     if _is_placeholder(value):
         return False
-    value = value.rstrip(".,;:)]}>")
+    value = value.rstrip(".,;:!?)]}>")  # the sentence's own punctuation is not part of a credential
+    if _PROSE_REFERENCE.fullmatch(value):
+        return False
     if len(value) < 8 or _is_placeholder(value) or len(set(value)) < 5 or _is_code(value, words=not literal):
         return False
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]"))

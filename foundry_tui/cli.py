@@ -224,6 +224,30 @@ def cmd_memory_budget(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memory_resolve(args: argparse.Namespace) -> int:
+    from foundry_tui.core.curation.resolve import resolve_memory
+
+    report = resolve_memory(_project(args), _today(args))
+    _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
+    return 1 if report.problems else 0
+
+
+def cmd_memory_log(args: argparse.Namespace) -> int:
+    from foundry_tui.core.memory.git_history import memory_log
+
+    log = memory_log(_project(args).layout, args.since)
+    _emit(json.dumps(log.to_dict(), indent=2, ensure_ascii=False) if args.json else log.text())
+    return 0
+
+
+def cmd_memory_diff(args: argparse.Namespace) -> int:
+    from foundry_tui.core.memory.git_history import memory_diff
+
+    diff = memory_diff(_project(args).layout, args.rev1, args.rev2)
+    _emit(json.dumps(diff.to_dict(), indent=2, ensure_ascii=False) if args.json else diff.text())
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.doctor import run_doctor
 
@@ -447,6 +471,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub(mem, "budget", cmd_memory_budget, "what the index omits, and the merges that would save the most tokens")
     p = sub(mem, "list", cmd_memory_list, "list active facts")
     p.add_argument("--all", action="store_true", help="also inactive facts (with why) and broken files")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub(mem, "resolve", cmd_memory_resolve, "repair the memory after a git merge, rebase or cherry-pick")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(mem, "log", cmd_memory_log, "which facts each commit created, superseded, merged, renumbered, expired")
+    p.add_argument("--since", metavar="REV", help="only commits after REV (REV..HEAD)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(mem, "diff", cmd_memory_diff, "the memory's change between two revisions, fact by fact")
+    p.add_argument("rev1", metavar="REV1")
+    p.add_argument("rev2", metavar="REV2")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     p = sub(commands, "doctor", cmd_doctor, "check the memory's health (exit 1 on any FAIL)")

@@ -76,10 +76,15 @@ def setup_git(layout: Layout, added: list[tuple[str, str]], problems: list[str])
     missing = [line for line in _attributes_lines(layout, top) if line not in present]
     if missing:
         prefix = "" if not text or text.endswith("\n") else "\n"
-        atomic_write(attributes, text + prefix + "# Foundry: INDEX.md is regenerated after merges\n" + "\n".join(missing) + "\n")
+        atomic_write(
+            attributes, text + prefix + "# Foundry: INDEX.md is regenerated after merges\n" + "\n".join(missing) + "\n"
+        )
         added.append(("created" if not text else "merged", f".gitattributes (INDEX.md merge={DRIVER})"))
     # merge driver (per clone)
-    wanted = {f"merge.{DRIVER}.name": "Foundry INDEX.md: keep ours, regenerated after the merge", f"merge.{DRIVER}.driver": "true"}
+    wanted = {
+        f"merge.{DRIVER}.name": "Foundry INDEX.md: keep ours, regenerated after the merge",
+        f"merge.{DRIVER}.driver": "true",
+    }
     config_changed = False
     for key, value in wanted.items():
         if _git(layout.root, "config", "--get", key).stdout.strip() != value:

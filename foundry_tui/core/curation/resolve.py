@@ -69,33 +69,42 @@ class ResolveReport:
         return {"actions": self.lines, "problems": self.problems, "renumbered": self.renumbered}
 
 
-def _git_state(project: Project) -> tuple[Repo | None, str | None, bool]:
-    """(repo, the "ours" revision, whether git is in the middle of a merge/rebase/cherry-pick)."""
+def _git_state(project: Project) -> tuple[Repo | None, str | None, str | None, bool]:
+    """(repo, the "ours" revision, the "theirs" revision, whether git is mid merge/rebase/cherry-pick).
+
+    Ours is HEAD; theirs is the commit being brought in (MERGE_HEAD, CHERRY_PICK_HEAD,
+    REBASE_HEAD). When the markers were committed with a merge, ours and theirs are its parents."""
     try:
         repo = Repo(project.layout)
     except FoundryError:
-        return None, None, False
+        return None, None, None, False
     if not repo.has_head():
-        return repo, None, False
+        return repo, None, None, False
     in_progress = any(
         (repo.git_dir / name).exists()
         for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD", "rebase-merge", "rebase-apply")
     )
     if in_progress:
-        return repo, "HEAD", True
+        theirs = next(
+            (name for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if (repo.git_dir / name).exists()), None
+        )
+        return repo, "HEAD", theirs, True
     parents = repo.git("rev-list", "--parents", "-n", "1", "HEAD").split()
-    # Markers committed by a merge: its first parent is ours.
-    return repo, ("HEAD^1" if len(parents) > 2 else "HEAD"), False
+    if len(parents) > 2:
+        return repo, "HEAD^1", "HEAD^2", False
+    return repo, "HEAD", None, False
 
 
 def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
     """Repair what git left in the memory; see the module docstring. Safe to run any time."""
     layout = project.layout
     report = ResolveReport()
-    repo, ours_rev, in_progress = _git_state(project)
+    repo, ours_rev, theirs_rev, in_progress = _git_state(project)
     with folder_lock(layout.memory_dir):
         facts_dir = layout.facts_dir
-        names = sorted(p.name for p in facts_dir.glob("*.md") if not p.name.startswith(".")) if facts_dir.is_dir() else []
+        names = (
+            sorted(p.name for p in facts_dir.glob("*.md") if not p.name.startswith(".")) if facts_dir.is_dir() else []
+        )
         texts = {name: (facts_dir / name).read_text(encoding="utf-8", errors="replace") for name in names}
         clean: dict[str, Fact] = {}  # file name → fact, for files that load as they are
         conflicted: dict[str, tuple[Fact, Fact]] = {}
@@ -115,6 +124,7 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
             else:
                 misnamed[name] = fact
         ours_facts = _facts_at(repo, ours_rev)
+        theirs_at_rev = _facts_at(repo, theirs_rev) or {}
         by_fingerprint = {f.fingerprint: f for f in clean.values()}
         numbers = [fact_number(n[:-3]) for n in names] + [f.number for pair in conflicted.values() for f in pair]
         numbers += [f.number for f in misnamed.values()]
@@ -165,9 +175,16 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
                 report.lines.append(f"{rel}: claims {fact.id}; moved to {fact.id}.md")
             else:
                 renumber(fact, f"{rel} claims {fact.id}, which {fact.id}.md holds")
-        # The theirs side's links meant the theirs side's ids.
+        # The theirs side's links meant the theirs side's ids: follow each linked fact of the
+        # theirs revision (by its claim) to the id it has now; without git, the renumbering above.
+        final = {f.fingerprint: f.id for f in [*clean.values(), *to_write.values(), *to_create]}
+        links = dict(renamed)
+        for old_id, meant in theirs_at_rev.items():
+            now = final.get(meant.fingerprint)
+            if now is not None and now != old_id:
+                links[old_id] = now
         for fact in theirs_facts:
-            changed = _relink(fact, renamed)
+            changed = _relink(fact, links)
             if changed:
                 name = f"{fact.id}.md"
                 if fact not in to_create:
@@ -259,4 +276,3 @@ def _index_needs_rebuild(project: Project, today: _dt.date) -> bool:
     except FoundryError:
         return False
     return index_state(path, expected) != "current"
-

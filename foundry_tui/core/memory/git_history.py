@@ -24,7 +24,9 @@ class GitError(FoundryError):
     """git refused or is missing; the message is one line naming what to do."""
 
 
-def run_git(cwd: Path, *args: str, stdin: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+def run_git(
+    cwd: Path, *args: str, stdin: bytes | None = None, check: bool = True
+) -> subprocess.CompletedProcess[bytes]:
     """Run git in `cwd` with no pager and no prompts; a failure raises GitError with git's first line."""
     try:
         proc = subprocess.run(
@@ -75,7 +77,9 @@ class Repo:
 
     def commit(self, rev: str) -> str:
         """The full commit id `rev` names; an unknown revision is InputError (exit 2)."""
-        proc = run_git(self.top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False)
+        proc = run_git(
+            self.top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False
+        )
         if proc.returncode != 0:
             hint = " (this is a shallow clone: `git fetch --unshallow` brings the rest)" if self.shallow else ""
             raise InputError(f"revision '{rev}' does not exist in this repository{hint}: give a commit, branch or tag")
@@ -176,7 +180,9 @@ def fact_events(old: Fact | None, new: Fact | None) -> list[MemoryEvent]:
     if renumbered and renumbered != old.extras.get(RENUMBERED_FROM):
         events.append(MemoryEvent("renumbered", new.id, new.title, f"was {renumbered}"))
     if new.expires != old.expires:
-        events.append(MemoryEvent("expired", new.id, new.title, f"expires {new.expires}" if new.expires else "unexpired"))
+        events.append(
+            MemoryEvent("expired", new.id, new.title, f"expires {new.expires}" if new.expires else "unexpired")
+        )
     changes = []
     if new.tags != old.tags:
         added = [t for t in new.tags if t not in old.tags]

@@ -345,3 +345,21 @@ def test_not_a_repository_and_a_shallow_clone_are_one_line(tmp_path: Path) -> No
     assert run.code == 1 and run.err == (
         "foundry: error: this is a shallow clone: its history is incomplete; run `git fetch --unshallow` first\n"
     )
+
+
+def test_both_branches_updating_one_fact_is_kept_and_named(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    repo.git("checkout", "-qb", "bob")
+    assert repo.write("Cache TTL is 60 seconds", "bob-cache") == "fact-0003"
+    repo.git("checkout", "-q", "main")
+    assert repo.write("Cache TTL is 60 seconds", "alice-cache") == "fact-0003"
+    out = merge_and_resolve(repo, "bob")
+    assert (
+        "note: fact-0003 and fact-0004 are active with one title (Cache TTL is 60 seconds): the branches disagree; "
+        "keep one with `foundry memory retire ID`" in out
+    )
+    facts = repo.facts()
+    assert set(facts) == {"base-cache", "base-queue", "alice-cache", "bob-cache"}
+    assert facts["alice-cache"].supersedes == facts["bob-cache"].supersedes == "fact-0001"
+    assert repo.cli("memory", "retire", "fact-0004")[0] == 0
+    assert_healthy(repo, set(facts))

@@ -28,6 +28,7 @@ from foundry_tui.core.memory.facts import (
     fact_number,
     format_id,
     has_conflict_markers,
+    normalise,
     parse_fact_text,
     render_fact_text,
 )
@@ -55,6 +56,7 @@ class ResolveReport:
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     renumbered: dict[str, str] = field(default_factory=dict)  # old id → new id (theirs side)
+    notes: list[str] = field(default_factory=list)  # for a person to decide; not a failure
 
     @property
     def changed(self) -> bool:
@@ -63,10 +65,10 @@ class ResolveReport:
     def text(self) -> str:
         if not self.lines and not self.problems:
             return "memory resolve: nothing to repair (no conflict markers, no id claimed twice, INDEX.md current)"
-        return "\n".join([*self.lines, *(f"problem: {p}" for p in self.problems)])
+        return "\n".join([*self.lines, *(f"note: {n}" for n in self.notes), *(f"problem: {p}" for p in self.problems)])
 
     def to_dict(self) -> dict[str, object]:
-        return {"actions": self.lines, "problems": self.problems, "renumbered": self.renumbered}
+        return {"actions": self.lines, "notes": self.notes, "problems": self.problems, "renumbered": self.renumbered}
 
 
 def _git_state(project: Project) -> tuple[Repo | None, str | None, str | None, bool]:
@@ -201,6 +203,8 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
             if name not in to_write:
                 (facts_dir / name).unlink()
         project.sync()
+        if report.renumbered:
+            report.notes += _disagreements(project, today, set(report.renumbered.values()))
         if _index_needs_rebuild(project, today):
             rebuild_index(project, today)
             report.lines.append(f"{layout.relative(layout.index_path)} regenerated")
@@ -209,6 +213,19 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
         run_git(repo.top, "add", "-A", "--", *paths)
         report.lines.append("staged the memory's files: finish with `git commit` (or `git rebase --continue`)")
     return report
+
+
+def _disagreements(project: Project, today: _dt.date, renumbered: set[str]) -> list[str]:
+    """Active facts sharing a title with a renumbered one: both branches updated one fact differently."""
+    by_title: dict[str, list[Fact]] = {}
+    for fact in project.active_facts(today):
+        by_title.setdefault(normalise(fact.title), []).append(fact)
+    return [
+        f"{' and '.join(f.id for f in same)} are active with one title ({same[0].title}): the branches disagree; "
+        f"keep one with `foundry memory retire ID`"
+        for same in by_title.values()
+        if len(same) > 1 and any(f.id in renumbered for f in same)
+    ]
 
 
 def _facts_at(repo: Repo | None, rev: str | None) -> dict[str, Fact] | None:

@@ -165,8 +165,8 @@ class MemoryEvent:
         return data
 
     def line(self) -> str:
-        detail = f" ({self.detail})" if self.detail else ""
-        return f"{self.action:<10} {self.fact_id}  {self.title}{detail}"
+        detail = f"({self.detail})" if self.detail else ""
+        return f"{self.action:<10} {self.fact_id}  " + " ".join(p for p in (self.title, detail) if p)
 
 
 def fact_events(old: Fact | None, new: Fact | None) -> list[MemoryEvent]:
@@ -302,37 +302,31 @@ def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
         "log", "-c", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=%x01%H%x00%an%x00%ad%x00%s",
         "--date=short", span, "--", repo.facts_path + "/",
     )  # fmt: skip
-    commits: list[tuple[list[str], list[tuple[str, str, str]]]] = []
+    commits: list[tuple[list[str], list[tuple[list[str], str, str]]]] = []
     for chunk in out.split("\x01")[1:]:
         fields = chunk.split("\0")
         head, rest = fields[:4], fields[4:]
         changes = []
-        i = 0
-        while i < len(rest):
-            raw = rest[i].strip("\n")
-            if raw.startswith(":"):
-                parts = raw.lstrip(":").split()
-                shas = [p for p in parts if len(p) == 40]
-                status = parts[-1]
-                path = rest[i + 1] if i + 1 < len(rest) else ""
-                changes.append((shas[0], shas[-1], path))  # first parent → result
-                i += 2
-                del status
-            else:
-                i += 1
+        for i, raw in enumerate(rest):
+            raw = raw.strip("\n")
+            if raw.startswith(":") and i + 1 < len(rest):
+                shas = [p for p in raw.lstrip(":").split() if len(p) == 40]
+                changes.append((shas[:-1], shas[-1], rest[i + 1]))  # the parents' blobs, the result's, the path
         commits.append((head, changes))
-    contents = repo.read_blobs([sha for _h, ch in commits for old, new, _p in ch for sha in (old, new)])
+    contents = repo.read_blobs([sha for _h, ch in commits for olds, new, _p in ch for sha in (*olds, new)])
     events: list[MemoryEvent] = []
     for (sha, author, date, subject), changes in commits:
-        for old_sha, new_sha, path in sorted(changes, key=lambda c: (len(c[2]), c[2])):
+        for old_shas, new_sha, path in sorted(changes, key=lambda c: (len(c[2]), c[2])):
             name = path.rsplit("/", 1)[-1]
             if not name.endswith(".md") or name.startswith("."):
                 continue
-            old = _parse(contents.get(old_sha), name[:-3])
             new = _parse(contents.get(new_sha), name[:-3])
-            for event in fact_events(old, new):
+            olds = [_parse(contents.get(old_sha), name[:-3]) for old_sha in old_shas]
+            # A merge that relinked a fact from its second parent changed that fact, not created it.
+            old = next(
+                (o for o in olds if o is not None and new is not None and o.fingerprint == new.fingerprint), None
+            )
+            for event in fact_events(old if old is not None else (olds[0] if olds else None), new):
                 event.commit, event.author, event.date, event.subject = sha, author, date, subject
-                if not event.title and (known := _parse(contents.get(new_sha), None)) and known.id == event.fact_id:
-                    event.title = known.title
                 events.append(event)
     return MemoryLog(events, since)

@@ -12,6 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from foundry_tui.core.memory.doctor import run_doctor
 from foundry_tui.core.memory.facts import MERGED_FROM, RENUMBERED_FROM, Fact
@@ -363,3 +365,62 @@ def test_both_branches_updating_one_fact_is_kept_and_named(tmp_path: Path) -> No
     assert facts["alice-cache"].supersedes == facts["bob-cache"].supersedes == "fact-0001"
     assert repo.cli("memory", "retire", "fact-0004")[0] == 0
     assert_healthy(repo, set(facts))
+
+
+_words = st.text(alphabet="abcdefgh ", min_size=1, max_size=30).map(str.strip).filter(bool)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    title_a=_words, title_b=_words, body_a=_words, body_b=_words, style=st.sampled_from(["", "--diff3", "--zdiff3"])
+)
+def test_split_conflict_recovers_both_sides_of_a_real_git_conflict(
+    tmp_path_factory: pytest.TempPathFactory, title_a: str, title_b: str, body_a: str, body_b: str, style: str
+) -> None:
+    from foundry_tui.core.curation.resolve import split_conflict
+    from foundry_tui.core.memory.facts import parse_fact_text, render_fact_text
+
+    folder = tmp_path_factory.mktemp("split")
+    texts = []
+    for name, title, body in (("ours", title_a, body_a), ("theirs", title_b, body_b)):
+        fact = Fact(id="fact-0003", type="convention", title=title, body=body, created="2026-11-30")
+        texts.append(render_fact_text(fact))
+        (folder / name).write_text(texts[-1])
+    (folder / "base").write_text("")  # add/add: git merges against an empty base
+    merged = subprocess.run(
+        ["git", "merge-file", "-p", *filter(None, [style]), "ours", "base", "theirs"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=git_env(folder),
+    ).stdout
+    ours, theirs = split_conflict(merged)
+    assert (ours, theirs) == (texts[0], texts[1])
+    assert parse_fact_text(ours).title == title_a and parse_fact_text(theirs).title == title_b
+
+
+def test_resolve_outside_git_splits_and_relinks_its_own_renumbering(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    (root / FACTS).mkdir(parents=True)
+    (root / FACTS / "fact-0001.md").write_text(
+        "---\nid: fact-0001\ntype: convention\ntitle: Ours\ncreated: 2026-11-30\n---\nours-body\n"
+    )
+    (root / FACTS / "fact-0002.md").write_text(
+        "---\nid: fact-0002\ntype: convention\ntitle: Two\ncreated: 2026-11-30\n---\ntwo-body\n"
+    )
+    (root / FACTS / "fact-0001.md").write_text(
+        "---\nid: fact-0001\ntype: convention\n<<<<<<< HEAD\ntitle: Ours\ncreated: 2026-11-30\n---\nours-body\n"
+        "=======\ntitle: Theirs\ncreated: 2026-11-29\n---\ntheirs-body\n>>>>>>> theirs\n"
+    )
+    run = run_cli("memory", "resolve", "--root", str(root), env=git_env(tmp_path))
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[:2] == [
+        f"{FACTS}/fact-0001.md: two facts; fact-0001 kept (Ours)",
+        f"{FACTS}/fact-0001.md: renumbered fact-0001 → fact-0003 (Theirs)",
+    ]
+    facts = Repo(root, tmp_path).facts()
+    assert set(facts) == {"ours-body", "two-body", "theirs-body"}
+    assert facts["theirs-body"].extras[RENUMBERED_FROM] == "fact-0001"
+    assert run_cli("memory", "resolve", "--root", str(root), env=git_env(tmp_path)).out == (
+        "memory resolve: nothing to repair (no conflict markers, no id claimed twice, INDEX.md current)\n"
+    )

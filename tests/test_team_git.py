@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -371,9 +373,7 @@ _words = st.text(alphabet="abcdefgh ", min_size=1, max_size=30).map(str.strip).f
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    title_a=_words, title_b=_words, body_a=_words, body_b=_words, style=st.sampled_from(["", "--diff3", "--zdiff3"])
-)
+@given(title_a=_words, title_b=_words, body_a=_words, body_b=_words, style=st.sampled_from(["", "--diff3", "--zdiff3"]))
 def test_split_conflict_recovers_both_sides_of_a_real_git_conflict(
     tmp_path_factory: pytest.TempPathFactory, title_a: str, title_b: str, body_a: str, body_b: str, style: str
 ) -> None:
@@ -424,3 +424,37 @@ def test_resolve_outside_git_splits_and_relinks_its_own_renumbering(tmp_path: Pa
     assert run_cli("memory", "resolve", "--root", str(root), env=git_env(tmp_path)).out == (
         "memory resolve: nothing to repair (no conflict markers, no id claimed twice, INDEX.md current)\n"
     )
+
+
+def test_history_screen(snap_compare: Callable[..., bool], tmp_path: Path) -> None:
+    from textual.pilot import Pilot
+
+    from tests.tui_helpers import make_app, settle
+
+    repo = make_repo(tmp_path, init=False)
+    two_branches(repo)
+    merge_and_resolve(repo, "bob")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("f7")
+        await settle(pilot)
+        pilot.app.screen.set_focus(None)
+        await settle(pilot)
+
+    assert snap_compare(make_app(repo.root), terminal_size=(120, 40), run_before=run_before)
+
+
+async def test_history_screen_outside_git_says_so_in_one_line(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    from tests.tui_helpers import make_app, settle
+
+    (tmp_path / FACTS).mkdir(parents=True)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f7")
+        await settle(pilot)
+        summary = str(app.screen.query_one("#history-summary", Static).render())
+    assert summary.startswith(f"No history: {tmp_path} is not in a git repository")

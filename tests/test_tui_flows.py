@@ -385,7 +385,16 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         await pilot.press("f6")
         await settle(pilot)
         on_curator = await _palette_titles(app)
-    app_titles = ["Show Memory", "Show Blackboard", "Show Library", "Show Tokens", "Show Curator", "Show Keys", "Quit"]
+    app_titles = [
+        "Show Memory",
+        "Show Blackboard",
+        "Show Library",
+        "Show Tokens",
+        "Show Curator",
+        "Show History",
+        "Show Keys",
+        "Quit",
+    ]
     assert on_memory == [
         "Focus Search",
         "Toggle Inactive",

@@ -117,6 +117,13 @@ class ShowCurator(Command):
     KEY, ACTION, FOOTER = "f6", "switch_mode('curator')", "Curator"
 
 
+class ShowHistory(Command):
+    """Go to the memory's history in git: which commit created, superseded, merged or renumbered which fact."""
+
+    # Not in the footer (it is full at 80 columns): reached by F7 and the palette.
+    KEY, ACTION, FOOTER = "f7", "switch_mode('history')", None
+
+
 class ShowKeys(Command):
     """Show every key binding."""
 
@@ -159,6 +166,7 @@ APP_COMMANDS: tuple[type[Command], ...] = (
     ShowLibrary,
     ShowTokens,
     ShowCurator,
+    ShowHistory,
     ShowKeys,
     Quit,
 )

@@ -395,7 +395,23 @@ def cmd_tui(args: argparse.Namespace) -> int:
     from foundry_tui.tui.app import FoundryApp
 
     label = "demo project (a temporary copy)" if args.demo else root_label(root)
-    FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
+    if args.at is None:
+        FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
+        return 0
+    import shutil
+    import tempfile
+
+    from foundry_tui.core.memory.git_history import materialise
+    from foundry_tui.core.paths import Layout
+
+    past = Path(tempfile.mkdtemp(prefix="foundry-at-"))
+    os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: no cache files
+    try:
+        commit = materialise(Layout(root), args.at, past)  # a bad revision is one line, before the app starts
+        label = f"{label} at {args.at} ({commit}, read-only)"
+        FoundryApp(past, today, watch=False, root_label=label, read_only=True).run()
+    finally:
+        shutil.rmtree(past, ignore_errors=True)
     return 0
 
 
@@ -527,6 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub(commands, "mcp", cmd_mcp, "run the stdio MCP server")
     p = sub(commands, "tui", cmd_tui, "open the terminal application")
     p.add_argument("--no-watch", action="store_true", help="do not watch the files for changes")
+    p.add_argument("--at", metavar="REV", help="open the memory as of a git revision, read-only")
     p = sub(commands, "hook", cmd_hook, "run a Claude Code hook (event JSON on stdin)")
     from foundry_tui.core.hook_events import HOOK_EVENTS
 

@@ -458,3 +458,34 @@ async def test_history_screen_outside_git_says_so_in_one_line(tmp_path: Path) ->
         await settle(pilot)
         summary = str(app.screen.query_one("#history-summary", Static).render())
     assert summary.startswith(f"No history: {tmp_path} is not in a git repository")
+
+
+async def test_tui_at_a_past_revision_is_read_only(tmp_path: Path) -> None:
+    from foundry_tui.core.memory.git_history import materialise
+    from foundry_tui.core.paths import Layout
+    from foundry_tui.tui.app import FoundryApp
+    from tests.tui_helpers import settle
+
+    repo = make_repo(tmp_path, init=False)
+    first = repo.git("rev-parse", "HEAD~1").stdout.strip()  # only base-cache was written then
+    repo.write("Queues are durable", "queue-v2")
+    past = tmp_path / "past"
+    past.mkdir()
+    assert materialise(Layout(repo.root), "HEAD~2", past) == first[:8]
+    assert sorted(p.name for p in (past / FACTS).glob("*.md")) == ["fact-0001.md"]
+    assert repo.git("status", "--porcelain").stdout == ""  # the working tree is not touched
+    app = FoundryApp(past, TODAY, watch=False, root_label="demo at HEAD~2", read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.check_action("write_fact", ()) is False and screen.check_action("focus_search", ()) is True
+        await pilot.press("w")
+        await settle(pilot)
+        assert app.screen is screen  # no write form
+    assert sorted(p.name for p in (past / FACTS).glob("*.md")) == ["fact-0001.md"]
+
+
+def test_tui_at_an_unknown_revision_is_one_line(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, init=False)
+    code, out, err = repo.cli("tui", "--at", "no-such-rev")
+    assert code == 2 and out == "" and err.startswith("foundry: error: revision 'no-such-rev' does not exist")

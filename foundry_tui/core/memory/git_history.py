@@ -330,3 +330,29 @@ def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
                 event.commit, event.author, event.date, event.subject = sha, author, date, subject
                 events.append(event)
     return MemoryLog(events, since)
+
+
+def materialise(layout: Layout, rev: str, dest: Path) -> str:
+    """Write the memory's files (`.foundry/` and the ADR folder) as of `rev` under `dest`, read
+    from git objects (the working tree is not touched); returns the commit's short id."""
+    repo = Repo(layout)
+    commit = repo.commit(rev)
+    top = repo.top.resolve()
+    wanted = [p.resolve().relative_to(top).as_posix() for p in (layout.foundry, layout.adr_dir)]
+    root_rel = layout.root.resolve().relative_to(top).as_posix()
+    out = repo.git("ls-tree", "-r", "-z", commit, "--", *wanted)
+    entries = []
+    for entry in out.split("\0"):
+        if entry:
+            meta, path = entry.split("\t", 1)
+            _mode, kind, sha = meta.split()
+            if kind == "blob":
+                entries.append((path, sha))
+    contents = repo.read_blobs([sha for _path, sha in entries])
+    for path, sha in entries:
+        relative = path if root_rel == "." else path[len(root_rel) + 1 :]
+        target = dest / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(contents.get(sha, b""))
+    (dest / layout.relative(layout.facts_dir)).mkdir(parents=True, exist_ok=True)
+    return commit[:8]

@@ -257,7 +257,11 @@ def memory_diff(layout: Layout, rev1: str, rev2: str) -> MemoryDiff:
     for name in changed:
         old = _parse(contents.get(blobs1.get(name, ZERO_SHA)), name[:-3])
         new = _parse(contents.get(blobs2.get(name, ZERO_SHA)), name[:-3])
-        diff.events += _fill_titles(fact_events(old, new), contents, blobs2)
+        diff.events += fact_events(old, new)
+    # A superseded fact's own file did not change: read it for its title.
+    untitled = [blobs2[f"{e.fact_id}.md"] for e in diff.events if not e.title and f"{e.fact_id}.md" in blobs2]
+    contents.update(repo.read_blobs(untitled))
+    _fill_titles(diff.events, contents, blobs2)
     return diff
 
 

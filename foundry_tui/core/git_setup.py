@@ -77,7 +77,9 @@ def setup_git(layout: Layout, added: list[tuple[str, str]], problems: list[str])
     if missing:
         prefix = "" if not text or text.endswith("\n") else "\n"
         atomic_write(
-            attributes, text + prefix + "# Foundry: INDEX.md is regenerated after merges\n" + "\n".join(missing) + "\n"
+            attributes,
+            text + prefix + "# Foundry: INDEX.md is regenerated after merges\n" + "\n".join(missing) + "\n",
+            inside=Layout(top),
         )
         added.append(("created" if not text else "merged", f".gitattributes (INDEX.md merge={DRIVER})"))
     # merge driver (per clone)
@@ -112,6 +114,6 @@ def setup_git(layout: Layout, added: list[tuple[str, str]], problems: list[str])
             )
             continue
         hooks_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, script)
+        atomic_write(path, script, inside=None)  # in git's own folder, not the project's tree
         path.chmod(0o755)
         added.append(("updated" if current else "created", f"git hook {hook} (runs `foundry memory resolve`)"))

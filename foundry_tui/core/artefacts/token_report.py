@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime as _dt
 
 from foundry_tui.core.artefacts.blackboard import blackboard_tokens
-from foundry_tui.core.config import Config
-from foundry_tui.core.errors import ConfigError
 from foundry_tui.core.events import count_events, read_events
 from foundry_tui.core.memory.index_file import build_index
 from foundry_tui.core.memory.project import Project
@@ -57,19 +55,16 @@ def token_report(project: Project, today: _dt.date) -> str:
 def token_figures(project: Project, today: _dt.date) -> TokenFigures:
     project.sync()
     layout = project.layout
+    config, _problem = project.config_or_defaults()  # the report still counts with a broken config.json
     try:
-        config = project.config()
-    except ConfigError:
-        config = Config()
-    try:
-        index_text = layout.index_path.read_text(encoding="utf-8")
+        index_text = layout.read_text(layout.index_path)
     except (OSError, UnicodeDecodeError):
         index_text, _ = build_index(project.active_facts(today), config.index_token_budget)
     index_tokens = estimate_tokens(index_text)
     fact_tokens = 0
     for name in project.store.file_names():
         try:
-            fact_tokens += estimate_tokens((layout.facts_dir / name).read_text(encoding="utf-8"))
+            fact_tokens += estimate_tokens(layout.read_text(layout.facts_dir / name))
         except (OSError, UnicodeDecodeError):
             continue
     board = blackboard_tokens(layout)

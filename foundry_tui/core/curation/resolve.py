@@ -107,7 +107,13 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
         names = (
             sorted(p.name for p in facts_dir.glob("*.md") if not p.name.startswith(".")) if facts_dir.is_dir() else []
         )
-        texts = {name: (facts_dir / name).read_text(encoding="utf-8", errors="replace") for name in names}
+        texts: dict[str, str] = {}
+        for name in names:
+            try:
+                texts[name] = layout.read_text(facts_dir / name)
+            except (OSError, UnicodeDecodeError, FoundryError) as exc:
+                report.problems.append(f"{layout.relative(facts_dir / name)} cannot be read ({exc}); left as it is")
+        names = list(texts)
         clean: dict[str, Fact] = {}  # file name → fact, for files that load as they are
         conflicted: dict[str, tuple[Fact, Fact]] = {}
         misnamed: dict[str, Fact] = {}
@@ -193,15 +199,15 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
                     to_write[name] = fact
                 report.lines.append(f"{fact.id}: {changed}")
         for fact in to_create:
-            if not exclusive_create(facts_dir / f"{fact.id}.md", render_fact_text(fact)):
+            if not exclusive_create(facts_dir / f"{fact.id}.md", render_fact_text(fact), inside=layout):
                 raise FoundryError(f"{fact.id}.md appeared while resolving: run `foundry memory resolve` again")
         for name, fact in to_write.items():
             path = facts_dir / name
             original = texts.get(name)
-            atomic_write(path, _edited(original, fact) if name in clean else render_fact_text(fact))
+            atomic_write(path, _edited(original, fact) if name in clean else render_fact_text(fact), inside=layout)
         for name in to_delete:
             if name not in to_write:
-                (facts_dir / name).unlink()
+                layout.check_inside(facts_dir / name).unlink()
         project.sync()
         if report.renumbered:
             report.notes += _disagreements(project, today, set(report.renumbered.values()))
@@ -292,4 +298,4 @@ def _index_needs_rebuild(project: Project, today: _dt.date) -> bool:
         expected, _report = build_index(project.active_facts(today), project.config().index_token_budget)
     except FoundryError:
         return False
-    return index_state(path, expected) != "current"
+    return index_state(path, expected, inside=project.layout) != "current"

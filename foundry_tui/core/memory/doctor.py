@@ -7,6 +7,7 @@ Adding a check is adding one function to that tuple.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import subprocess
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
-from foundry_tui.core.errors import ConfigError
+from foundry_tui.core.errors import ConfigError, FoundryError
 from foundry_tui.core.memory.facts import (
     RENUMBERED_FROM,
     Fact,
@@ -29,7 +30,7 @@ from foundry_tui.core.memory.facts import (
 from foundry_tui.core.memory.index_file import IndexReport, build_index, index_state
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import LINK_ADVICE, Layout, UnsafePathError
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -87,7 +88,8 @@ class DoctorContext:
     """What the checks read, gathered once per run (the store is synced before)."""
 
     def __init__(self, project: Project, today: _dt.date) -> None:
-        project.sync()
+        with contextlib.suppress(UnsafePathError):  # the facts folder leads out of the root: check_links names it
+            project.sync()
         self.project = project
         self.today = today
         self.layout: Layout = project.layout
@@ -109,6 +111,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _verdict(name: str, problems: list[str], status: str, summary: str, ok_summary: str) -> Check:
+    """`status` with `summary` and one line per problem, or ok with `ok_summary` when there are none."""
+    return Check(name, status, summary, problems) if problems else Check(name, OK, ok_summary)
+
+
 def check_config(ctx: DoctorContext) -> Iterator[Check]:
     if ctx.config_error is not None:
         yield Check("config", FAIL, "config.json cannot be used; defaults assumed below", [f"{ctx.config_error}"])
@@ -120,29 +127,58 @@ def check_config(ctx: DoctorContext) -> Iterator[Check]:
 
 def check_fact_files(ctx: DoctorContext) -> Iterator[Check]:
     broken = sorted(ctx.store.broken.values(), key=lambda b: b.name)
-    if not broken:
-        yield Check("fact files", OK, f"{_plural(len(ctx.store.facts), 'fact file')} load")
-        return
-    yield Check(
+    yield _verdict(
         "fact files",
+        [f"{ctx.rel_facts}/{b.name}: {b.reason}" for b in broken],
         FAIL,
         f"{_plural(len(broken), 'file')} of {len(ctx.store.file_names())} cannot be loaded (the rest still load)",
-        [f"{ctx.rel_facts}/{b.name}: {b.reason}" for b in broken],
+        f"{_plural(len(ctx.store.facts), 'fact file')} load",
     )
 
 
+def _project_entries(layout: Layout) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk of .foundry/ and docs/adr/, never following a link (a link is an entry, not a folder)."""
+    for top in (layout.foundry, layout.adr_dir):
+        if top.is_dir() and not top.is_symlink():
+            yield from os.walk(top, followlinks=False)
+
+
 def check_leftover_temp_files(ctx: DoctorContext) -> Iterator[Check]:
-    facts_dir = ctx.layout.facts_dir
-    if not facts_dir.is_dir():
-        return
-    temps = sorted(n for n in os.listdir(facts_dir) if n.startswith(".") and n.endswith(TEMP_SUFFIX))
+    """The `.<name>.<pid>.<n>.tmp` files a writer killed mid-write leaves (INDEX.md, facts, runbooks …)."""
+    temps = sorted(
+        ctx.layout.relative(Path(folder) / name)
+        for folder, _dirs, files in _project_entries(ctx.layout)
+        for name in files
+        if name.startswith(".") and name.endswith(TEMP_SUFFIX)
+    )
     if temps:
         yield Check(
             "leftover temp files",
             WARN,
             f"{_plural(len(temps), 'file')} left by an interrupted write",
-            [f"{ctx.rel_facts}/{t}: delete it (the write it belonged to did not finish)" for t in temps],
+            [f"{t}: delete it (the write it belonged to did not finish)" for t in temps],
         )
+
+
+def check_links(ctx: DoctorContext) -> Iterator[Check]:
+    """Links under .foundry/ (and docs/adr/) that lead out of the root: nothing reads or
+    writes through them, so what they stand for is missing (issue 9)."""
+    layout = ctx.layout
+    candidates = [layout.foundry, layout.adr_dir]
+    for folder, dirs, files in _project_entries(layout):
+        candidates += [Path(folder) / name for name in (*dirs, *files)]
+    problems = []
+    for path in candidates:
+        if path.is_symlink() and not layout.is_inside(path):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            problems.append(f"{layout.relative(path)} -> {target}: {LINK_ADVICE}")
+    if problems:
+        verb = "leads" if len(problems) == 1 else "lead"
+        summary = f"{_plural(len(problems), 'link')} under .foundry/ {verb} out of the project root"
+        yield Check("links", FAIL, summary, sorted(problems))  # silent when none, as leftover temp files
 
 
 def check_fact_sizes(ctx: DoctorContext) -> Iterator[Check]:
@@ -157,10 +193,13 @@ def check_fact_sizes(ctx: DoctorContext) -> Iterator[Check]:
             oversize.append(
                 f"{fact.id}: body is {words} words, over {MAX_BODY_WORDS}: split or tighten it through memory_write"
             )
-    if oversize:
-        yield Check("fact sizes", WARN, f"{_plural(len(oversize), 'fact')} over the size limits", oversize)
-    else:
-        yield Check("fact sizes", OK, "titles and bodies within limits")
+    yield _verdict(
+        "fact sizes",
+        oversize,
+        WARN,
+        f"{_plural(len(oversize), 'fact')} over the size limits",
+        "titles and bodies within limits",
+    )
 
 
 def check_duplicate_titles(ctx: DoctorContext) -> Iterator[Check]:
@@ -168,33 +207,29 @@ def check_duplicate_titles(ctx: DoctorContext) -> Iterator[Check]:
     for fact in ctx.active:
         by_title.setdefault(normalise(fact.title), []).append(fact.id)
     shared = [ids for ids in by_title.values() if len(ids) > 1]
-    if not shared:
-        yield Check("duplicate titles", OK, "no two active facts share a title")
-        return
-    yield Check(
+    yield _verdict(
         "duplicate titles",
-        FAIL,
-        f"{_plural(len(shared), 'title')} shared by several active facts",
         [
             f"{', '.join(ids)} share a title: retire all but one (set expires) or rewrite one through memory_write"
             for ids in shared
         ],
+        FAIL,
+        f"{_plural(len(shared), 'title')} shared by several active facts",
+        "no two active facts share a title",
     )
 
 
 def check_reasoning(ctx: DoctorContext) -> Iterator[Check]:
     missing_why = [f for f in ctx.active if f.needs_why]
-    if not missing_why:
-        yield Check("reasoning", OK, "every active decision and risk has a **Why:** line")
-        return
-    yield Check(
+    yield _verdict(
         "reasoning",
-        FAIL,
-        f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
         [
             f"{f.id} ({ctx.rel_facts}/{f.id}.md): add a **Why:** line through memory_write, or retire it"
             for f in missing_why
         ],
+        FAIL,
+        f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
+        "every active decision and risk has a **Why:** line",
     )
 
 
@@ -232,10 +267,13 @@ def _supersedes_cycles(ctx: DoctorContext) -> Iterator[str]:
 
 def check_supersedes(ctx: DoctorContext) -> Iterator[Check]:
     problems = [*_dangling_links(ctx), *_supersedes_cycles(ctx)]
-    if problems:
-        yield Check("supersedes", FAIL, f"{_plural(len(problems), 'broken link')}", problems)
-    else:
-        yield Check("supersedes", OK, "every supersedes names an existing fact, no cycles")
+    yield _verdict(
+        "supersedes",
+        problems,
+        FAIL,
+        _plural(len(problems), "broken link"),
+        "every supersedes names an existing fact, no cycles",
+    )
 
 
 def check_index_budget(ctx: DoctorContext) -> Iterator[Check]:
@@ -258,10 +296,10 @@ def check_index_budget(ctx: DoctorContext) -> Iterator[Check]:
 
 def check_index_file(ctx: DoctorContext) -> Iterator[Check]:
     rel_index = ctx.layout.relative(ctx.layout.index_path)
-    if _has_markers(ctx.layout.index_path):
+    if _has_markers(ctx.layout.index_path, ctx.layout):
         yield Check("INDEX.md", FAIL, f"{rel_index} has merge conflict markers", ["run `foundry memory resolve`"])
         return
-    state = index_state(ctx.layout.index_path, ctx.index[0])
+    state = index_state(ctx.layout.index_path, ctx.index[0], inside=ctx.layout)
     if state == "current":
         yield Check("INDEX.md", OK, f"{rel_index} is current")
         return
@@ -276,10 +314,10 @@ def check_index_file(ctx: DoctorContext) -> Iterator[Check]:
     yield Check("INDEX.md", FAIL, summary, [fix])
 
 
-def _has_markers(path: Path) -> bool:
+def _has_markers(path: Path, layout: Layout) -> bool:
     try:
-        return has_conflict_markers(path.read_text(encoding="utf-8", errors="replace"))
-    except OSError:
+        return has_conflict_markers(layout.read_text(path))
+    except (OSError, UnicodeDecodeError, FoundryError):
         return False
 
 
@@ -290,8 +328,8 @@ def check_duplicate_ids(ctx: DoctorContext) -> Iterator[Check]:
         if "does not match the file name" not in broken.reason:
             continue
         try:
-            claimed = parse_fact_text((ctx.layout.facts_dir / broken.name).read_text(encoding="utf-8")).id
-        except (OSError, UnicodeDecodeError, FactFileError):
+            claimed = parse_fact_text(ctx.layout.read_text(ctx.layout.facts_dir / broken.name)).id
+        except (OSError, UnicodeDecodeError, FactFileError, FoundryError):
             continue
         if claimed in ctx.store.facts:
             problems.append(
@@ -360,6 +398,7 @@ CHECKS: tuple[DoctorCheck, ...] = (
     check_config,
     check_fact_files,
     check_leftover_temp_files,
+    check_links,
     check_fact_sizes,
     check_duplicate_titles,
     check_reasoning,

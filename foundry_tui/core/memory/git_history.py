@@ -349,8 +349,8 @@ def materialise(layout: Layout, rev: str, dest: Path) -> str:
     for entry in out.split("\0"):
         if entry:
             meta, path = entry.split("\t", 1)
-            _mode, kind, sha = meta.split()
-            if kind == "blob":
+            mode, kind, sha = meta.split()
+            if kind == "blob" and mode in ("100644", "100755"):  # no symlinks: the copy stays inside
                 entries.append((path, sha))
     contents = repo.read_blobs([sha for _path, sha in entries])
     for path, sha in entries:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.memory import cache as _cache
-from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, parse_fact_text
+from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, id_order, parse_fact_text
 from foundry_tui.core.memory.snapshot import Snapshot
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, read_regular
 
 
 class BrokenFile:
@@ -73,20 +73,21 @@ class Changes:
         return ", ".join(parts)
 
 
-def _id_order(fact: Fact) -> tuple[int, str]:
-    return (len(fact.id), fact.id)
-
-
 def _is_fact_file(name: str) -> bool:
     return name.endswith(".md") and not name.startswith(".")
 
 
 def read_fact_file(path: Path) -> Fact | BrokenFile:
-    """Parse one fact file; a problem becomes a BrokenFile with a one-line reason."""
+    """Parse one fact file; a problem becomes a BrokenFile with a one-line reason.
+
+    The caller has checked that the facts folder stays inside the root; the file itself
+    must be a regular file, not a link (it could lead anywhere), a FIFO or a device."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = decode_text(read_regular(path, follow=False, shown=path.name))
     except UnicodeDecodeError:
         return BrokenFile(path.name, "not UTF-8 text: save the file as UTF-8")
+    except UnsafePathError as exc:
+        return BrokenFile(path.name, str(exc).removeprefix(f"{path.name} "))
     except OSError as exc:
         return BrokenFile(path.name, f"cannot be read ({exc.strerror})")
     try:
@@ -200,6 +201,7 @@ class FactStore:
                 gc.enable()
 
     def _refresh(self) -> Changes:
+        self.layout.check_inside(self.layout.facts_dir)  # a facts folder linked out of the root is refused by name
         try:
             self._dir_mtime = os.stat(self.layout.facts_dir).st_mtime_ns
         except FileNotFoundError:
@@ -253,6 +255,7 @@ class FactStore:
         if not self._loaded:
             self.refresh()
             return Changes()
+        self.layout.check_inside(self.layout.facts_dir)
         changes = Changes()
         for name in sorted(names):
             if not _is_fact_file(name):
@@ -329,7 +332,7 @@ class FactStore:
         keys = [k for name in names for k in self._entries[name][0]]
         snapshot = Snapshot.build(names, keys, {name: self._entries[name][1] for name in names})
         with contextlib.suppress(OSError):
-            atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)))
+            atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)), inside=None)
 
     # ---- the active set --------------------------------------------------------------
 
@@ -360,11 +363,11 @@ class FactStore:
             for old in fact.replaced_ids():
                 if old != fact.id:
                     newer = replaced.get(old)
-                    if newer is None or (len(fact.id), fact.id) > (len(newer), newer):
+                    if newer is None or id_order(fact.id) > id_order(newer):
                         replaced[old] = fact.id  # the newest fact naming it
         iso = day.isoformat()
         active = [f for f in self.facts.values() if f.id not in replaced and (f.expires is None or f.expires >= iso)]
-        active.sort(key=_id_order)
+        active.sort(key=lambda f: f.order_key)
         self._derived = (self.generation, day, active, replaced)
         return self._derived
 

@@ -66,7 +66,7 @@ def render_fact_detail(project: Project, fact: Fact, today: _dt.date, adr: tuple
         target = project.layout.relative(found) if found else "not found in docs/adr/"
         lines.append(f"source: [{ref}]({target})" if found else f"source: {ref} ({target})")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = project.layout.read_text(path)
     except OSError as exc:
         text = f"(cannot read the file: {exc.strerror})"
     return "\n".join(lines) + "\n\n" + text.rstrip("\n")
@@ -139,8 +139,6 @@ class Overview:
         *,
         with_doctor: bool = True,
     ) -> None:
-        from foundry_tui.core.config import Config
-        from foundry_tui.core.errors import ConfigError
         from foundry_tui.core.memory.doctor import run_doctor
         from foundry_tui.core.memory.index_file import build_index, index_order
         from foundry_tui.core.memory.prune import prune_candidates
@@ -157,11 +155,8 @@ class Overview:
             if reason:
                 self.inactive[fact.id] = reason
         self.replaced_by = dict(store.superseded_by())
-        try:
-            config = project.config()
-            self.config_problem: str | None = None
-        except ConfigError as exc:
-            config, self.config_problem = Config(), str(exc)
+        config, config_error = project.config_or_defaults()
+        self.config_problem: str | None = None if config_error is None else str(config_error)
         self.budget = config.index_token_budget
         _text, report = build_index(active, self.budget)
         self.index_tokens = report.tokens

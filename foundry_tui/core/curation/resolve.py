@@ -185,11 +185,13 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
                 renumber(fact, f"{rel} claims {fact.id}, which {fact.id}.md holds")
         # The theirs side's links meant the theirs side's ids: follow each linked fact of the
         # theirs revision (by its claim) to the id it has now; without git, the renumbering above.
-        final = {f.fingerprint: f.id for f in [*clean.values(), *to_write.values(), *to_create]}
+        now_facts = [*clean.values(), *to_write.values(), *to_create]
+        final = {f.fingerprint: f.id for f in now_facts}
+        still = {(f.id, f.fingerprint) for f in now_facts}
         links = dict(renamed)
         for old_id, meant in theirs_at_rev.items():
             now = final.get(meant.fingerprint)
-            if now is not None and now != old_id:
+            if now is not None and now != old_id and (old_id, meant.fingerprint) not in still:
                 links[old_id] = now
         for fact in theirs_facts:
             changed = _relink(fact, links)

@@ -533,6 +533,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", help="the artifact as JSON")
     p.add_argument("--path", help="a JSON file, relative to the project root")
 
+    from foundry_tui.cli_sessions import add_session_commands
+
+    add_session_commands(commands, sub, _group)
+
     sub(commands, "tokens", cmd_tokens, "the token report")
     sub(commands, "mcp", cmd_mcp, "run the stdio MCP server")
     p = sub(commands, "tui", cmd_tui, "open the terminal application")

@@ -437,7 +437,7 @@ def test_history_screen(snap_compare: Callable[..., bool], tmp_path: Path) -> No
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await pilot.press("f7")
+        await pilot.press("f8")
         await settle(pilot)
         pilot.app.screen.set_focus(None)
         await settle(pilot)
@@ -454,7 +454,7 @@ async def test_history_screen_outside_git_says_so_in_one_line(tmp_path: Path) ->
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("f7")
+        await pilot.press("f8")
         await settle(pilot)
         summary = str(app.screen.query_one("#history-summary", Static).render())
     assert summary.startswith(f"No history: {tmp_path} is not in a git repository")

@@ -117,11 +117,18 @@ class ShowCurator(Command):
     KEY, ACTION, FOOTER = "f6", "switch_mode('curator')", "Curator"
 
 
+class ShowSessions(Command):
+    """Go to the agent sessions: their working memory, observations, reflections and audit trail."""
+
+    # Not in the footer: it would shift every other screen's footer (and snapshot); f7, the keys panel and the palette.
+    KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", None
+
+
 class ShowHistory(Command):
     """Go to the memory's history in git: which commit created, superseded, merged or renumbered which fact."""
 
-    # Not in the footer (it is full at 80 columns): reached by F7 and the palette.
-    KEY, ACTION, FOOTER = "f7", "switch_mode('history')", None
+    # Not in the footer (it is full at 80 columns): reached by F8 and the palette.
+    KEY, ACTION, FOOTER = "f8", "switch_mode('history')", None
 
 
 class ShowKeys(Command):
@@ -160,12 +167,19 @@ class RetireSelected(Command):
     KEY, ACTION, FOOTER = "x", "retire", "Retire selected"
 
 
+class PromoteWorkingFact(Command):
+    """Write the highlighted working fact of the session as a project fact (a form pre-filled from it)."""
+
+    KEY, ACTION, FOOTER = "p", "promote", "Promote"
+
+
 APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,
     ShowLibrary,
     ShowTokens,
     ShowCurator,
+    ShowSessions,
     ShowHistory,
     ShowKeys,
     Quit,
@@ -182,6 +196,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 
 
 CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected)
+SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 
 
 class FoundryCommands(Provider):

@@ -23,7 +23,19 @@ if TYPE_CHECKING:
 
 # Every action that writes to disk (refused when the app is read-only).
 WRITE_ACTIONS = frozenset(
-    {"write_fact", "retire_fact", "add_why", "rebuild_index", "merge", "undo", "add_tag", "retire", "init", "save"}
+    {
+        "write_fact",
+        "retire_fact",
+        "add_why",
+        "rebuild_index",
+        "merge",
+        "undo",
+        "add_tag",
+        "retire",
+        "init",
+        "save",
+        "promote",
+    }
 )
 
 

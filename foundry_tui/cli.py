@@ -221,6 +221,30 @@ def cmd_memory_budget(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memory_resolve(args: argparse.Namespace) -> int:
+    from foundry_tui.core.curation.resolve import resolve_memory
+
+    report = resolve_memory(_project(args), _today(args))
+    _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
+    return 1 if report.problems else 0
+
+
+def cmd_memory_log(args: argparse.Namespace) -> int:
+    from foundry_tui.core.memory.git_history import memory_log
+
+    log = memory_log(_project(args).layout, args.since)
+    _emit(json.dumps(log.to_dict(), indent=2, ensure_ascii=False) if args.json else log.text())
+    return 0
+
+
+def cmd_memory_diff(args: argparse.Namespace) -> int:
+    from foundry_tui.core.memory.git_history import memory_diff
+
+    diff = memory_diff(_project(args).layout, args.rev1, args.rev2)
+    _emit(json.dumps(diff.to_dict(), indent=2, ensure_ascii=False) if args.json else diff.text())
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.doctor import run_doctor
 
@@ -371,7 +395,23 @@ def cmd_tui(args: argparse.Namespace) -> int:
     from foundry_tui.tui.app import FoundryApp
 
     label = "demo project (a temporary copy)" if args.demo else root_label(root)
-    FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
+    if args.at is None:
+        FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
+        return 0
+    import shutil
+    import tempfile
+
+    from foundry_tui.core.memory.git_history import materialise
+    from foundry_tui.core.paths import Layout
+
+    past = Path(tempfile.mkdtemp(prefix="foundry-at-"))
+    os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: no cache files
+    try:
+        commit = materialise(Layout(root), args.at, past)  # a bad revision is one line, before the app starts
+        label = f"{label} at {args.at} ({commit}, read-only)"
+        FoundryApp(past, today, watch=False, root_label=label, read_only=True).run()
+    finally:
+        shutil.rmtree(past, ignore_errors=True)
     return 0
 
 
@@ -446,6 +486,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="also inactive facts (with why) and broken files")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
+    p = sub(mem, "resolve", cmd_memory_resolve, "repair the memory after a git merge, rebase or cherry-pick")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(mem, "log", cmd_memory_log, "which facts each commit created, superseded, merged, renumbered, expired")
+    p.add_argument("--since", metavar="REV", help="only commits after REV (REV..HEAD)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(mem, "diff", cmd_memory_diff, "the memory's change between two revisions, fact by fact")
+    p.add_argument("rev1", metavar="REV1")
+    p.add_argument("rev2", metavar="REV2")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
     p = sub(commands, "doctor", cmd_doctor, "check the memory's health (exit 1 on any FAIL)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -494,6 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub(commands, "mcp", cmd_mcp, "run the stdio MCP server")
     p = sub(commands, "tui", cmd_tui, "open the terminal application")
     p.add_argument("--no-watch", action="store_true", help="do not watch the files for changes")
+    p.add_argument("--at", metavar="REV", help="open the memory as of a git revision, read-only")
     p = sub(commands, "hook", cmd_hook, "run a Claude Code hook (event JSON on stdin)")
     from foundry_tui.core.hook_events import HOOK_EVENTS
 

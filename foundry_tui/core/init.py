@@ -186,6 +186,16 @@ def _hooks(layout: Layout, report: InitReport) -> None:
         )
 
 
+def _git(layout: Layout, report: InitReport) -> None:
+    """Merge driver, .gitattributes and hooks for merges that keep every fact (core/git_setup.py)."""
+    from foundry_tui.core.git_setup import setup_git
+
+    added: list[tuple[str, str]] = []
+    setup_git(layout, added, report.problems)
+    for verb, what in added:
+        report.add(verb, what)
+
+
 def init_project(root: Path, profile: str | None = None, today: _dt.date | None = None) -> InitReport:
     """Set `root` up for Foundry; safe to run again."""
     from foundry_tui.core.memory.project import Project
@@ -198,6 +208,7 @@ def init_project(root: Path, profile: str | None = None, today: _dt.date | None 
     _gitignore(layout, report)
     _mcp(layout, report)
     _hooks(layout, report)
+    _git(layout, report)
     if not layout.index_path.exists():
         try:
             memory_index(Project(root), today or _dt.date.today())

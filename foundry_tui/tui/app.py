@@ -50,10 +50,14 @@ class FoundryApp(App[None]):
         "tokens": lazy_screen("tokens", "TokensScreen"),
         "curator": lazy_screen("curator", "CuratorScreen"),
         "sessions": lazy_screen("sessions", "SessionsScreen"),
+        "history": lazy_screen("history", "HistoryScreen"),
     }
 
-    def __init__(self, root: Path, today: _dt.date, *, watch: bool = True, root_label: str | None = None) -> None:
+    def __init__(
+        self, root: Path, today: _dt.date, *, watch: bool = True, root_label: str | None = None, read_only: bool = False
+    ) -> None:
         super().__init__()
+        self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
         self.project = Project(root)
         self.today = today
         self.watch_enabled = watch

@@ -124,6 +124,13 @@ class ShowSessions(Command):
     KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", None
 
 
+class ShowHistory(Command):
+    """Go to the memory's history in git: which commit created, superseded, merged or renumbered which fact."""
+
+    # Not in the footer (it is full at 80 columns): reached by F8 and the palette.
+    KEY, ACTION, FOOTER = "f8", "switch_mode('history')", None
+
+
 class ShowKeys(Command):
     """Show every key binding."""
 
@@ -173,6 +180,7 @@ APP_COMMANDS: tuple[type[Command], ...] = (
     ShowTokens,
     ShowCurator,
     ShowSessions,
+    ShowHistory,
     ShowKeys,
     Quit,
 )

@@ -17,8 +17,15 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
-from foundry_tui.core.errors import ConfigError
-from foundry_tui.core.memory.facts import Fact, normalise
+from foundry_tui.core.errors import ConfigError, FoundryError
+from foundry_tui.core.memory.facts import (
+    RENUMBERED_FROM,
+    Fact,
+    FactFileError,
+    has_conflict_markers,
+    normalise,
+    parse_fact_text,
+)
 from foundry_tui.core.memory.index_file import IndexReport, build_index, index_state
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
@@ -307,6 +314,9 @@ def check_index_budget(ctx: DoctorContext) -> Iterator[Check]:
 
 def check_index_file(ctx: DoctorContext) -> Iterator[Check]:
     rel_index = ctx.layout.relative(ctx.layout.index_path)
+    if _has_markers(ctx.layout.index_path, ctx.layout):
+        yield Check("INDEX.md", FAIL, f"{rel_index} has merge conflict markers", ["run `foundry memory resolve`"])
+        return
     state = index_state(ctx.layout.index_path, ctx.index[0], inside=ctx.layout)
     if state == "current":
         yield Check("INDEX.md", OK, f"{rel_index} is current")
@@ -329,6 +339,54 @@ def check_index_file(ctx: DoctorContext) -> Iterator[Check]:
         ),
     }[state]
     yield Check("INDEX.md", FAIL, summary, [fix])
+
+
+def _has_markers(path: Path, layout: Layout) -> bool:
+    try:
+        return has_conflict_markers(layout.read_text(path))
+    except (OSError, UnicodeDecodeError, FoundryError):
+        return False
+
+
+def check_duplicate_ids(ctx: DoctorContext) -> Iterator[Check]:
+    """Two files claiming one id (silent when none; a rebase or cherry-pick brought a file whose id another owns)."""
+    problems = []
+    for broken in sorted(ctx.store.broken.values(), key=lambda b: b.name):
+        if "does not match the file name" not in broken.reason:
+            continue
+        try:
+            claimed = parse_fact_text(ctx.layout.read_text(ctx.layout.facts_dir / broken.name)).id
+        except (OSError, UnicodeDecodeError, FactFileError, FoundryError):
+            continue
+        if claimed in ctx.store.facts:
+            problems.append(
+                f"{ctx.rel_facts}/{broken.name} and {ctx.rel_facts}/{claimed}.md both claim {claimed}: "
+                "run `foundry memory resolve` (it renumbers one)"
+            )
+    if problems:
+        yield Check("duplicate ids", FAIL, f"{_plural(len(problems), 'id')} claimed by two files", problems)
+
+
+def check_renumbered_links(ctx: DoctorContext) -> Iterator[Check]:
+    """A link to an id that `memory resolve` renumbered: the fact meant the renumbered one when
+    the id is gone, or when the fact now holding the id is younger than the link itself."""
+    renumbered = {
+        str(f.extras[RENUMBERED_FROM]): f for f in ctx.facts if isinstance(f.extras.get(RENUMBERED_FROM), str)
+    }
+    problems = []
+    for fact in ctx.facts:
+        for target in fact.replaced_ids():
+            moved = renumbered.get(target)
+            if moved is None or moved.id == fact.id:
+                continue
+            holder = ctx.store.facts.get(target)
+            if holder is None or holder.created > fact.created:
+                problems.append(
+                    f"{fact.id} points at {target}, which a merge renumbered to {moved.id}: "
+                    f"set it to {moved.id} (or run `foundry memory resolve` during the merge)"
+                )
+    if problems:
+        yield Check("renumbered links", FAIL, f"{_plural(len(problems), 'link')} to a renumbered id", problems)
 
 
 def check_git_ignore(ctx: DoctorContext) -> Iterator[Check]:
@@ -373,6 +431,8 @@ CHECKS: tuple[DoctorCheck, ...] = (
     check_duplicate_titles,
     check_reasoning,
     check_supersedes,
+    check_duplicate_ids,
+    check_renumbered_links,
     check_index_budget,
     check_index_file,
     check_git_ignore,

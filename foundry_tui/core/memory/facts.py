@@ -50,6 +50,10 @@ HOW_MARKER = "**How to apply:**"
 
 ID_RE = re.compile(r"fact-(\d{4,})")
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# Git's conflict markers, each at the start of a line (`=======` alone on its line).
+CONFLICT_MARKER_RE = re.compile(r"^(?:<{7} |<{7}$|={7}$|>{7} |>{7}$)", re.MULTILINE)
+RENUMBERED_FROM = "renumbered_from"  # frontmatter key: the id a fact had before `memory resolve` renumbered it
+CONFLICT_REASON = "merge conflict: git left conflict markers in this file: run `foundry memory resolve`"
 _UNBOLDED_LINE = re.compile(r"^([ \t]*)(why|how to apply):(?!\*)", re.IGNORECASE | re.MULTILINE)
 
 
@@ -163,6 +167,12 @@ def fact_number(fact_id: str) -> int:
 
 def format_id(number: int) -> str:
     return f"fact-{number:04d}"
+
+
+def has_conflict_markers(text: str) -> bool:
+    """True when git left a conflict in `text` (an opening and a closing marker)."""
+    starts = {m.group(0)[:1] for m in CONFLICT_MARKER_RE.finditer(text)}
+    return "<" in starts and ">" in starts
 
 
 def normalise(text: str) -> str:
@@ -337,6 +347,8 @@ def parse_fact_text(text: str, file_stem: str | None = None) -> Fact:
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > MAX_FACT_FILE_BYTES:
             raise FactFileError(oversize_reason(size))
+    if has_conflict_markers(text):
+        raise FactFileError(CONFLICT_REASON)
     if not text.lstrip("\ufeff").startswith("---"):
         raise FactFileError("no YAML frontmatter: start the file with '---', the fact's fields, then '---'")
     handler = _yaml_handler()

@@ -21,6 +21,24 @@ if TYPE_CHECKING:
     from foundry_tui.tui.commands import Command
 
 
+# Every action that writes to disk (refused when the app is read-only).
+WRITE_ACTIONS = frozenset(
+    {
+        "write_fact",
+        "retire_fact",
+        "add_why",
+        "rebuild_index",
+        "merge",
+        "undo",
+        "add_tag",
+        "retire",
+        "init",
+        "save",
+        "promote",
+    }
+)
+
+
 class FoundryScreen(Screen[ScreenResultType]):
     """Subclasses list their commands in SCREEN_COMMANDS (and bind them in BINDINGS)."""
 
@@ -72,6 +90,12 @@ class FoundryScreen(Screen[ScreenResultType]):
 
     def recolour(self) -> None:
         """Show again what was built with the old theme's colours (nothing by default)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A memory opened as of a past revision (`foundry tui --at REV`) is read-only."""
+        if self.foundry.read_only and action in WRITE_ACTIONS:
+            return False
+        return super().check_action(action, parameters)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker_state_changed(self, event)

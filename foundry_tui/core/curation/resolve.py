@@ -1,0 +1,303 @@
+"""`foundry memory resolve`: repair the memory after git merged, rebased or cherry-picked it.
+
+Ids are "the highest on disk plus one", so two branches that each write a fact both
+write fact-NNNN.md, and git leaves one file holding both sides. Resolve splits every
+such file: "ours" (HEAD) keeps the id, "theirs" (the branch brought in, or the commit
+being replayed) gets the next free id with `renumbered_from: <old id>`. The facts that
+came from the theirs side and pointed at a renumbered id (`supersedes`, `merged_from`)
+are pointed at the new id, because on their branch that id meant the renumbered fact.
+A file whose `id` another file already owns is renumbered the same way. Two sides that
+are one fact (same title and body, e.g. both retired it) become one file. INDEX.md is
+regenerated. Nothing is deleted that is not rewritten whole elsewhere.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from foundry_tui.core.atomic import atomic_write, exclusive_create, folder_lock
+from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.facts import (
+    MERGED_FROM,
+    RENUMBERED_FROM,
+    Fact,
+    FactFileError,
+    fact_number,
+    format_id,
+    has_conflict_markers,
+    normalise,
+    parse_fact_text,
+    render_fact_text,
+)
+from foundry_tui.core.memory.git_history import Repo, run_git
+from foundry_tui.core.memory.index_file import build_index, index_state
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import rebuild_index
+
+_HUNK = re.compile(
+    r"^<{7}(?: [^\n]*)?\n(.*?)^(?:\|{7}(?: [^\n]*)?\n.*?)?={7}\n(.*?)^>{7}(?: [^\n]*)?\n", re.MULTILINE | re.DOTALL
+)
+
+
+def split_conflict(text: str) -> tuple[str, str]:
+    """The two sides of a file with git conflict markers: (ours, theirs); a diff3 base is dropped."""
+    if not text.endswith("\n"):
+        text += "\n"
+    ours = _HUNK.sub(lambda m: m.group(1), text)
+    theirs = _HUNK.sub(lambda m: m.group(2), text)
+    return ours, theirs
+
+
+@dataclass
+class ResolveReport:
+    lines: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    renumbered: dict[str, str] = field(default_factory=dict)  # old id → new id (theirs side)
+    notes: list[str] = field(default_factory=list)  # for a person to decide; not a failure
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.lines)
+
+    def text(self) -> str:
+        if not self.lines and not self.problems:
+            return "memory resolve: nothing to repair (no conflict markers, no id claimed twice, INDEX.md current)"
+        return "\n".join([*self.lines, *(f"note: {n}" for n in self.notes), *(f"problem: {p}" for p in self.problems)])
+
+    def to_dict(self) -> dict[str, object]:
+        return {"actions": self.lines, "notes": self.notes, "problems": self.problems, "renumbered": self.renumbered}
+
+
+def _git_state(project: Project) -> tuple[Repo | None, str | None, str | None, bool]:
+    """(repo, the "ours" revision, the "theirs" revision, whether git is mid merge/rebase/cherry-pick).
+
+    Ours is HEAD; theirs is the commit being brought in (MERGE_HEAD, CHERRY_PICK_HEAD,
+    REBASE_HEAD). When the markers were committed with a merge, ours and theirs are its parents."""
+    try:
+        repo = Repo(project.layout)
+    except FoundryError:
+        return None, None, None, False
+    if not repo.has_head():
+        return repo, None, None, False
+    in_progress = any(
+        (repo.git_dir / name).exists()
+        for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD", "rebase-merge", "rebase-apply")
+    )
+    if in_progress:
+        theirs = next(
+            (name for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if (repo.git_dir / name).exists()), None
+        )
+        return repo, "HEAD", theirs, True
+    parents = repo.git("rev-list", "--parents", "-n", "1", "HEAD").split()
+    if len(parents) > 2:
+        return repo, "HEAD^1", "HEAD^2", False
+    return repo, "HEAD", None, False
+
+
+def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
+    """Repair what git left in the memory; see the module docstring. Safe to run any time."""
+    layout = project.layout
+    report = ResolveReport()
+    repo, ours_rev, theirs_rev, in_progress = _git_state(project)
+    with folder_lock(layout.memory_dir):
+        facts_dir = layout.facts_dir
+        names = (
+            sorted(p.name for p in facts_dir.glob("*.md") if not p.name.startswith(".")) if facts_dir.is_dir() else []
+        )
+        texts: dict[str, str] = {}
+        for name in names:
+            try:
+                texts[name] = layout.read_text(facts_dir / name)
+            except (OSError, UnicodeDecodeError, FoundryError) as exc:
+                report.problems.append(f"{layout.relative(facts_dir / name)} cannot be read ({exc}); left as it is")
+        names = list(texts)
+        clean: dict[str, Fact] = {}  # file name → fact, for files that load as they are
+        conflicted: dict[str, tuple[Fact, Fact]] = {}
+        misnamed: dict[str, Fact] = {}
+        for name, text in texts.items():
+            try:
+                if has_conflict_markers(text):
+                    ours_text, theirs_text = split_conflict(text)
+                    conflicted[name] = (parse_fact_text(ours_text), parse_fact_text(theirs_text))
+                    continue
+                fact = parse_fact_text(text)
+            except FactFileError as exc:
+                report.problems.append(f"{layout.relative(facts_dir / name)}: {exc}; left as it is")
+                continue
+            if fact.id == name[:-3]:
+                clean[name] = fact
+            else:
+                misnamed[name] = fact
+        ours_facts = _facts_at(repo, ours_rev)
+        theirs_at_rev = _facts_at(repo, theirs_rev) or {}
+        by_fingerprint = {f.fingerprint: f for f in clean.values()}
+        numbers = [fact_number(n[:-3]) for n in names] + [f.number for pair in conflicted.values() for f in pair]
+        numbers += [f.number for f in misnamed.values()]
+        next_number = max([0, *numbers]) + 1
+        theirs_facts: list[Fact] = [f for f in clean.values() if _is_theirs(f, ours_facts)]
+        renamed: dict[str, str] = {}
+        to_write: dict[str, Fact] = {}  # file name → fact to write (whole)
+        to_create: list[Fact] = []
+        to_delete: list[str] = []
+
+        def renumber(fact: Fact, why: str) -> None:
+            nonlocal next_number
+            same = by_fingerprint.get(fact.fingerprint)
+            if same is not None:  # this side is already here under another id (an earlier resolve)
+                renamed[fact.id] = same.id
+                report.lines.append(f"{why}: {fact.id} is already {same.id}; kept once")
+                return
+            old = fact.id
+            fact.id = format_id(next_number)
+            next_number += 1
+            fact.extras = {**fact.extras, RENUMBERED_FROM: old}
+            renamed[old] = fact.id
+            report.renumbered[old] = fact.id
+            by_fingerprint[fact.fingerprint] = fact
+            to_create.append(fact)
+            theirs_facts.append(fact)
+            report.lines.append(f"{why}: renumbered {old} → {fact.id} ({fact.title})")
+
+        for name in sorted(conflicted, key=lambda n: (len(n), n)):
+            ours, theirs = conflicted[name]
+            rel = layout.relative(facts_dir / name)
+            if ours.fingerprint == theirs.fingerprint:
+                to_write[name] = _combine(ours, theirs)
+                by_fingerprint[ours.fingerprint] = to_write[name]
+                report.lines.append(f"{rel}: both sides are {ours.id}; joined into one (tags and expiry from both)")
+                continue
+            to_write[name] = ours
+            by_fingerprint[ours.fingerprint] = ours
+            report.lines.append(f"{rel}: two facts; {ours.id} kept ({ours.title})")
+            renumber(theirs, f"{rel}")
+        for name in sorted(misnamed, key=lambda n: (len(n), n)):
+            fact = misnamed[name]
+            rel = layout.relative(facts_dir / name)
+            owner = clean.get(f"{fact.id}.md") or (conflicted.get(f"{fact.id}.md") or (None,))[0]
+            to_delete.append(name)
+            if owner is None and f"{fact.id}.md" not in to_write:
+                to_write[f"{fact.id}.md"] = fact
+                report.lines.append(f"{rel}: claims {fact.id}; moved to {fact.id}.md")
+            else:
+                renumber(fact, f"{rel} claims {fact.id}, which {fact.id}.md holds")
+        # The theirs side's links meant the theirs side's ids: follow each linked fact of the
+        # theirs revision (by its claim) to the id it has now; without git, the renumbering above.
+        now_facts = [*clean.values(), *to_write.values(), *to_create]
+        final = {f.fingerprint: f.id for f in now_facts}
+        still = {(f.id, f.fingerprint) for f in now_facts}
+        links = dict(renamed)
+        for old_id, meant in theirs_at_rev.items():
+            now = final.get(meant.fingerprint)
+            if now is not None and now != old_id and (old_id, meant.fingerprint) not in still:
+                links[old_id] = now
+        for fact in theirs_facts:
+            changed = _relink(fact, links)
+            if changed:
+                name = f"{fact.id}.md"
+                if fact not in to_create:
+                    to_write[name] = fact
+                report.lines.append(f"{fact.id}: {changed}")
+        for fact in to_create:
+            if not exclusive_create(facts_dir / f"{fact.id}.md", render_fact_text(fact), inside=layout):
+                raise FoundryError(f"{fact.id}.md appeared while resolving: run `foundry memory resolve` again")
+        for name, fact in to_write.items():
+            path = facts_dir / name
+            original = texts.get(name)
+            atomic_write(path, _edited(original, fact) if name in clean else render_fact_text(fact), inside=layout)
+        for name in to_delete:
+            if name not in to_write:
+                layout.check_inside(facts_dir / name).unlink()
+        project.sync()
+        if report.renumbered:
+            report.notes += _disagreements(project, today, set(report.renumbered.values()))
+        if _index_needs_rebuild(project, today):
+            rebuild_index(project, today)
+            report.lines.append(f"{layout.relative(layout.index_path)} regenerated")
+    if repo is not None and in_progress and report.changed and not report.problems:
+        paths = [repo.facts_path + "/", repo.index_path]
+        run_git(repo.top, "add", "-A", "--", *paths)
+        report.lines.append("staged the memory's files: finish with `git commit` (or `git rebase --continue`)")
+    return report
+
+
+def _disagreements(project: Project, today: _dt.date, renumbered: set[str]) -> list[str]:
+    """Active facts sharing a title with a renumbered one: both branches updated one fact differently."""
+    by_title: dict[str, list[Fact]] = {}
+    for fact in project.active_facts(today):
+        by_title.setdefault(normalise(fact.title), []).append(fact)
+    return [
+        f"{' and '.join(f.id for f in same)} are active with one title ({same[0].title}): the branches disagree; "
+        f"keep one with `foundry memory retire ID`"
+        for same in by_title.values()
+        if len(same) > 1 and any(f.id in renumbered for f in same)
+    ]
+
+
+def _facts_at(repo: Repo | None, rev: str | None) -> dict[str, Fact] | None:
+    if repo is None or rev is None:
+        return None
+    try:
+        return repo.facts_at(repo.commit(rev))
+    except FoundryError:
+        return None
+
+
+def _is_theirs(fact: Fact, ours: dict[str, Fact] | None) -> bool:
+    """A fact the ours revision does not have (the same id with the same claim) came from the other side."""
+    if ours is None:
+        return False
+    known = ours.get(fact.id)
+    return known is None or known.fingerprint != fact.fingerprint
+
+
+def _relink(fact: Fact, renamed: dict[str, str]) -> str:
+    changes = []
+    if fact.supersedes in renamed:
+        changes.append(f"supersedes {fact.supersedes} → {renamed[fact.supersedes]}")
+        fact.supersedes = renamed[fact.supersedes]
+    merged = fact.extras.get(MERGED_FROM)
+    if isinstance(merged, list) and any(m in renamed for m in merged):
+        new = [renamed.get(m, m) if isinstance(m, str) else m for m in merged]
+        changes.append(f"merged_from {', '.join(map(str, merged))} → {', '.join(map(str, new))}")
+        fact.extras = {**fact.extras, MERGED_FROM: new}
+    return "; ".join(changes)
+
+
+def _combine(ours: Fact, theirs: Fact) -> Fact:
+    """One fact from two edits of it: tags from both, the earlier expiry, our other fields."""
+    expiries = [e for e in (ours.expires, theirs.expires) if e]
+    ours.tags = tuple(dict.fromkeys([*ours.tags, *theirs.tags]))
+    ours.expires = min(expiries) if expiries else None
+    ours.supersedes = ours.supersedes or theirs.supersedes
+    ours.extras = {**theirs.extras, **ours.extras}
+    return ours
+
+
+def _edited(original: str | None, fact: Fact) -> str:
+    """The file with only its links changed, byte for byte elsewhere when possible."""
+    from foundry_tui.core.memory.frontmatter_edit import edit_frontmatter
+
+    if original is not None:
+        changes: dict[str, object] = {"supersedes": fact.supersedes}
+        if MERGED_FROM in fact.extras:
+            changes[MERGED_FROM] = fact.extras[MERGED_FROM]
+        text = edit_frontmatter(original, changes)
+        if text is not None:
+            try:
+                if parse_fact_text(text, fact.id) == fact:
+                    return text
+            except FactFileError:
+                pass
+    return render_fact_text(fact)
+
+
+def _index_needs_rebuild(project: Project, today: _dt.date) -> bool:
+    path: Path = project.layout.index_path
+    try:
+        expected, _report = build_index(project.active_facts(today), project.config().index_token_budget)
+    except FoundryError:
+        return False
+    return index_state(path, expected, inside=project.layout) != "current"

@@ -1,0 +1,119 @@
+"""What `foundry init` sets up in git so that merges keep every fact (per clone; idempotent).
+
+- `.gitattributes` (committed, travels with the repository): INDEX.md uses the
+  `foundry-index` merge driver, so git never writes conflict markers into a file that
+  is regenerated anyway.
+- `git config merge.foundry-index.*` (per clone: config does not travel): that driver
+  keeps our INDEX.md (`true`); without it git falls back to its text merge and
+  `foundry memory resolve` regenerates the file.
+- `post-merge` and `post-rewrite` hooks (per clone) run `foundry memory resolve`, which
+  regenerates INDEX.md after a merge or rebase and repairs what git left. They call the
+  Python that ran `foundry init`, else `foundry` on PATH, else print one line and skip.
+
+Fact files keep git's text merge: an add/add conflict leaves both sides in one file,
+which `foundry memory resolve` splits (see core/curation/resolve.py).
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from foundry_tui.core.atomic import atomic_write
+from foundry_tui.core.paths import Layout
+
+DRIVER = "foundry-index"
+HOOK_MARK = "# foundry: memory resolve hook"
+HOOK_NAMES = ("post-merge", "post-rewrite")
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30)
+
+
+def _attributes_lines(layout: Layout, top: Path) -> list[str]:
+    index = layout.index_path.resolve().relative_to(top.resolve()).as_posix()
+    return [f"/{index} merge={DRIVER}"]
+
+
+def hook_script(hook: str, root_from_top: str, python: str = sys.executable) -> str:
+    py = shlex.quote(python)
+    args = f"memory resolve --root {shlex.quote(root_from_top)}"
+    return f"""#!/bin/sh
+{HOOK_MARK} (installed by `foundry init`; see README, "Working as a team")
+# After git {"merged" if hook == "post-merge" else "rewrote commits"}: regenerate INDEX.md, repair what git left.
+if {py} -c 'import foundry_tui' >/dev/null 2>&1; then
+  {py} -m foundry_tui {args} || true
+elif command -v foundry >/dev/null 2>&1; then
+  foundry {args} || true
+else
+  echo "foundry: not on PATH; skipped the memory repair: run 'foundry memory resolve' where foundry is installed" >&2
+fi
+exit 0
+"""
+
+
+def setup_git(layout: Layout, added: list[tuple[str, str]], problems: list[str]) -> None:
+    """Write the attributes, driver config and hooks that are missing; `added` gets (verb, what)."""
+    try:
+        proc = _git(layout.root, "rev-parse", "--show-toplevel", "--git-path", "hooks")
+    except (OSError, subprocess.TimeoutExpired):
+        return  # no git here: nothing to set up
+    if proc.returncode != 0:
+        return
+    top_text, hooks_text = proc.stdout.splitlines()[:2]
+    top = Path(top_text)
+    hooks_dir = Path(hooks_text) if Path(hooks_text).is_absolute() else layout.root / hooks_text
+    # .gitattributes
+    attributes = top / ".gitattributes"
+    try:
+        text = attributes.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    present = {line.strip() for line in text.splitlines()}
+    missing = [line for line in _attributes_lines(layout, top) if line not in present]
+    if missing:
+        prefix = "" if not text or text.endswith("\n") else "\n"
+        atomic_write(
+            attributes,
+            text + prefix + "# Foundry: INDEX.md is regenerated after merges\n" + "\n".join(missing) + "\n",
+            inside=Layout(top),
+        )
+        added.append(("created" if not text else "merged", f".gitattributes (INDEX.md merge={DRIVER})"))
+    # merge driver (per clone)
+    wanted = {
+        f"merge.{DRIVER}.name": "Foundry INDEX.md: keep ours, regenerated after the merge",
+        f"merge.{DRIVER}.driver": "true",
+    }
+    config_changed = False
+    for key, value in wanted.items():
+        if _git(layout.root, "config", "--get", key).stdout.strip() != value:
+            _git(layout.root, "config", key, value)
+            config_changed = True
+    if config_changed:
+        added.append(("set", f"git config merge.{DRIVER} (this clone)"))
+    # hooks (per clone)
+    root_from_top = layout.root.resolve().relative_to(top.resolve()).as_posix() or "."
+    for hook in HOOK_NAMES:
+        path = hooks_dir / hook
+        script = hook_script(hook, root_from_top)
+        try:
+            current = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            current = None
+        except OSError as exc:
+            problems.append(f"git hook {hook} cannot be read ({exc}); left untouched")
+            continue
+        if current == script:
+            continue
+        if current is not None and HOOK_MARK not in current:
+            problems.append(
+                f"git hook {hook} exists and is not Foundry's; left untouched: add `foundry memory resolve` to it"
+            )
+            continue
+        hooks_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, script, inside=None)  # in git's own folder, not the project's tree
+        path.chmod(0o755)
+        added.append(("updated" if current else "created", f"git hook {hook} (runs `foundry memory resolve`)"))

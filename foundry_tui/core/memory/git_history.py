@@ -1,0 +1,362 @@
+"""The memory's history in git: facts as of a revision, `memory log` and `memory diff`.
+
+Everything here reads git objects (`git ls-tree`, `git cat-file --batch`, `git log --raw`)
+and never the working tree, so a past revision is read exactly as it was committed and
+nothing on disk changes. Each git failure the user can cause (not a repository, a
+shallow clone, an unknown revision) becomes one FoundryError line.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from foundry_tui.core.errors import FoundryError, InputError
+from foundry_tui.core.memory.facts import MERGED_FROM, RENUMBERED_FROM, Fact, FactFileError, parse_fact_text
+from foundry_tui.core.paths import Layout
+
+ZERO_SHA = "0" * 40
+
+
+class GitError(FoundryError):
+    """git refused or is missing; the message is one line naming what to do."""
+
+
+def run_git(
+    cwd: Path, *args: str, stdin: bytes | None = None, check: bool = True
+) -> subprocess.CompletedProcess[bytes]:
+    """Run git in `cwd` with no pager and no prompts; a failure raises GitError with git's first line."""
+    try:
+        proc = subprocess.run(
+            ["git", "-c", "core.quotepath=off", *args],
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            timeout=120,
+            env=_git_env(),
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed (or not on PATH): install git to read the memory's history") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {args[0]} took over 120 seconds: try a narrower --since") from None
+    if check and proc.returncode != 0:
+        first = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["(no message)"])[0]
+        raise GitError(f"git {args[0]} failed: {first}")
+    return proc
+
+
+def _git_env() -> dict[str, str]:
+    import os
+
+    env = dict(os.environ)
+    env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "LC_ALL": "C"})
+    return env
+
+
+class Repo:
+    """The git repository that holds a Foundry root, and the memory's paths inside it."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        proc = run_git(layout.root, "rev-parse", "--show-toplevel", "--git-dir", "--is-shallow-repository", check=False)
+        if proc.returncode != 0:
+            raise GitError(
+                f"{layout.root} is not in a git repository: the memory's history lives in git (run `git init`, or use a clone)"
+            )
+        top, git_dir, shallow = proc.stdout.decode().splitlines()[:3]
+        self.top = Path(top)
+        self.git_dir = Path(git_dir) if Path(git_dir).is_absolute() else layout.root / git_dir
+        self.shallow = shallow.strip() == "true"
+        self.facts_path = layout.facts_dir.resolve().relative_to(self.top.resolve()).as_posix()
+        self.index_path = layout.index_path.resolve().relative_to(self.top.resolve()).as_posix()
+
+    def git(self, *args: str, stdin: bytes | None = None) -> str:
+        return run_git(self.top, *args, stdin=stdin).stdout.decode("utf-8", "replace")
+
+    def commit(self, rev: str) -> str:
+        """The full commit id `rev` names; an unknown revision is InputError (exit 2)."""
+        proc = run_git(
+            self.top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False
+        )
+        if proc.returncode != 0:
+            hint = " (this is a shallow clone: `git fetch --unshallow` brings the rest)" if self.shallow else ""
+            raise InputError(f"revision '{rev}' does not exist in this repository{hint}: give a commit, branch or tag")
+        return proc.stdout.decode().strip()
+
+    def has_head(self) -> bool:
+        return run_git(self.top, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
+
+    def fact_blobs(self, rev: str) -> dict[str, str]:
+        """File name → blob id of every fact file at `rev` (a commit id)."""
+        out = self.git("ls-tree", "-z", rev, "--", self.facts_path + "/")
+        blobs = {}
+        for entry in out.split("\0"):
+            if not entry:
+                continue
+            meta, path = entry.split("\t", 1)
+            _mode, kind, sha = meta.split()
+            name = path.rsplit("/", 1)[-1]
+            if kind == "blob" and name.endswith(".md") and not name.startswith("."):
+                blobs[name] = sha
+        return blobs
+
+    def read_blobs(self, shas: list[str]) -> dict[str, bytes]:
+        """The contents of many blobs in one `git cat-file --batch` call."""
+        wanted = list(dict.fromkeys(s for s in shas if s != ZERO_SHA))
+        if not wanted:
+            return {}
+        out = run_git(self.top, "cat-file", "--batch", stdin=("\n".join(wanted) + "\n").encode()).stdout
+        contents: dict[str, bytes] = {}
+        pos = 0
+        for sha in wanted:
+            end = out.index(b"\n", pos)
+            header = out[pos:end].split()
+            pos = end + 1
+            if len(header) < 3 or header[1] == b"missing":
+                continue
+            size = int(header[2])
+            contents[sha] = out[pos : pos + size]
+            pos += size + 1
+        return contents
+
+    def facts_at(self, rev: str) -> dict[str, Fact]:
+        """Every fact that loads at `rev`, by id (files that do not load are left out)."""
+        blobs = self.fact_blobs(rev)
+        contents = self.read_blobs(list(blobs.values()))
+        facts: dict[str, Fact] = {}
+        for name, sha in blobs.items():
+            fact = _parse(contents.get(sha), name[:-3])
+            if fact is not None:
+                facts[fact.id] = fact
+        return facts
+
+
+def _parse(data: bytes | None, stem: str | None) -> Fact | None:
+    if data is None:
+        return None
+    try:
+        return parse_fact_text(data.decode("utf-8"), stem)
+    except (FactFileError, UnicodeDecodeError):
+        return None
+
+
+# ---- what changed: the events of `memory log` and the entries of `memory diff` -------------
+
+
+@dataclass
+class MemoryEvent:
+    """One thing that happened to one fact: created, superseded, merged, renumbered, expired, changed, deleted."""
+
+    action: str
+    fact_id: str
+    title: str
+    detail: str = ""
+    commit: str = ""
+    author: str = ""
+    date: str = ""
+    subject: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        data = {"action": self.action, "id": self.fact_id, "title": self.title, "detail": self.detail}
+        if self.commit:
+            data.update(commit=self.commit, author=self.author, date=self.date, subject=self.subject)
+        return data
+
+    def line(self) -> str:
+        detail = f"({self.detail})" if self.detail else ""
+        return f"{self.action:<10} {self.fact_id}  " + " ".join(p for p in (self.title, detail) if p)
+
+
+def fact_events(old: Fact | None, new: Fact | None) -> list[MemoryEvent]:
+    """What turning `old` into `new` (same file; either may be absent) did to the memory."""
+    if new is None:
+        return [MemoryEvent("deleted", old.id, old.title)] if old is not None else []
+    if old is None or old.id != new.id or old.fingerprint != new.fingerprint:
+        return _created_events(new)
+    events = []
+    renumbered = new.extras.get(RENUMBERED_FROM)
+    if renumbered and renumbered != old.extras.get(RENUMBERED_FROM):
+        events.append(MemoryEvent("renumbered", new.id, new.title, f"was {renumbered}"))
+    if new.expires != old.expires:
+        events.append(
+            MemoryEvent("expired", new.id, new.title, f"expires {new.expires}" if new.expires else "unexpired")
+        )
+    changes = []
+    if new.tags != old.tags:
+        added = [t for t in new.tags if t not in old.tags]
+        removed = [t for t in old.tags if t not in new.tags]
+        changes.append("tags " + " ".join([*(f"+{t}" for t in added), *(f"-{t}" for t in removed)]))
+    if new.supersedes != old.supersedes:
+        changes.append(f"supersedes {old.supersedes} → {new.supersedes}")
+    if new.extras.get(MERGED_FROM) != old.extras.get(MERGED_FROM):
+        changes.append("merged_from " + ", ".join(_merged_from(new)))
+    for name in ("type", "scope", "confidence", "source", "created"):
+        if getattr(new, name) != getattr(old, name):
+            changes.append(f"{name} {getattr(old, name)} → {getattr(new, name)}")
+    if changes:
+        events.append(MemoryEvent("changed", new.id, new.title, "; ".join(changes)))
+    return events
+
+
+def _merged_from(fact: Fact) -> list[str]:
+    merged = fact.extras.get(MERGED_FROM)
+    return [str(m) for m in merged] if isinstance(merged, list) else []
+
+
+def _created_events(new: Fact) -> list[MemoryEvent]:
+    renumbered = new.extras.get(RENUMBERED_FROM)
+    if renumbered:
+        return [MemoryEvent("renumbered", new.id, new.title, f"was {renumbered}")]
+    merged = _merged_from(new)
+    if merged:
+        events = [MemoryEvent("merged", new.id, new.title, f"from {', '.join(merged)}")]
+        return events + [MemoryEvent("superseded", m, "", f"merged into {new.id}") for m in merged]
+    if new.supersedes:
+        return [
+            MemoryEvent("created", new.id, new.title, f"supersedes {new.supersedes}"),
+            MemoryEvent("superseded", new.supersedes, "", f"by {new.id}"),
+        ]
+    return [MemoryEvent("created", new.id, new.title)]
+
+
+@dataclass
+class MemoryDiff:
+    rev1: str
+    rev2: str
+    events: list[MemoryEvent] = field(default_factory=list)
+    counts: tuple[int, int] = (0, 0)
+
+    def text(self) -> str:
+        head = f"memory {self.rev1}..{self.rev2}: {self.counts[0]} → {self.counts[1]} facts"
+        if not self.events:
+            return head + "; no fact changed"
+        return "\n".join([head, *(e.line() for e in self.events)])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.rev1,
+            "to": self.rev2,
+            "facts_before": self.counts[0],
+            "facts_after": self.counts[1],
+            "changes": [e.to_dict() for e in self.events],
+        }
+
+
+def memory_diff(layout: Layout, rev1: str, rev2: str) -> MemoryDiff:
+    """The memory's change from `rev1` to `rev2`, fact by fact (files, not lines)."""
+    repo = Repo(layout)
+    commit1, commit2 = repo.commit(rev1), repo.commit(rev2)
+    blobs1, blobs2 = repo.fact_blobs(commit1), repo.fact_blobs(commit2)
+    changed = sorted(
+        (n for n in blobs1.keys() | blobs2.keys() if blobs1.get(n) != blobs2.get(n)), key=lambda n: (len(n), n)
+    )
+    contents = repo.read_blobs([b[n] for b in (blobs1, blobs2) for n in changed if n in b])
+    diff = MemoryDiff(rev1, rev2, counts=(len(blobs1), len(blobs2)))
+    for name in changed:
+        old = _parse(contents.get(blobs1.get(name, ZERO_SHA)), name[:-3])
+        new = _parse(contents.get(blobs2.get(name, ZERO_SHA)), name[:-3])
+        diff.events += fact_events(old, new)
+    # A superseded fact's own file did not change: read it for its title.
+    untitled = [blobs2[f"{e.fact_id}.md"] for e in diff.events if not e.title and f"{e.fact_id}.md" in blobs2]
+    contents.update(repo.read_blobs(untitled))
+    _fill_titles(diff.events, contents, blobs2)
+    return diff
+
+
+def _fill_titles(events: list[MemoryEvent], contents: dict[str, bytes], blobs: dict[str, str]) -> list[MemoryEvent]:
+    for event in events:
+        if not event.title:
+            fact = _parse(contents.get(blobs.get(f"{event.fact_id}.md", ZERO_SHA)), event.fact_id)
+            event.title = fact.title if fact is not None else ""
+    return events
+
+
+@dataclass
+class MemoryLog:
+    events: list[MemoryEvent]
+    since: str | None
+
+    def text(self) -> str:
+        if not self.events:
+            return "memory log: no fact changed" + (f" since {self.since}" if self.since else "")
+        lines = []
+        for e in self.events:
+            lines.append(f"{e.commit[:8]} {e.date} {e.author:<12} {e.line()}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"since": self.since, "events": [e.to_dict() for e in self.events]}
+
+
+def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
+    """Each fact event, newest commit first, with the commit, author and date that made it.
+
+    A merge commit reports only what the merge itself made (files that differ from every
+    parent, as `git log -c` lists them): a fact brought in from a branch is reported once,
+    at the branch's commit that wrote it."""
+    repo = Repo(layout)
+    if repo.shallow:
+        raise GitError("this is a shallow clone: its history is incomplete; run `git fetch --unshallow` first")
+    if not repo.has_head():
+        return MemoryLog([], since)
+    span = f"{repo.commit(since)}..HEAD" if since else "HEAD"
+    out = repo.git(
+        "log", "-c", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=%x01%H%x00%an%x00%ad%x00%s",
+        "--date=short", span, "--", repo.facts_path + "/",
+    )  # fmt: skip
+    commits: list[tuple[list[str], list[tuple[list[str], str, str]]]] = []
+    for chunk in out.split("\x01")[1:]:
+        fields = chunk.split("\0")
+        head, rest = fields[:4], fields[4:]
+        changes = []
+        for i, raw in enumerate(rest):
+            raw = raw.strip("\n")
+            if raw.startswith(":") and i + 1 < len(rest):
+                shas = [p for p in raw.lstrip(":").split() if len(p) == 40]
+                changes.append((shas[:-1], shas[-1], rest[i + 1]))  # the parents' blobs, the result's, the path
+        commits.append((head, changes))
+    contents = repo.read_blobs([sha for _h, ch in commits for olds, new, _p in ch for sha in (*olds, new)])
+    events: list[MemoryEvent] = []
+    for (sha, author, date, subject), changes in commits:
+        for old_shas, new_sha, path in sorted(changes, key=lambda c: (len(c[2]), c[2])):
+            name = path.rsplit("/", 1)[-1]
+            if not name.endswith(".md") or name.startswith("."):
+                continue
+            new = _parse(contents.get(new_sha), name[:-3])
+            olds = [_parse(contents.get(old_sha), name[:-3]) for old_sha in old_shas]
+            # A merge that relinked a fact from its second parent changed that fact, not created it.
+            old = next(
+                (o for o in olds if o is not None and new is not None and o.fingerprint == new.fingerprint), None
+            )
+            for event in fact_events(old if old is not None else (olds[0] if olds else None), new):
+                event.commit, event.author, event.date, event.subject = sha, author, date, subject
+                events.append(event)
+    return MemoryLog(events, since)
+
+
+def materialise(layout: Layout, rev: str, dest: Path) -> str:
+    """Write the memory's files (`.foundry/` and the ADR folder) as of `rev` under `dest`, read
+    from git objects (the working tree is not touched); returns the commit's short id."""
+    repo = Repo(layout)
+    commit = repo.commit(rev)
+    top = repo.top.resolve()
+    wanted = [p.resolve().relative_to(top).as_posix() for p in (layout.foundry, layout.adr_dir)]
+    root_rel = layout.root.resolve().relative_to(top).as_posix()
+    out = repo.git("ls-tree", "-r", "-z", commit, "--", *wanted)
+    entries = []
+    for entry in out.split("\0"):
+        if entry:
+            meta, path = entry.split("\t", 1)
+            mode, kind, sha = meta.split()
+            if kind == "blob" and mode in ("100644", "100755"):  # no symlinks: the copy stays inside
+                entries.append((path, sha))
+    contents = repo.read_blobs([sha for _path, sha in entries])
+    for path, sha in entries:
+        relative = path if root_rel == "." else path[len(root_rel) + 1 :]
+        target = dest / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(contents.get(sha, b""))
+    (dest / layout.relative(layout.facts_dir)).mkdir(parents=True, exist_ok=True)
+    return commit[:8]

@@ -254,8 +254,6 @@ _sentence = st.lists(_prose_token, min_size=1, max_size=14).map(
 _prose = st.lists(_sentence, min_size=1, max_size=8).map(lambda ss: " ".join(ss))
 
 
-# Known failures since the guard's rewrite (ca10693): it refuses prose such as
-# "Password: credential!." and "... token: 1987-01-01." (the earlier guard let them through).
 @settings(max_examples=400)
 @given(_prose)
 def test_plain_prose_is_never_a_secret(text: str) -> None:

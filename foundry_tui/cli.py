@@ -51,6 +51,11 @@ def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 
 def _emit(text: str) -> None:
+    """Print a reply. Control characters other than line feeds and tabs are printed as
+    escapes: a hand-written fact or runbook must not drive the terminal (ANSI/OSC)."""
+    from foundry_tui.core.memory.facts import escape_controls
+
+    text = escape_controls(text, keep_lines=True)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -536,7 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return _run(args)
     except FoundryError as exc:
-        sys.stderr.write(f"foundry: error: {exc}\n")
+        from foundry_tui.core.memory.facts import escape_controls
+
+        sys.stderr.write(f"foundry: error: {escape_controls(str(exc))}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

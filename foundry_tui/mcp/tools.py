@@ -77,8 +77,9 @@ TOOLS: list[Tool] = [
                 },
                 "tags": {
                     "type": "array",
-                    "items": {"type": "string"},
-                    "description": "Retrieval words. Defaults to []",
+                    "items": {"type": "string", "maxLength": 40},
+                    "maxItems": 12,
+                    "description": "Retrieval words: at most 12, each at most 40 characters. Defaults to []",
                 },
                 "confidence": {
                     "type": "string",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
 from foundry_tui.core.errors import ConfigError
-from foundry_tui.core.memory.facts import MAX_BODY_WORDS, MAX_TITLE_CHARS, normalise
+from foundry_tui.core.memory.facts import MAX_BODY_WORDS, MAX_TITLE_CHARS, field_problems, normalise
 from foundry_tui.core.memory.index_file import build_index, index_state
 from foundry_tui.core.memory.project import Project
 
@@ -133,6 +133,17 @@ def run_doctor(project: Project, today: _dt.date) -> DoctorReport:
         Check("fact sizes", WARN, f"{_plural(len(soft), 'fact')} over the size limits", soft)
         if soft
         else Check("fact sizes", OK, "titles and bodies within limits")
+    )
+
+    fields = [
+        f"{rel_facts}/{fact.id}.md: {problem}: rewrite the fact through memory_write"
+        for fact in facts
+        for problem in field_problems(fact)
+    ]
+    checks.append(
+        Check("fact fields", WARN, f"{_plural(len(fields), 'field')} memory_write would refuse", fields)
+        if fields
+        else Check("fact fields", OK, "no control characters, tags within limits")
     )
 
     by_title: dict[str, list[str]] = {}

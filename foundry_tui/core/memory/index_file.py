@@ -9,7 +9,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
-from foundry_tui.core.memory.facts import TYPE_RANK, Fact
+from foundry_tui.core.memory.facts import (
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_TITLE_CHARS,
+    TYPE_RANK,
+    Fact,
+    clip,
+    escape_controls,
+)
 from foundry_tui.core.tokens import estimate_tokens, tokens_for_chars
 
 HEADING = "# Memory index"
@@ -44,9 +52,15 @@ class IndexReport:
 
 
 def index_line(fact: Fact) -> str:
-    """`- **fact-0004** · decision · <title> `tag` `tag``"""
-    tags = "".join(f" `{tag}`" for tag in fact.tags)
-    return f"- **{fact.id}** · {fact.type} · {fact.title}{tags}"
+    """`- **fact-0004** · decision · <title> `tag` `tag``
+
+    A hand-written fact may hold what memory_write refuses: its control characters are
+    written as escapes (a CR would split the line, an ESC reach every terminal that
+    shows the file), its title is cut at the title limit and it lists at most MAX_TAGS
+    tags, each cut at MAX_TAG_CHARS, so that one fact cannot push the others out."""
+    tags = "".join(f" `{escape_controls(clip(tag, MAX_TAG_CHARS))}`" for tag in fact.tags[:MAX_TAGS])
+    more = " …" if len(fact.tags) > MAX_TAGS else ""
+    return f"- **{fact.id}** · {fact.type} · {escape_controls(clip(fact.title, MAX_TITLE_CHARS))}{tags}{more}"
 
 
 def index_order(facts: Iterable[Fact]) -> list[Fact]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import TYPE_RANK, Fact
+from foundry_tui.core.memory.facts import TYPE_RANK, Fact, escape_controls
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -323,11 +323,12 @@ def rank(hits: Iterable[Hit], limit: int, min_score: float) -> list[Hit]:
 def render_hit(hit: Hit, explain: bool = False) -> str:
     """The spec's block for one hit."""
     fact = hit.fact
+    # A hand-written fact's control characters are shown as escapes, never sent raw.
     lines = [
         f"### {fact.id} · {fact.type} · confidence {fact.confidence}",
-        f"**{fact.title}**",
-        fact.body,
-        f"_source: {fact.source} · scope: {fact.scope}_",
+        f"**{escape_controls(fact.title)}**",
+        escape_controls(fact.body, keep_lines=True),
+        f"_source: {escape_controls(fact.source)} · scope: {escape_controls(fact.scope)}_",
     ]
     if explain:
         lines.append(hit.explain())

@@ -9,6 +9,7 @@ from foundry_tui.core.atomic import exclusive_create, folder_lock
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import (
     CONFIDENCES,
+    MAX_TAGS,
     TYPES,
     Fact,
     bold_reasoning_lines,
@@ -207,7 +208,12 @@ def add_tag(project: Project, fact_id: str, tag: str, today: _dt.date) -> IndexR
         raise InputError("the tag is empty: give the word searches used")
 
     def tag_it(fact: Fact) -> None:
-        if word not in fact.tags:
-            fact.tags = (*fact.tags, word)
+        if word in fact.tags:
+            return
+        if len(fact.tags) >= MAX_TAGS:
+            raise InputError(
+                f"{fact.id} already has {len(fact.tags)} tags, the limit: replace one through memory_write instead"
+            )
+        fact.tags = (*fact.tags, word)
 
     return rewrite_facts(project, [fact_id], tag_it, today)

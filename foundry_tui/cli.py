@@ -100,7 +100,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
         body=_read_body(args),
         type=args.type,
         scope=args.scope,
-        tags=[t for t in (args.tags or "").split(",")],
+        tags=None if args.tags is None else args.tags.split(","),
         confidence=args.confidence,
         source=args.source,
         expires=args.expires,
@@ -404,11 +404,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--body", help="the claim, at most 120 words; decisions and risks need a Why: line")
     p.add_argument("--body-file", metavar="FILE", help="read the body from FILE (- for stdin)")
     p.add_argument("--type", required=True, help=f"one of {', '.join(TYPES)}")
-    p.add_argument("--scope", default="project", help="project, module:<name> or vertical:<name>")
-    p.add_argument("--tags", default="", help="comma-separated retrieval words")
-    p.add_argument("--confidence", default="medium", help=f"one of {', '.join(CONFIDENCES)}")
-    p.add_argument("--source", default="conversation", help="adr-0007, conversation, code or external:<url>")
-    p.add_argument("--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active")
+    # Options left out stay None: a new fact gets the default, an update keeps the old fact's value.
+    p.add_argument("--scope", help="project, module:<name> or vertical:<name> (default: project)")
+    p.add_argument("--tags", help="comma-separated retrieval words (default: none; '' for none on an update)")
+    p.add_argument("--confidence", help=f"one of {', '.join(CONFIDENCES)} (default: medium)")
+    p.add_argument("--source", help="adr-0007, conversation, code or external:<url> (default: conversation)")
+    p.add_argument(
+        "--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active ('' for none on an update)"
+    )
 
     p = sub(mem, "search", cmd_memory_search, "search active facts by keywords")
     p.add_argument("query", help="keywords describing what you need to know")

@@ -32,7 +32,6 @@ def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 _STR = {"type": "string"}
-_DATE = {"type": "string", "description": "YYYY-MM-DD", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 
 TOOLS: list[Tool] = [
     Tool(
@@ -58,7 +57,8 @@ TOOLS: list[Tool] = [
         "memory_write",
         "Stores one atomic durable fact. Deduplicates against existing facts, assigns the id and maintains supersedes "
         "chains. Never write memory files by hand. Do not use it for transient session state. For decision and risk, "
-        "include Why: and How to apply: lines.",
+        "include Why: and How to apply: lines. Restating a fact (same title, new body) keeps the optional fields you "
+        "leave out from the fact it replaces.",
         _obj(
             {
                 "title": {
@@ -90,7 +90,11 @@ TOOLS: list[Tool] = [
                     "type": "string",
                     "description": "adr-0007 | conversation | code | external:<url>. Defaults to conversation",
                 },
-                "expires": {**_DATE, "description": "YYYY-MM-DD after which the fact stops being loaded"},
+                "expires": {
+                    "type": "string",
+                    "pattern": "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$",
+                    "description": 'YYYY-MM-DD after which the fact stops being loaded, or "" for none',
+                },
             },
             ["title", "body", "type"],
         ),
@@ -220,10 +224,11 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
             title=args["title"],
             body=args["body"],
             type=args["type"],
-            scope=args.get("scope", "project"),
-            tags=args.get("tags", []),
-            confidence=args.get("confidence", "medium"),
-            source=args.get("source", "conversation"),
+            # A field left out stays None: an update carries it over from the fact it replaces.
+            scope=args.get("scope"),
+            tags=args.get("tags"),
+            confidence=args.get("confidence"),
+            source=args.get("source"),
             expires=args.get("expires"),
         )
         result = memory_write(project, req, today)

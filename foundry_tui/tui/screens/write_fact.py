@@ -21,7 +21,9 @@ class WriteFactScreen(ModalScreen[WriteRequest | None]):
 
     def __init__(self, preset: WriteRequest | None = None, title: str = "Write a fact") -> None:
         super().__init__()
-        self.preset = preset or WriteRequest(title="", body="", type="convention")
+        self.preset = preset or WriteRequest(
+            title="", body="", type="convention", scope="project", tags=[], confidence="medium", source="conversation"
+        )
         self.heading = title
 
     def compose(self) -> ComposeResult:
@@ -36,10 +38,10 @@ class WriteFactScreen(ModalScreen[WriteRequest | None]):
             yield Label("Body (at most 120 words; decisions and risks need a Why: line)")
             yield TextArea(p.body, id="body")
             yield Label("Tags (comma separated)")
-            yield Input(", ".join(p.tags), id="tags")
+            yield Input(", ".join(p.tags or ()), id="tags")
             with Horizontal(classes="row"):
-                yield Input(p.scope, placeholder="scope: project", id="scope")
-                yield Input(p.source, placeholder="source: conversation", id="source")
+                yield Input(p.scope or "", placeholder="scope: project", id="scope")
+                yield Input(p.source or "", placeholder="source: conversation", id="source")
                 yield Input(p.expires or "", placeholder="expires: YYYY-MM-DD", id="expires")
             yield Label("", id="form-error")
             with Horizontal(id="dialog-buttons"):
@@ -67,7 +69,7 @@ class WriteFactScreen(ModalScreen[WriteRequest | None]):
             tags=[t for t in self._value("tags").split(",")],
             confidence=str(self.query_one("#confidence", Select).value),
             source=self._value("source") or "conversation",
-            expires=self._value("expires").strip() or None,
+            expires=self._value("expires").strip(),  # every field of the form is given: "" is no expiry
         )
         try:
             validate_request(req)

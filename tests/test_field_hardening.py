@@ -201,3 +201,61 @@ def test_the_mcp_schema_states_the_same_tag_limits() -> None:
     tags = TOOLS_BY_NAME["memory_write"].schema["properties"]["tags"]
     assert tags["maxItems"] == MAX_TAGS and tags["items"]["maxLength"] == MAX_TAG_CHARS
     assert f"at most {MAX_TAGS}, each at most {MAX_TAG_CHARS} characters" in tags["description"]
+
+
+def test_ordinary_whitespace_around_values_is_still_trimmed(project: Project) -> None:
+    reply = write(
+        project,
+        "Trailing newline from a shell\n",
+        "Body.\r\n",
+        scope=" module:x\n",
+        source="code\n",
+        tags=[" a \n", "b\t"],
+        expires="2027-01-01\n",
+    )
+    assert reply.startswith("created: fact-0001")
+    fact = project.store.facts["fact-0001"]
+    assert (fact.title, fact.body, fact.scope, fact.source, fact.tags, fact.expires) == (
+        "Trailing newline from a shell",
+        "Body.",
+        "module:x",
+        "code",
+        ("a", "b"),
+        "2027-01-01",
+    )
+
+
+_any_text = st.text(st.characters(codec="utf-8"), max_size=60)
+
+
+@given(
+    title=_any_text,
+    body=_any_text,
+    scope=_any_text,
+    source=_any_text,
+    tags=st.lists(_any_text, max_size=15),
+)
+def test_validate_request_either_refuses_in_one_clean_line_or_yields_a_clean_fact(
+    title: str, body: str, scope: str, source: str, tags: list[str]
+) -> None:
+    from foundry_tui.core.memory.facts import CONTROL_RE, field_problems
+    from foundry_tui.core.memory.write import validate_request
+
+    req = WriteRequest(title=title, body=body, type="domain", scope=scope, tags=tags, source=source)
+    try:
+        fact = validate_request(req)
+    except InputError as exc:
+        assert not CONTROL_RE.search(str(exc)), repr(str(exc))
+        return
+    assert field_problems(fact) == []
+    line = index_line(fact)
+    assert not CONTROL_RE.search(line)
+
+
+@given(title=st.text(max_size=200), tags=st.lists(st.text(max_size=60), max_size=20))
+def test_any_hand_written_fact_makes_one_clean_index_line(title: str, tags: list[str]) -> None:
+    from foundry_tui.core.memory.facts import CONTROL_RE, Fact
+
+    line = index_line(Fact(id="fact-0001", type="risk", title=title, body="", tags=tuple(tags)))
+    assert not CONTROL_RE.search(line)
+    assert len(line) <= 40 + 6 * (80 + MAX_TAGS * (MAX_TAG_CHARS + 3)) + 3

@@ -481,7 +481,13 @@ def _refuse_controls(value: str, what: str, advice: str, *, keep_lines: bool = F
         raise InputError(f"{problem}: {advice}")
 
 
+# Ordinary whitespace around a value (a trailing newline from a shell or a model) is
+# trimmed before the checks, as it always was; a control character anywhere else is refused.
+_ASCII_SPACE = " \t\n\r\x0b\x0c"
+
+
 def check_title(title: str) -> str:
+    title = title.strip(_ASCII_SPACE)
     if "\n" in title or "\r" in title:
         raise InputError("title spans several lines: put the fact in one line of at most 80 characters")
     _refuse_controls(title, "title", "remove it; a title is plain text on one line")
@@ -501,7 +507,7 @@ def check_title(title: str) -> str:
 
 
 def check_body(body: str) -> str:
-    body = body.replace("\r\n", "\n")  # Windows line ends are line ends; a lone CR is refused below
+    body = body.strip(_ASCII_SPACE).replace("\r\n", "\n")  # Windows line ends are line ends; a lone CR is refused below
     _refuse_controls(
         body,
         "body",
@@ -526,7 +532,7 @@ def check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
 
 
 def check_date(value: str, what: str) -> str:
-    _refuse_controls(value, what, "write the date as YYYY-MM-DD")
+    _refuse_controls(value.strip(_ASCII_SPACE), what, "write the date as YYYY-MM-DD")
     text = value.strip()
     if DATE_RE.fullmatch(text):
         try:
@@ -537,6 +543,7 @@ def check_date(value: str, what: str) -> str:
 
 
 def check_line(value: str, what: str, default: str) -> str:
+    value = value.strip(_ASCII_SPACE)
     if "\n" in value or "\r" in value:
         raise InputError(f"{what} spans several lines: give it on one line")
     _refuse_controls(value, what, "remove it; give it as plain text on one line")
@@ -548,8 +555,9 @@ def check_tags(tags: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     for raw in tags:
         if not isinstance(raw, str):
             raise InputError(f"tag {shown(repr(raw))} is not text: give tags as strings")
-        _refuse_controls(raw, f"tag '{shown(raw)}'", "use plain words on one line")
-        tag = raw.strip()
+        tag = raw.strip(_ASCII_SPACE)
+        _refuse_controls(tag, f"tag '{shown(tag)}'", "use plain words on one line")
+        tag = tag.strip()
         if not tag:
             continue
         if "`" in tag:

@@ -58,9 +58,14 @@ def index_line(fact: Fact) -> str:
     written as escapes (a CR would split the line, an ESC reach every terminal that
     shows the file), its title is cut at the title limit and it lists at most MAX_TAGS
     tags, each cut at MAX_TAG_CHARS, so that one fact cannot push the others out."""
-    tags = "".join(f" `{escape_controls(clip(tag, MAX_TAG_CHARS))}`" for tag in fact.tags[:MAX_TAGS])
-    more = " …" if len(fact.tags) > MAX_TAGS else ""
-    return f"- **{fact.id}** · {fact.type} · {escape_controls(clip(fact.title, MAX_TITLE_CHARS))}{tags}{more}"
+    title, tags = fact.title, fact.tags
+    more = ""
+    if len(title) > MAX_TITLE_CHARS or len(tags) > MAX_TAGS or any(len(t) > MAX_TAG_CHARS for t in tags):
+        title = clip(title, MAX_TITLE_CHARS)
+        more = " …" if len(tags) > MAX_TAGS else ""
+        tags = tuple(clip(tag, MAX_TAG_CHARS) for tag in tags[:MAX_TAGS])
+    line = f"- **{fact.id}** · {fact.type} · {title}{''.join(f' `{tag}`' for tag in tags)}{more}"
+    return escape_controls(line)  # the id and type are clean: one search covers the title and tags
 
 
 def index_order(facts: Iterable[Fact]) -> list[Fact]:

@@ -233,20 +233,39 @@ def rewrite_facts(
 ) -> IndexReport:
     """Change facts in place (a field that is not their identity: expires, tags), then rebuild
     the index. Each file is re-read under the memory lock and rewritten whole (temp file,
-    rename), keeping every other field and unknown key as it was. All ids are checked first."""
+    rename). Only the changed fields' lines differ: comments, quoting, list styles and
+    unknown keys stay byte for byte (core/memory/frontmatter_edit.py). All ids are checked first."""
     from foundry_tui.core.atomic import atomic_write
     from foundry_tui.core.memory.facts import parse_fact_text
+    from foundry_tui.core.memory.frontmatter_edit import edit_frontmatter
 
     with folder_lock(project.layout.memory_dir):
         project.sync()
         facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
         for fact in facts:
             path = project.layout.facts_dir / f"{fact.id}.md"
-            current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
+            original = path.read_text(encoding="utf-8")
+            current = parse_fact_text(original, fact.id)
+            before = {name: getattr(current, name) for name in _IN_PLACE_FIELDS}
             change(current)
-            atomic_write(path, render_fact_text(current))
+            changes = {
+                name: list(value) if isinstance(value, tuple) else value
+                for name in _IN_PLACE_FIELDS
+                if (value := getattr(current, name)) != before[name]
+            }
+            expected = render_fact_text(current)
+            if not changes and render_fact_text(parse_fact_text(original, fact.id)) == expected:
+                continue  # nothing to change: the file stays as it is
+            text = edit_frontmatter(original, changes)
+            if text is None or render_fact_text(parse_fact_text(text, fact.id)) != expected:
+                text = expected  # cannot edit in place faithfully: write the whole fact anew
+            atomic_write(path, text)
         project.sync()
         return rebuild_index(project, today)
+
+
+# The fields an in-place rewrite may change (neither is part of a fact's identity).
+_IN_PLACE_FIELDS = ("expires", "tags")
 
 
 def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:

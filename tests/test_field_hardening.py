@@ -259,3 +259,25 @@ def test_any_hand_written_fact_makes_one_clean_index_line(title: str, tags: list
     line = index_line(Fact(id="fact-0001", type="risk", title=title, body="", tags=tuple(tags)))
     assert not CONTROL_RE.search(line)
     assert len(line) <= 40 + 6 * (80 + MAX_TAGS * (MAX_TAG_CHARS + 3)) + 3
+
+
+@pytest.mark.parametrize("field", ["scope", "source"])
+def test_scope_and_source_have_a_length_limit(project: Project, field: str) -> None:
+    from foundry_tui.core.memory.facts import MAX_LINE_FIELD_CHARS
+
+    assert _refusal(project, **{field: "x" * 100_000}) == (
+        f"{field} is 100000 characters, {100_000 - MAX_LINE_FIELD_CHARS} over the {MAX_LINE_FIELD_CHARS}-character "
+        "limit: name the module or the source briefly"
+    )
+    assert write(project, "At the limit", **{field: "x" * MAX_LINE_FIELD_CHARS}).startswith("created: fact-0001")
+
+
+def test_doctor_warns_about_a_hand_written_huge_source(project: Project) -> None:
+    (project.layout.facts_dir / "fact-0001.md").write_text(
+        f"---\nid: fact-0001\ntype: domain\ntitle: Huge source\nsource: {'s' * 5000}\ncreated: 2026-11-01\n---\nB.\n"
+    )
+    doctor = {c.name: c for c in run_doctor(project, TODAY).checks}
+    assert doctor["fact fields"].problems == [
+        ".foundry/memory/facts/fact-0001.md: source of 5000 characters, over the 200-character limit: "
+        "rewrite the fact through memory_write"
+    ]

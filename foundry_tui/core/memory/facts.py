@@ -39,6 +39,8 @@ MAX_BODY_WORDS = 120
 # cap, one fact's tags could push every other fact out of the index budget.
 MAX_TAGS = 12
 MAX_TAG_CHARS = 40
+# Scope and source are printed with every search hit (and the prompt hook's): one line each.
+MAX_LINE_FIELD_CHARS = 200
 WHY_MARKER = "**Why:**"
 MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
 HOW_MARKER = "**How to apply:**"
@@ -464,6 +466,11 @@ def field_problems(fact: Fact) -> list[str]:
         )
         if problem
     ]
+    problems += [
+        f"{what} of {len(value)} characters, over the {MAX_LINE_FIELD_CHARS}-character limit"
+        for what, value in (("scope", fact.scope), ("source", fact.source))
+        if len(value) > MAX_LINE_FIELD_CHARS
+    ]
     if len(fact.tags) > MAX_TAGS:
         problems.append(f"{len(fact.tags)} tags, over the limit of {MAX_TAGS}; the index lists the first {MAX_TAGS}")
     longest = max((len(t) for t in fact.tags), default=0)
@@ -547,7 +554,13 @@ def check_line(value: str, what: str, default: str) -> str:
     if "\n" in value or "\r" in value:
         raise InputError(f"{what} spans several lines: give it on one line")
     _refuse_controls(value, what, "remove it; give it as plain text on one line")
-    return value.strip() or default
+    value = value.strip()
+    if len(value) > MAX_LINE_FIELD_CHARS:
+        raise InputError(
+            f"{what} is {len(value)} characters, {len(value) - MAX_LINE_FIELD_CHARS} over the "
+            f"{MAX_LINE_FIELD_CHARS}-character limit: name the module or the source briefly"
+        )
+    return value or default
 
 
 def check_tags(tags: list[str] | tuple[str, ...]) -> tuple[str, ...]:

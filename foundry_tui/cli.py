@@ -384,7 +384,15 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from foundry_tui.core.memory.facts import CONFIDENCES, TYPES
+    from foundry_tui.core.memory.vocabulary import (
+        CONFIDENCES,
+        DEFAULT_CONFIDENCE,
+        DEFAULT_SCOPE,
+        DEFAULT_SOURCE,
+        MAX_BODY_WORDS,
+        MAX_TITLE_CHARS,
+        TYPES,
+    )
 
     parser = _Parser(prog="foundry", description="Foundry project memory for AI coding agents.")
     _global_options(parser, top=True)
@@ -400,15 +408,15 @@ def build_parser() -> argparse.ArgumentParser:
     mem = _group(commands, "memory", "facts: write, search, index, prune, show, list")
 
     p = sub(mem, "write", cmd_memory_write, "store one durable fact (dedup, ids and supersedes are automatic)")
-    p.add_argument("--title", required=True, help="the fact itself, at most 80 characters")
-    p.add_argument("--body", help="the claim, at most 120 words; decisions and risks need a Why: line")
+    p.add_argument("--title", required=True, help=f"the fact itself, at most {MAX_TITLE_CHARS} characters")
+    p.add_argument("--body", help=f"the claim, at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line")
     p.add_argument("--body-file", metavar="FILE", help="read the body from FILE (- for stdin)")
     p.add_argument("--type", required=True, help=f"one of {', '.join(TYPES)}")
     # Options left out stay None: a new fact gets the default, an update keeps the old fact's value.
-    p.add_argument("--scope", help="project, module:<name> or vertical:<name> (default: project)")
+    p.add_argument("--scope", help=f"project, module:<name> or vertical:<name> (default: {DEFAULT_SCOPE})")
     p.add_argument("--tags", help="comma-separated retrieval words (default: none; '' for none on an update)")
-    p.add_argument("--confidence", help=f"one of {', '.join(CONFIDENCES)} (default: medium)")
-    p.add_argument("--source", help="adr-0007, conversation, code or external:<url> (default: conversation)")
+    p.add_argument("--confidence", help=f"one of {', '.join(CONFIDENCES)} (default: {DEFAULT_CONFIDENCE})")
+    p.add_argument("--source", help=f"adr-0007, conversation, code or external:<url> (default: {DEFAULT_SOURCE})")
     p.add_argument(
         "--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active ('' for none on an update)"
     )

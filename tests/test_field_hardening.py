@@ -13,16 +13,11 @@ from hypothesis import strategies as st
 
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.doctor import run_doctor
-from foundry_tui.core.memory.facts import (
-    MAX_TAG_CHARS,
-    MAX_TAGS,
-    escape_controls,
-    fingerprint,
-    normalise,
-)
+from foundry_tui.core.memory.facts import escape_controls, fingerprint, normalise
 from foundry_tui.core.memory.index_file import index_line
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.search import memory_search
+from foundry_tui.core.memory.vocabulary import MAX_LINE_FIELD_CHARS, MAX_TAG_CHARS, MAX_TAGS
 from foundry_tui.core.memory.write import WriteRequest, add_tag, memory_index, memory_write
 
 from .helpers import TODAY, run_cli, write
@@ -263,8 +258,6 @@ def test_any_hand_written_fact_makes_one_clean_index_line(title: str, tags: list
 
 @pytest.mark.parametrize("field", ["scope", "source"])
 def test_scope_and_source_have_a_length_limit(project: Project, field: str) -> None:
-    from foundry_tui.core.memory.facts import MAX_LINE_FIELD_CHARS
-
     assert _refusal(project, **{field: "x" * 100_000}) == (
         f"{field} is 100000 characters, {100_000 - MAX_LINE_FIELD_CHARS} over the {MAX_LINE_FIELD_CHARS}-character "
         "limit: name the module or the source briefly"

@@ -69,3 +69,21 @@ def test_windows_is_refused_at_start_with_one_line() -> None:
         "foundry: error: Windows is not supported: the memory's locks and id claims need POSIX "
         "(flock, hard links); run it under WSL, Linux or macOS\n"
     )
+
+
+def test_under_tox_the_suite_runs_against_the_installed_package() -> None:
+    """tox.ini installs the sdist and runs from an empty folder: the checkout must not shadow it."""
+    import os
+
+    import foundry_tui
+
+    if "TOX_ENV_NAME" not in os.environ:
+        pytest.skip("only meaningful under tox, which installs the package from its sdist")
+    assert REPO not in Path(foundry_tui.__file__).resolve().parents
+    proc = subprocess.run(
+        [sys.executable, "-c", "import foundry_tui; print(foundry_tui.__file__)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert REPO not in Path(proc.stdout.strip()).resolve().parents

@@ -13,13 +13,21 @@ import re
 from typing import Any
 
 from foundry_tui.core.errors import InputError
+from foundry_tui.core.memory.vocabulary import CONFIDENCES as CONFIDENCES  # re-exported: the TUI reads it here
+from foundry_tui.core.memory.vocabulary import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_SCOPE,
+    DEFAULT_SOURCE,
+    MAX_BODY_WORDS,
+    MAX_LINE_FIELD_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_TITLE_CHARS,
+    REASONED_TYPES,
+    TAG_FORBIDDEN_CHARS,
+)
+from foundry_tui.core.memory.vocabulary import TYPES as TYPES  # re-exported: the TUI reads it here
 
-TYPES: tuple[str, ...] = ("decision", "constraint", "convention", "domain", "risk", "metric", "glossary")
-# The index's order (spec: decision → constraint → convention → risk → domain → metric → glossary).
-TYPE_ORDER: tuple[str, ...] = ("decision", "constraint", "convention", "risk", "domain", "metric", "glossary")
-TYPE_RANK: dict[str, int] = {name: rank for rank, name in enumerate(TYPE_ORDER)}
-CONFIDENCES: tuple[str, ...] = ("high", "medium", "low")
-REASONED_TYPES: frozenset[str] = frozenset({"decision", "risk"})
 FIELD_ORDER: tuple[str, ...] = (
     "id",
     "type",
@@ -33,14 +41,6 @@ FIELD_ORDER: tuple[str, ...] = (
     "supersedes",
 )
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
-MAX_TITLE_CHARS = 80
-MAX_BODY_WORDS = 120
-# Tags are retrieval words printed on the fact's index line: a few short ones. Without a
-# cap, one fact's tags could push every other fact out of the index budget.
-MAX_TAGS = 12
-MAX_TAG_CHARS = 40
-# Scope and source are printed with every search hit (and the prompt hook's): one line each.
-MAX_LINE_FIELD_CHARS = 200
 WHY_MARKER = "**Why:**"
 MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
 HOW_MARKER = "**How to apply:**"
@@ -84,10 +84,10 @@ class Fact:
         type: str,
         title: str,
         body: str,
-        scope: str = "project",
+        scope: str = DEFAULT_SCOPE,
         tags: tuple[str, ...] = (),
-        confidence: str = "medium",
-        source: str = "conversation",
+        confidence: str = DEFAULT_CONFIDENCE,
+        source: str = DEFAULT_SOURCE,
         created: str = "",
         expires: str | None = None,
         supersedes: str | None = None,
@@ -279,9 +279,9 @@ def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fa
     ftype = _text_field(meta, "type", None)
     if ftype not in TYPES:
         raise FactFileError(f"type '{ftype}' is not one of {', '.join(TYPES)}")
-    confidence = _text_field(meta, "confidence", "medium")
+    confidence = _text_field(meta, "confidence", DEFAULT_CONFIDENCE)
     if confidence not in CONFIDENCES:
-        raise FactFileError(f"confidence '{confidence}' is not one of high, medium, low")
+        raise FactFileError(f"confidence '{confidence}' is not one of {', '.join(CONFIDENCES)}")
     tags_value = meta.get("tags") or []
     if isinstance(tags_value, str):
         tags_value = [tags_value]
@@ -298,10 +298,10 @@ def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fa
         type=ftype,
         title=_text_field(meta, "title", None),
         body=body,
-        scope=_text_field(meta, "scope", "project"),
+        scope=_text_field(meta, "scope", DEFAULT_SCOPE),
         tags=tuple(str(t) for t in tags_value),
         confidence=confidence,
-        source=_text_field(meta, "source", "conversation"),
+        source=_text_field(meta, "source", DEFAULT_SOURCE),
         created=_date_field(meta, "created", nullable=False) or "",
         expires=_date_field(meta, "expires", nullable=True),
         supersedes=supersedes,
@@ -496,7 +496,7 @@ _ASCII_SPACE = " \t\n\r\x0b\x0c"
 def check_title(title: str) -> str:
     title = title.strip(_ASCII_SPACE)
     if "\n" in title or "\r" in title:
-        raise InputError("title spans several lines: put the fact in one line of at most 80 characters")
+        raise InputError(f"title spans several lines: put the fact in one line of at most {MAX_TITLE_CHARS} characters")
     _refuse_controls(title, "title", "remove it; a title is plain text on one line")
     title = title.strip()
     if not title:
@@ -573,7 +573,7 @@ def check_tags(tags: list[str] | tuple[str, ...]) -> tuple[str, ...]:
         tag = tag.strip()
         if not tag:
             continue
-        if "`" in tag:
+        if any(char in tag for char in TAG_FORBIDDEN_CHARS):
             raise InputError(f"tag '{shown(tag)}' contains a backtick: use plain words")
         if not has_visible(tag):
             raise InputError(f"tag '{shown(tag)}' has no visible characters: use plain words")

@@ -9,9 +9,6 @@ from typing import Any
 from foundry_tui.core.atomic import exclusive_create, folder_lock
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import (
-    CONFIDENCES,
-    MAX_TAGS,
-    TYPES,
     Fact,
     bold_reasoning_lines,
     check_body,
@@ -27,6 +24,14 @@ from foundry_tui.core.memory.facts import (
     render_fact_text,
 )
 from foundry_tui.core.memory.project import Project, find_fact
+from foundry_tui.core.memory.vocabulary import (
+    CONFIDENCES,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_SCOPE,
+    DEFAULT_SOURCE,
+    MAX_TAGS,
+    TYPES,
+)
 
 # The index module is imported where it is used, so that a search from a fresh process
 # (a hook, the MCP server's first call) does not pay for it.
@@ -71,7 +76,12 @@ class WriteRequest:
 
 # The optional fields, in the spec's order: what an `updated` write carries over.
 CARRIED_FIELDS: tuple[str, ...] = ("scope", "tags", "confidence", "source", "expires")
-_DEFAULTS: dict[str, object] = {"scope": "project", "tags": (), "confidence": "medium", "source": "conversation"}
+_DEFAULTS: dict[str, object] = {
+    "scope": DEFAULT_SCOPE,
+    "tags": (),
+    "confidence": DEFAULT_CONFIDENCE,
+    "source": DEFAULT_SOURCE,
+}
 
 
 class WriteResult:
@@ -112,7 +122,7 @@ def validate_request(req: WriteRequest) -> Fact:
     title = check_title(req.title)
     body = bold_reasoning_lines(check_body(req.body))
     ftype = check_choice(req.type, TYPES, "type")
-    confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
+    confidence = check_choice(req.confidence or DEFAULT_CONFIDENCE, CONFIDENCES, "confidence")
     expires = check_date(req.expires, "expires") if req.expires else None
     from foundry_tui.core.secrets import refuse_secrets
 
@@ -130,10 +140,10 @@ def validate_request(req: WriteRequest) -> Fact:
         type=ftype,
         title=title,
         body=body,
-        scope=check_line(req.scope or "", "scope", "project"),
+        scope=check_line(req.scope or "", "scope", DEFAULT_SCOPE),
         tags=check_tags(list(req.tags or ())),
         confidence=confidence,
-        source=check_line(req.source or "", "source", "conversation"),
+        source=check_line(req.source or "", "source", DEFAULT_SOURCE),
         expires=expires,
     )
 
@@ -194,10 +204,10 @@ def carry_over(new: Fact, old: Fact, left_out: tuple[str, ...]) -> list[str]:
     from foundry_tui.core.secrets import refuse_secrets
 
     checks: dict[str, Callable[[Any], Any]] = {
-        "scope": lambda v: check_line(v, "scope", "project"),
+        "scope": lambda v: check_line(v, "scope", DEFAULT_SCOPE),
         "tags": check_tags,
         "confidence": lambda v: check_choice(v, CONFIDENCES, "confidence"),
-        "source": lambda v: check_line(v, "source", "conversation"),
+        "source": lambda v: check_line(v, "source", DEFAULT_SOURCE),
         "expires": lambda v: check_date(v, "expires") if v else None,
     }
     said = []

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from foundry_tui.core.artefacts.adr import list_adrs
 from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.text import shown, shown_lines
 from foundry_tui.tui.workers import deliver
 
 
@@ -54,13 +55,18 @@ class LibraryScreen(LiveScreen):
             (
                 b.path,
                 Text.assemble(
-                    (b.slug, "bold"), f" — {b.title}", (f"\n  trigger: {b.trigger}" if b.trigger else "", "dim")
+                    (shown(b.slug), "bold"),
+                    f" — {shown(b.title)}",
+                    (f"\n  trigger: {shown(b.trigger)}" if b.trigger else "", "dim"),
                 ),
             )
             for b in list_runbooks(layout)
         ]
         adrs = [
-            (a.path, Text.assemble((f"{a.number:04d}", "bold"), f" {a.title}", (f"\n  {a.status}", "dim")))
+            (
+                a.path,
+                Text.assemble((f"{a.number:04d}", "bold"), f" {shown(a.title)}", (f"\n  {shown(a.status)}", "dim")),
+            )
             for a in list_adrs(layout)
         ]
         texts = {str(path): _read(path) for path, _ in [*books, *adrs]}
@@ -75,7 +81,7 @@ class LibraryScreen(LiveScreen):
         self._open("#adr-text", str(adrs[0][0]) if adrs else None)
 
     def _open(self, target: str, path: str | None) -> None:
-        self.query_one(target, Markdown).update(self.texts.get(path, "") if path else "")
+        self.query_one(target, Markdown).update(shown_lines(self.texts.get(path, "")) if path else "")
 
     @on(OptionList.OptionHighlighted, "#runbooks")
     def _runbook(self, event: OptionList.OptionHighlighted) -> None:

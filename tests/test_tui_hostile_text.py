@@ -225,3 +225,25 @@ def _toasts_draw(app: Any) -> None:
 
     for notification in app._notifications:
         assert str(Toast(notification).render()) == notification.message
+
+
+async def test_add_why_refuses_a_fact_memory_write_would_refuse(demo_root: Path) -> None:
+    facts = demo_root / ".foundry/memory/facts"
+    (facts / "fact-0017.md").write_text(
+        '---\nid: fact-0017\ntype: decision\ntitle: "No why \\e[1m here"\ncreated: 2026-11-01\n---\nUse it.\n',
+        encoding="utf-8",
+    )
+    before = {p.name: p.read_bytes() for p in facts.iterdir()}
+    app = make_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(pilot, "fact-0017")
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoryScreen)  # no form: memory_write would refuse the title
+        assert (
+            "fact-0017 cannot get a new version here: its title contains a control character (U+001B), shown "
+            "escaped (doctor lists it); write the fact anew through memory_write"
+        ) in _messages(app)
+        _toasts_draw(app)
+    assert {p.name: p.read_bytes() for p in facts.iterdir()} == before

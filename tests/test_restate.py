@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
@@ -20,7 +21,7 @@ from foundry_tui.core.memory.write import WriteRequest, memory_write
 from .helpers import TODAY, run_cli, write
 
 WHY = "**Why:** we need MERGE.\n**How to apply:** plain SQL migrations."
-RICH = {
+RICH: dict[str, Any] = {
     "scope": "module:db",
     "tags": ["database", "postgres"],
     "confidence": "high",
@@ -134,7 +135,7 @@ async def test_the_mcp_tool_tells_left_out_from_given(root: Path, project: Proje
         args=["-m", "foundry_tui", "mcp", "--root", str(root)],
         env={"FOUNDRY_CACHE_DIR": os.environ["FOUNDRY_CACHE_DIR"], "FOUNDRY_TODAY": "2026-11-30"},
     )
-    async with Client(params) as client:  # type: ignore[arg-type]
+    async with Client(params) as client:
         first = {"title": "Retries back off", "body": "One.", "type": "convention", **RICH}
         assert not (await client.call_tool("memory_write", first)).is_error
         result = await client.call_tool(

@@ -4,18 +4,8 @@ the CLI's, so the two never disagree."""
 
 from __future__ import annotations
 
-from foundry_tui.core.config import DEFAULT_MAX_FACTS, MAX_LIMIT
-from foundry_tui.core.memory.vocabulary import (
-    CONFIDENCES,
-    DEFAULT_CONFIDENCE,
-    DEFAULT_SCOPE,
-    DEFAULT_SOURCE,
-    MAX_BODY_WORDS,
-    MAX_TAG_CHARS,
-    MAX_TAGS,
-    MAX_TITLE_CHARS,
-    TYPES,
-)
+from foundry_tui.core import config
+from foundry_tui.core.memory import vocabulary as vocab
 
 TYPE_CHECKING = False  # imported on the first tool call: keep typing and datetime out of it
 if TYPE_CHECKING:
@@ -53,12 +43,12 @@ TOOLS: list[Tool] = [
         _obj(
             {
                 "query": {"type": "string", "description": "Keywords describing what you need to know", "minLength": 1},
-                "type": {"type": "string", "enum": list(TYPES), "description": "Only facts of this type"},
+                "type": {"type": "string", "enum": list(vocab.TYPES), "description": "Only facts of this type"},
                 "limit": {
                     "type": "integer",
                     "minimum": 1,
-                    "maximum": MAX_LIMIT,
-                    "description": f"Default memoryRetrieval.maxFacts ({DEFAULT_MAX_FACTS})",
+                    "maximum": config.MAX_LIMIT,
+                    "description": f"Default memoryRetrieval.maxFacts ({config.DEFAULT_MAX_FACTS})",
                 },
             },
             ["query"],
@@ -74,33 +64,33 @@ TOOLS: list[Tool] = [
             {
                 "title": {
                     "type": "string",
-                    "maxLength": MAX_TITLE_CHARS,
-                    "description": f"States the fact itself, not the topic. Max {MAX_TITLE_CHARS} characters",
+                    "maxLength": vocab.MAX_TITLE_CHARS,
+                    "description": f"States the fact itself, not the topic. Max {vocab.MAX_TITLE_CHARS} characters",
                 },
                 "body": {
                     "type": "string",
-                    "description": f"Max {MAX_BODY_WORDS} words. For decision and risk, include Why: and How to apply: lines",
+                    "description": f"Max {vocab.MAX_BODY_WORDS} words. For decision and risk, include Why: and How to apply: lines",
                 },
-                "type": {"type": "string", "enum": list(TYPES)},
+                "type": {"type": "string", "enum": list(vocab.TYPES)},
                 "scope": {
                     "type": "string",
-                    "description": f"project | module:<name> | vertical:<name>. Defaults to {DEFAULT_SCOPE}",
+                    "description": f"project | module:<name> | vertical:<name>. Defaults to {vocab.DEFAULT_SCOPE}",
                 },
                 "tags": {
                     "type": "array",
-                    "items": {"type": "string", "maxLength": MAX_TAG_CHARS},
-                    "maxItems": MAX_TAGS,
-                    "description": f"Retrieval words: at most {MAX_TAGS}, each at most {MAX_TAG_CHARS} characters. "
+                    "items": {"type": "string", "maxLength": vocab.MAX_TAG_CHARS},
+                    "maxItems": vocab.MAX_TAGS,
+                    "description": f"Retrieval words: at most {vocab.MAX_TAGS}, each at most {vocab.MAX_TAG_CHARS} characters. "
                     "Defaults to []",
                 },
                 "confidence": {
                     "type": "string",
-                    "enum": list(CONFIDENCES),
-                    "description": f"Defaults to {DEFAULT_CONFIDENCE}",
+                    "enum": list(vocab.CONFIDENCES),
+                    "description": f"Defaults to {vocab.DEFAULT_CONFIDENCE}",
                 },
                 "source": {
                     "type": "string",
-                    "description": f"adr-0007 | conversation | code | external:<url>. Defaults to {DEFAULT_SOURCE}",
+                    "description": f"adr-0007 | conversation | code | external:<url>. Defaults to {vocab.DEFAULT_SOURCE}",
                 },
                 "expires": {
                     "type": "string",

@@ -387,6 +387,8 @@ def escape_controls(text: str, *, keep_lines: bool = False) -> str:
     """`text` with every control character written as a visible escape (`\\r`, `\\u001b`),
     for an index line, a reply or a screen. `keep_lines` keeps line feeds and tabs (a body).
     The escapes are also valid inside a JSON string."""
+    if not keep_lines and text.isprintable():  # the common case, without the regex
+        return text
     pattern = BODY_CONTROL_RE if keep_lines else CONTROL_RE
     return pattern.sub(_escape, text) if pattern.search(text) else text
 

@@ -52,13 +52,13 @@ def index_line(fact: Fact) -> str:
     shows the file), its title is cut at the title limit and it lists at most MAX_TAGS
     tags, each cut at MAX_TAG_CHARS, so that one fact cannot push the others out."""
     title, tags = fact.title, fact.tags
-    more = ""
-    if len(title) > MAX_TITLE_CHARS or len(tags) > MAX_TAGS or any(len(t) > MAX_TAG_CHARS for t in tags):
+    listed = "".join(f" `{tag}`" for tag in tags)
+    # The common case costs two length checks: all tags together within one tag's limit.
+    if len(title) > MAX_TITLE_CHARS or len(tags) > MAX_TAGS or len(listed) - 3 * len(tags) > MAX_TAG_CHARS:
+        listed = "".join(f" `{clip(tag, MAX_TAG_CHARS)}`" for tag in tags[:MAX_TAGS])
+        listed += " …" if len(tags) > MAX_TAGS else ""
         title = clip(title, MAX_TITLE_CHARS)
-        more = " …" if len(tags) > MAX_TAGS else ""
-        tags = tuple(clip(tag, MAX_TAG_CHARS) for tag in tags[:MAX_TAGS])
-    line = f"- **{fact.id}** · {fact.type} · {title}{''.join(f' `{tag}`' for tag in tags)}{more}"
-    return escape_controls(line)  # the id and type are clean: one search covers the title and tags
+    return escape_controls(f"- **{fact.id}** · {fact.type} · {title}{listed}")  # id and type are clean
 
 
 def index_order(facts: Iterable[Fact]) -> list[Fact]:

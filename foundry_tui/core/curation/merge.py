@@ -180,7 +180,7 @@ class Undo:
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(path)  # the merged fact did not exist before the merge
                 else:
-                    atomic_write(path, data)
+                    atomic_write(path, data, inside=project.layout)
             project.sync()
 
 
@@ -206,7 +206,7 @@ def merge_facts(project: Project, plan: MergePlan, today: _dt.date) -> MergeResu
                 raise InputError(
                     f"{fact.id} is no longer active ({project.store.inactive_reason(fact, today)}): plan the merge again"
                 )
-        index_before = layout.index_path.read_bytes() if layout.index_path.exists() else None
+        index_before = layout.read_bytes(layout.index_path) if layout.index_path.exists() else None
         create_fact(project, new)
         report = rebuild_index(project, today)
         merged_file = layout.facts_dir / f"{new.id}.md"

@@ -49,6 +49,7 @@ class FoundryApp(App[None]):
         "library": lazy_screen("library", "LibraryScreen"),
         "tokens": lazy_screen("tokens", "TokensScreen"),
         "curator": lazy_screen("curator", "CuratorScreen"),
+        "sessions": lazy_screen("sessions", "SessionsScreen"),
     }
 
     def __init__(self, root: Path, today: _dt.date, *, watch: bool = True, root_label: str | None = None) -> None:

@@ -117,6 +117,13 @@ class ShowCurator(Command):
     KEY, ACTION, FOOTER = "f6", "switch_mode('curator')", "Curator"
 
 
+class ShowSessions(Command):
+    """Go to the agent sessions: their working memory, observations, reflections and audit trail."""
+
+    # Not in the footer: it would shift every other screen's footer (and snapshot); f7, the keys panel and the palette.
+    KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", None
+
+
 class ShowKeys(Command):
     """Show every key binding."""
 
@@ -153,12 +160,19 @@ class RetireSelected(Command):
     KEY, ACTION, FOOTER = "x", "retire", "Retire selected"
 
 
+class PromoteWorkingFact(Command):
+    """Write the highlighted working fact of the session as a project fact (a form pre-filled from it)."""
+
+    KEY, ACTION, FOOTER = "p", "promote", "Promote"
+
+
 APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,
     ShowLibrary,
     ShowTokens,
     ShowCurator,
+    ShowSessions,
     ShowKeys,
     Quit,
 )
@@ -174,6 +188,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 
 
 CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected)
+SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 
 
 class FoundryCommands(Provider):

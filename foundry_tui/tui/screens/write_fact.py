@@ -53,7 +53,12 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
             yield Input(shown(p.title), id="title", max_length=200)
             with Horizontal(classes="row"):
                 yield Select([(t, t) for t in TYPES], value=p.type, allow_blank=False, id="type")
-                yield Select([(c, c) for c in CONFIDENCES], value=p.confidence, allow_blank=False, id="confidence")
+                yield Select(
+                    [(c, c) for c in CONFIDENCES],
+                    value=p.confidence or DEFAULT_CONFIDENCE,
+                    allow_blank=False,
+                    id="confidence",
+                )
             yield Label(f"Body (at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line)")
             yield TextArea(shown_lines(p.body), id="body")
             yield Label("Tags (comma separated)")

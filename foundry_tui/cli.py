@@ -51,6 +51,11 @@ def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 
 def _emit(text: str) -> None:
+    """Print a reply. Control characters other than line feeds and tabs are printed as
+    escapes: a hand-written fact or runbook must not drive the terminal (ANSI/OSC)."""
+    from foundry_tui.core.memory.facts import escape_controls
+
+    text = escape_controls(text, keep_lines=True)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -100,7 +105,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
         body=_read_body(args),
         type=args.type,
         scope=args.scope,
-        tags=[t for t in (args.tags or "").split(",")],
+        tags=None if args.tags is None else args.tags.split(","),
         confidence=args.confidence,
         source=args.source,
         expires=args.expires,
@@ -441,11 +446,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--body-file", metavar="FILE", help="read the body from FILE (- for stdin)")
     p.add_argument("--type", required=True, help=f"one of {', '.join(vocab.TYPES)}")
-    p.add_argument("--scope", default=vocab.DEFAULT_SCOPE, help="project, module:<name> or vertical:<name>")
-    p.add_argument("--tags", default="", help="comma-separated retrieval words")
-    p.add_argument("--confidence", default=vocab.DEFAULT_CONFIDENCE, help=f"one of {', '.join(vocab.CONFIDENCES)}")
-    p.add_argument("--source", default=vocab.DEFAULT_SOURCE, help="adr-0007, conversation, code or external:<url>")
-    p.add_argument("--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active")
+    # Options left out stay None: a new fact gets the default, an update keeps the old fact's value.
+    p.add_argument("--scope", help=f"project, module:<name> or vertical:<name> (default: {vocab.DEFAULT_SCOPE})")
+    p.add_argument("--tags", help="comma-separated retrieval words (default: none; '' for none on an update)")
+    p.add_argument("--confidence", help=f"one of {', '.join(vocab.CONFIDENCES)} (default: {vocab.DEFAULT_CONFIDENCE})")
+    p.add_argument("--source", help=f"adr-0007, conversation, code or external:<url> (default: {vocab.DEFAULT_SOURCE})")
+    p.add_argument(
+        "--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active ('' for none on an update)"
+    )
 
     p = sub(mem, "search", cmd_memory_search, "search active facts by keywords")
     p.add_argument("query", help="keywords describing what you need to know")
@@ -613,7 +621,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return _run(args)
     except FoundryError as exc:
-        sys.stderr.write(f"foundry: error: {exc}\n")
+        from foundry_tui.core.memory.facts import escape_controls
+
+        sys.stderr.write(f"foundry: error: {escape_controls(str(exc))}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

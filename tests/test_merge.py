@@ -110,3 +110,71 @@ def test_merge_cli(demo_root: Path) -> None:
     show = run_cli(*r, "memory", "show", "fact-0017").out
     assert "older: fact-0007 → fact-0014" in show
     assert run_cli(*r, "memory", "dupes").out.splitlines()[-1] == "  none"
+
+
+# ---- undo after someone else wrote (issue 9, item 11) ---------------------------------------
+
+
+def _restate_merged(demo: Project) -> None:
+    merged = demo.store.facts["fact-0017"]
+    write(demo, merged.title, "Restated by another session.", merged.type)
+
+
+def _write_unrelated(demo: Project) -> None:
+    write(demo, "Another session records this", "Unrelated.", "domain")
+
+
+def _edit_merged(demo: Project) -> None:
+    path = demo.layout.facts_dir / "fact-0017.md"
+    path.write_text(path.read_text() + "Edited by hand.\n")
+
+
+def _retire_other(demo: Project) -> None:
+    from foundry_tui.core.memory.write import retire_facts
+
+    retire_facts(demo, ["fact-0003"], "2026-11-29", TODAY)
+
+
+def _rebuild_index_by_hand(demo: Project) -> None:
+    demo.layout.index_path.write_text(demo.layout.index_path.read_text() + "\nhand-written line\n")
+
+
+def _remove_other(demo: Project) -> None:
+    (demo.layout.facts_dir / "fact-0005.md").unlink()
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (_restate_merged, "fact-0018 was written and supersedes fact-0017"),
+        (_write_unrelated, "fact-0018 was written"),
+        (_edit_merged, "fact-0017.md was changed"),
+        (_retire_other, "fact-0003.md was changed"),
+        (_remove_other, "fact-0005.md was removed"),
+        (_rebuild_index_by_hand, "INDEX.md was rebuilt or edited"),
+    ],
+)
+def test_undo_refuses_when_anything_changed_since_the_merge(demo: Project, change: object, reason: str) -> None:
+    result = merge_facts(demo, merge_plan(demo, ["fact-0007", "fact-0014"]), TODAY)
+    demo.sync()
+    change(demo)  # type: ignore[operator]
+    after_change = _tree(demo.root)
+    with pytest.raises(InputError) as info:
+        result.undo.restore(demo)
+    assert str(info.value) == (
+        f"cannot undo the merge into fact-0017: {reason} since the merge, and undoing would lose that; "
+        "nothing was changed"
+    )
+    assert _tree(demo.root) == after_change  # the refusal touched nothing
+    if change is _restate_merged:  # the scenario of the issue: doctor stays clean of new FAILs
+        fails = [c.name for c in run_doctor(demo, TODAY).checks if c.status == "FAIL"]
+        assert fails == ["reasoning"]
+
+
+def test_undo_from_another_process_view_still_works_when_nothing_changed(demo: Project) -> None:
+    before = _tree(demo.root)
+    result = merge_facts(demo, merge_plan(demo, ["fact-0007", "fact-0014"]), TODAY)
+    other = Project(demo.root)  # a reader elsewhere loads the memory: reading changes nothing
+    other.sync()
+    result.undo.restore(demo)
+    assert _tree(demo.root) == before

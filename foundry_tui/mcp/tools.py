@@ -33,7 +33,6 @@ def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 _STR = {"type": "string"}
-_DATE = {"type": "string", "description": "YYYY-MM-DD", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 
 TOOLS: list[Tool] = [
     Tool(
@@ -59,7 +58,8 @@ TOOLS: list[Tool] = [
         "memory_write",
         "Stores one atomic durable fact. Deduplicates against existing facts, assigns the id and maintains supersedes "
         "chains. Never write memory files by hand. Do not use it for transient session state. For decision and risk, "
-        "include Why: and How to apply: lines.",
+        "include Why: and How to apply: lines. Restating a fact (same title, new body) keeps the optional fields you "
+        "leave out from the fact it replaces.",
         _obj(
             {
                 "title": {
@@ -78,8 +78,10 @@ TOOLS: list[Tool] = [
                 },
                 "tags": {
                     "type": "array",
-                    "items": {"type": "string"},
-                    "description": "Retrieval words. Defaults to []",
+                    "items": {"type": "string", "maxLength": vocab.MAX_TAG_CHARS},
+                    "maxItems": vocab.MAX_TAGS,
+                    "description": f"Retrieval words: at most {vocab.MAX_TAGS}, each at most {vocab.MAX_TAG_CHARS} characters. "
+                    "Defaults to []",
                 },
                 "confidence": {
                     "type": "string",
@@ -90,7 +92,11 @@ TOOLS: list[Tool] = [
                     "type": "string",
                     "description": f"adr-0007 | conversation | code | external:<url>. Defaults to {vocab.DEFAULT_SOURCE}",
                 },
-                "expires": {**_DATE, "description": "YYYY-MM-DD after which the fact stops being loaded"},
+                "expires": {
+                    "type": "string",
+                    "pattern": "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$",
+                    "description": 'YYYY-MM-DD after which the fact stops being loaded, or "" for none',
+                },
             },
             ["title", "body", "type"],
         ),
@@ -259,10 +265,11 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
             title=args["title"],
             body=args["body"],
             type=args["type"],
-            scope=args.get("scope", vocab.DEFAULT_SCOPE),
-            tags=args.get("tags", []),
-            confidence=args.get("confidence", vocab.DEFAULT_CONFIDENCE),
-            source=args.get("source", vocab.DEFAULT_SOURCE),
+            # A field left out stays None: an update carries it over from the fact it replaces.
+            scope=args.get("scope"),
+            tags=args.get("tags"),
+            confidence=args.get("confidence"),
+            source=args.get("source"),
             expires=args.get("expires"),
         )
         result = memory_write(project, req, today)

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from foundry_tui.core.errors import FoundryError
+from foundry_tui.tui.text import shown
 
 MessageType = TypeVar("MessageType", bound=Message)
 
@@ -34,10 +35,11 @@ def failure_line(worker: Worker[object]) -> str:
     expected = isinstance(error, FoundryError | OSError)
     reason = str(error) if expected else f"{type(error).__name__}: {error}"
     lines = reason.strip().splitlines() or [type(error).__name__]
-    return f"{worker.name}: {lines[0]}"
+    return f"{worker.name}: {shown(lines[0])}"
 
 
 def worker_state_changed(node: Widget | App[Any], event: Worker.StateChanged) -> None:
     """Report a failed worker of `node` as one error notification."""
     if event.state is WorkerState.ERROR:
-        node.notify(failure_line(event.worker), severity="error", timeout=8)
+        # An error may quote what the user wrote (a tag `[/]`): never markup.
+        node.notify(failure_line(event.worker), severity="error", timeout=8, markup=False)

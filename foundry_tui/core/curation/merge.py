@@ -101,15 +101,80 @@ def merge_plan(project: Project, fact_ids: list[str], title: str | None = None, 
     return MergePlan(sources, request)
 
 
-class Undo:
-    """Every file a merge touched and its bytes before (None: the file did not exist)."""
+def _fact_file_stats(project: Project) -> dict[str, tuple[int, int, int]]:
+    """Every fact file's name and (mtime, size, inode): a cheap fingerprint of the folder."""
+    stats: dict[str, tuple[int, int, int]] = {}
+    with os.scandir(project.layout.facts_dir) as entries:
+        for entry in entries:
+            if entry.name.endswith(".md") and not entry.name.startswith("."):
+                st = entry.stat(follow_symlinks=False)
+                stats[entry.name] = (st.st_mtime_ns, st.st_size, st.st_ino)
+    return stats
 
-    def __init__(self, before: dict[Path, bytes | None]) -> None:
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+class Undo:
+    """Every file a merge touched and its bytes before (None: the file did not exist),
+    and the state the merge left (the merged file's and INDEX.md's bytes, every fact
+    file's stat), so that undo can tell whether anything changed since."""
+
+    def __init__(
+        self,
+        before: dict[Path, bytes | None],
+        fact_id: str = "",
+        after: dict[Path, bytes | None] | None = None,
+        fact_stats: dict[str, tuple[int, int, int]] | None = None,
+    ) -> None:
         self.before = before
+        self.fact_id = fact_id
+        self.after = after if after is not None else {}
+        self.fact_stats = fact_stats if fact_stats is not None else {}
+
+    def changed_since(self, project: Project) -> str | None:
+        """What changed since the merge that undoing it would lose, or None. Caller holds
+        the memory lock and has synced the store."""
+        layout = project.layout
+        newer = sorted(
+            (f for f in project.store.facts.values() if self.fact_id in f.replaced_ids()), key=lambda f: f.order_key
+        )
+        if newer:
+            return f"{newer[0].id} was written and supersedes {self.fact_id}"
+        merged_file = layout.facts_dir / f"{self.fact_id}.md"
+        if merged_file in self.after and _read_or_none(merged_file) != self.after[merged_file]:
+            return f"{self.fact_id}.md was {'removed' if not merged_file.exists() else 'changed'}"
+        now = _fact_file_stats(project)
+        added = sorted((n for n in now if n not in self.fact_stats), key=lambda n: (len(n), n))
+        if added:
+            return f"{added[0].removesuffix('.md')} was written"
+        changed = sorted((n for n in now if now[n] != self.fact_stats[n]), key=lambda n: (len(n), n))
+        if changed:
+            return f"{changed[0]} was changed"
+        removed = sorted((n for n in self.fact_stats if n not in now), key=lambda n: (len(n), n))
+        if removed:
+            return f"{removed[0]} was removed"
+        index = layout.index_path
+        if index in self.after and _read_or_none(index) != self.after[index]:
+            return f"{layout.index_path.name} was rebuilt or edited"
+        return None
 
     def restore(self, project: Project) -> None:
-        """Put every touched file back exactly as it was (a created file is removed again)."""
+        """Put every touched file back exactly as it was (a created file is removed again),
+        unless anything it would touch changed since the merge: then refuse and change nothing."""
         with folder_lock(project.layout.memory_dir):
+            project.sync()
+            if self.after:
+                changed = self.changed_since(project)
+                if changed:
+                    raise InputError(
+                        f"cannot undo the merge into {self.fact_id}: {changed} since the merge, "
+                        "and undoing would lose that; nothing was changed"
+                    )
             for path, data in self.before.items():
                 if data is None:
                     with contextlib.suppress(FileNotFoundError):
@@ -144,5 +209,8 @@ def merge_facts(project: Project, plan: MergePlan, today: _dt.date) -> MergeResu
         index_before = layout.read_bytes(layout.index_path) if layout.index_path.exists() else None
         create_fact(project, new)
         report = rebuild_index(project, today)
-    undo = Undo({layout.facts_dir / f"{new.id}.md": None, layout.index_path: index_before})
+        merged_file = layout.facts_dir / f"{new.id}.md"
+        # What the merge left, read under the same lock: undo refuses if any of it changed.
+        after = {merged_file: _read_or_none(merged_file), layout.index_path: _read_or_none(layout.index_path)}
+        undo = Undo({merged_file: None, layout.index_path: index_before}, new.id, after, _fact_file_stats(project))
     return MergeResult(new.id, plan.source_ids, undo, report.write_line())

@@ -22,6 +22,7 @@ from foundry_tui.core.memory.facts import (
     RENUMBERED_FROM,
     Fact,
     FactFileError,
+    field_problems,
     has_conflict_markers,
     normalise,
     parse_fact_text,
@@ -218,6 +219,20 @@ def check_fact_sizes(ctx: DoctorContext) -> Iterator[Check]:
         f"{_plural(len(oversize), 'fact')} over the size limits",
         "titles and bodies within limits",
     )
+
+
+def check_fact_fields(ctx: DoctorContext) -> Iterator[Check]:
+    """Hand-written fields memory_write would refuse (control characters, too many or too
+    long tags): they load, but the index and the screens show them escaped or cut."""
+    fields = [
+        f"{ctx.rel_facts}/{fact.id}.md: {problem}: rewrite the fact through memory_write"
+        for fact in ctx.facts
+        for problem in field_problems(fact)
+    ]
+    if fields:
+        yield Check("fact fields", WARN, f"{_plural(len(fields), 'field')} memory_write would refuse", fields)
+    else:
+        yield Check("fact fields", OK, "no control characters, tags within limits")
 
 
 def check_duplicate_titles(ctx: DoctorContext) -> Iterator[Check]:
@@ -428,6 +443,7 @@ CHECKS: tuple[DoctorCheck, ...] = (
     check_leftover_temp_files,
     check_links,
     check_fact_sizes,
+    check_fact_fields,
     check_duplicate_titles,
     check_reasoning,
     check_supersedes,

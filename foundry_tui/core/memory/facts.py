@@ -19,6 +19,9 @@ from foundry_tui.core.memory.vocabulary import (
     DEFAULT_SCOPE,
     DEFAULT_SOURCE,
     MAX_BODY_WORDS,
+    MAX_LINE_FIELD_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
     MAX_TITLE_CHARS,
     REASONED_TYPES,
     TAG_FORBIDDEN_CHARS,
@@ -176,7 +179,13 @@ def has_conflict_markers(text: str) -> bool:
 
 
 def normalise(text: str) -> str:
-    """Lowercase with whitespace collapsed (spec: the identity normalisation)."""
+    """NFC, lowercase, whitespace collapsed: the spec's identity normalisation, plus NFC so
+    that the composed and decomposed spellings of one title (é as one or two code points)
+    are one fact."""
+    if not text.isascii():
+        import unicodedata
+
+        text = unicodedata.normalize("NFC", text)
     return " ".join(text.lower().split())
 
 
@@ -418,15 +427,113 @@ def render_fact_text(fact: Fact) -> str:
     )
 
 
+# ---- control and invisible characters ---------------------------------------------------
+
+# C0 and C1 controls, DEL, and the Unicode line and paragraph separators. None of them
+# belongs in a one-line field: a carriage return breaks INDEX.md's lines, an ESC starts a
+# terminal escape sequence. A body may keep line feeds and tabs (BODY_CONTROL_RE).
+CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+BODY_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Letters that draw nothing (Hangul fillers, the braille blank); with the categories below,
+# what a title made only of "invisible" characters consists of.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"})
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return _SHORT_ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
+def escape_controls(text: str, *, keep_lines: bool = False) -> str:
+    """`text` with every control character written as a visible escape (`\\r`, `\\u001b`),
+    for an index line, a reply or a screen. `keep_lines` keeps line feeds and tabs (a body).
+    The escapes are also valid inside a JSON string."""
+    if not keep_lines and text.isprintable():  # the common case, without the regex
+        return text
+    pattern = BODY_CONTROL_RE if keep_lines else CONTROL_RE
+    return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, the last one an ellipsis when it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shown(value: str, limit: int = 40) -> str:
+    """A caller's value as an error message may quote it: escaped and short."""
+    return escape_controls(clip(value, limit))
+
+
+def has_visible(text: str) -> bool:
+    """True when `text` draws at least one character (not only spaces, zero-width or
+    other invisible code points)."""
+    if text.isascii():
+        return any(c.isprintable() and not c.isspace() for c in text)
+    import unicodedata
+
+    return any(unicodedata.category(c) not in _INVISIBLE_CATEGORIES and c not in _BLANK_LETTERS for c in text)
+
+
+def _control_problem(value: str, what: str, *, keep_lines: bool = False) -> str | None:
+    found = (BODY_CONTROL_RE if keep_lines else CONTROL_RE).search(value)
+    return f"{what} contains a control character (U+{ord(found.group()):04X})" if found else None
+
+
+def field_problems(fact: Fact) -> list[str]:
+    """What a hand-written fact holds that memory_write refuses and that the index and
+    the screens therefore show escaped or cut (doctor warns, one line each)."""
+    problems = [
+        f"{problem}, shown escaped"
+        for problem in (
+            _control_problem(fact.title, "title"),
+            _control_problem(fact.scope, "scope"),
+            _control_problem(fact.source, "source"),
+            _control_problem(fact.body, "body", keep_lines=True),
+            next((_control_problem(t, f"tag '{shown(t)}'") for t in fact.tags if CONTROL_RE.search(t)), None),
+        )
+        if problem
+    ]
+    problems += [
+        f"{what} of {len(value)} characters, over the {MAX_LINE_FIELD_CHARS}-character limit"
+        for what, value in (("scope", fact.scope), ("source", fact.source))
+        if len(value) > MAX_LINE_FIELD_CHARS
+    ]
+    if len(fact.tags) > MAX_TAGS:
+        problems.append(f"{len(fact.tags)} tags, over the limit of {MAX_TAGS}; the index lists the first {MAX_TAGS}")
+    longest = max((len(t) for t in fact.tags), default=0)
+    if longest > MAX_TAG_CHARS:
+        problems.append(f"a tag of {longest} characters, over the {MAX_TAG_CHARS}-character limit; the index cuts it")
+    return problems
+
+
 # ---- validation of what a caller asks memory_write to store -------------------------------
 
 
+def _refuse_controls(value: str, what: str, advice: str, *, keep_lines: bool = False) -> None:
+    problem = _control_problem(value, what, keep_lines=keep_lines)
+    if problem:
+        raise InputError(f"{problem}: {advice}")
+
+
+# Ordinary whitespace around a value (a trailing newline from a shell or a model) is
+# trimmed before the checks, as it always was; a control character anywhere else is refused.
+_ASCII_SPACE = " \t\n\r\x0b\x0c"
+
+
 def check_title(title: str) -> str:
+    title = title.strip(_ASCII_SPACE)
+    if "\n" in title or "\r" in title:
+        raise InputError(f"title spans several lines: put the fact in one line of at most {MAX_TITLE_CHARS} characters")
+    _refuse_controls(title, "title", "remove it; a title is plain text on one line")
     title = title.strip()
     if not title:
         raise InputError("title is empty: give the fact a title that states the fact itself")
-    if "\n" in title or "\r" in title:
-        raise InputError(f"title spans several lines: put the fact in one line of at most {MAX_TITLE_CHARS} characters")
+    if not has_visible(title):
+        raise InputError(
+            "title has no visible characters (only zero-width or other invisible ones): state the fact in words"
+        )
     if len(title) > MAX_TITLE_CHARS:
         over = len(title) - MAX_TITLE_CHARS
         raise InputError(
@@ -436,8 +543,15 @@ def check_title(title: str) -> str:
 
 
 def check_body(body: str) -> str:
+    body = body.strip(_ASCII_SPACE).replace("\r\n", "\n")  # Windows line ends are line ends; a lone CR is refused below
+    _refuse_controls(
+        body,
+        "body",
+        "remove it (terminal escapes, NUL and the like); a body keeps only text, line breaks and tabs",
+        keep_lines=True,
+    )
     body = body.strip()
-    if not body:
+    if not body or not has_visible(body):
         raise InputError("body is empty: state the claim, and for a decision or risk its **Why:** line")
     words = len(body.split())
     if words > MAX_BODY_WORDS:
@@ -449,36 +563,58 @@ def check_body(body: str) -> str:
 
 def check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
     if value not in allowed:
-        raise InputError(f"unknown {what} '{value}': use one of {', '.join(allowed)}")
+        raise InputError(f"unknown {what} '{shown(value)}': use one of {', '.join(allowed)}")
     return value
 
 
 def check_date(value: str, what: str) -> str:
+    _refuse_controls(value.strip(_ASCII_SPACE), what, "write the date as YYYY-MM-DD")
     text = value.strip()
     if DATE_RE.fullmatch(text):
         try:
             return _dt.date.fromisoformat(text).isoformat()
         except ValueError:
             pass
-    raise InputError(f"{what} '{value}' is not a date: use YYYY-MM-DD")
+    raise InputError(f"{what} '{shown(value)}' is not a date: use YYYY-MM-DD")
 
 
 def check_line(value: str, what: str, default: str) -> str:
-    text = value.strip() or default
-    if "\n" in text or "\r" in text:
+    value = value.strip(_ASCII_SPACE)
+    if "\n" in value or "\r" in value:
         raise InputError(f"{what} spans several lines: give it on one line")
-    return text
+    _refuse_controls(value, what, "remove it; give it as plain text on one line")
+    value = value.strip()
+    if len(value) > MAX_LINE_FIELD_CHARS:
+        raise InputError(
+            f"{what} is {len(value)} characters, {len(value) - MAX_LINE_FIELD_CHARS} over the "
+            f"{MAX_LINE_FIELD_CHARS}-character limit: name the module or the source briefly"
+        )
+    return value or default
 
 
 def check_tags(tags: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for raw in tags:
         if not isinstance(raw, str):
-            raise InputError(f"tag {raw!r} is not text: give tags as strings")
-        tag = raw.strip()
+            raise InputError(f"tag {shown(repr(raw))} is not text: give tags as strings")
+        tag = raw.strip(_ASCII_SPACE)
+        _refuse_controls(tag, f"tag '{shown(tag)}'", "use plain words on one line")
+        tag = tag.strip()
         if not tag:
             continue
         if any(char in tag for char in TAG_FORBIDDEN_CHARS):
-            raise InputError(f"tag '{tag}' contains a backtick or a line break: use plain words")
+            raise InputError(f"tag '{shown(tag)}' contains a backtick: use plain words")
+        if not has_visible(tag):
+            raise InputError(f"tag '{shown(tag)}' has no visible characters: use plain words")
+        if len(tag) > MAX_TAG_CHARS:
+            raise InputError(
+                f"tag '{shown(tag)}' is {len(tag)} characters, {len(tag) - MAX_TAG_CHARS} over the "
+                f"{MAX_TAG_CHARS}-character tag limit: use a short retrieval word"
+            )
         seen.setdefault(tag, None)
+    if len(seen) > MAX_TAGS:
+        raise InputError(
+            f"{len(seen)} tags, {len(seen) - MAX_TAGS} over the limit of {MAX_TAGS}: "
+            "keep the words searches will use and not find elsewhere"
+        )
     return tuple(seen)

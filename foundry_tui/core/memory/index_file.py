@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.facts import Fact, clip, escape_controls
+from foundry_tui.core.memory.vocabulary import MAX_TAG_CHARS, MAX_TAGS, MAX_TITLE_CHARS, TYPE_RANK
 from foundry_tui.core.tokens import estimate_tokens, tokens_for_chars
 
 TYPE_CHECKING = False
@@ -52,9 +52,20 @@ class IndexReport:
 
 
 def index_line(fact: Fact) -> str:
-    """`- **fact-0004** · decision · <title> `tag` `tag``"""
-    tags = "".join(f" `{tag}`" for tag in fact.tags)
-    return f"- **{fact.id}** · {fact.type} · {fact.title}{tags}"
+    """`- **fact-0004** · decision · <title> `tag` `tag``
+
+    A hand-written fact may hold what memory_write refuses: its control characters are
+    written as escapes (a CR would split the line, an ESC reach every terminal that
+    shows the file), its title is cut at the title limit and it lists at most MAX_TAGS
+    tags, each cut at MAX_TAG_CHARS, so that one fact cannot push the others out."""
+    title, tags = fact.title, fact.tags
+    listed = "".join(f" `{tag}`" for tag in tags)
+    # The common case costs two length checks: all tags together within one tag's limit.
+    if len(title) > MAX_TITLE_CHARS or len(tags) > MAX_TAGS or len(listed) - 3 * len(tags) > MAX_TAG_CHARS:
+        listed = "".join(f" `{clip(tag, MAX_TAG_CHARS)}`" for tag in tags[:MAX_TAGS])
+        listed += " …" if len(tags) > MAX_TAGS else ""
+        title = clip(title, MAX_TITLE_CHARS)
+    return escape_controls(f"- **{fact.id}** · {fact.type} · {title}{listed}")  # id and type are clean
 
 
 def index_order(facts: Iterable[Fact]) -> list[Fact]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.facts import Fact, escape_controls
 from foundry_tui.core.memory.stopwords import STOP_WORDS
 from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
@@ -350,11 +350,12 @@ def served_body(body: str) -> str:
 def render_hit(hit: Hit, explain: bool = False) -> str:
     """The spec's block for one hit."""
     fact = hit.fact
+    # A hand-written fact's control characters are shown as escapes, never sent raw.
     lines = [
         f"### {fact.id} · {fact.type} · confidence {fact.confidence}",
-        f"**{fact.title}**",
-        served_body(fact.body),
-        f"_source: {fact.source} · scope: {fact.scope}_",
+        f"**{escape_controls(fact.title)}**",
+        escape_controls(served_body(fact.body), keep_lines=True),
+        f"_source: {escape_controls(fact.source)} · scope: {escape_controls(fact.scope)}_",
     ]
     if explain:
         lines.append(hit.explain())

@@ -23,6 +23,14 @@ DEFAULT_SOURCE = "conversation"
 MAX_TITLE_CHARS = 80
 MAX_BODY_WORDS = 120
 
+# Tags are retrieval words printed on the fact's index line: a few short ones. Without a
+# cap, one fact's tags could push every other fact out of the index budget.
+MAX_TAGS = 12
+MAX_TAG_CHARS = 40
+# Scope and source are printed with every search hit (and the prompt hook's): one short line each.
+MAX_LINE_FIELD_CHARS = 200
+
 # A tag is plain words: INDEX.md shows each tag in backticks on the fact's one line, so a
-# backtick or a line break in a tag would break that line. Blank tags are dropped, repeats kept once.
-TAG_FORBIDDEN_CHARS: tuple[str, ...] = ("`", "\n")
+# backtick would break that line (line breaks and other control characters are refused in
+# every field). Blank tags are dropped, repeats kept once.
+TAG_FORBIDDEN_CHARS: tuple[str, ...] = ("`",)

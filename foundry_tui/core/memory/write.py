@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable
+from typing import Any
 
 from foundry_tui.core.atomic import exclusive_create, folder_lock
 from foundry_tui.core.errors import FoundryError, InputError, os_error_place
@@ -16,13 +17,21 @@ from foundry_tui.core.memory.facts import (
     check_line,
     check_tags,
     check_title,
+    escape_controls,
     fingerprint,
     format_id,
     normalise,
     render_fact_text,
 )
 from foundry_tui.core.memory.project import Project, find_fact
-from foundry_tui.core.memory.vocabulary import CONFIDENCES, DEFAULT_CONFIDENCE, DEFAULT_SCOPE, DEFAULT_SOURCE, TYPES
+from foundry_tui.core.memory.vocabulary import (
+    CONFIDENCES,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_SCOPE,
+    DEFAULT_SOURCE,
+    MAX_TAGS,
+    TYPES,
+)
 
 # The index module is imported where it is used, so that a search from a fresh process
 # (a hook, the MCP server's first call) does not pay for it.
@@ -32,7 +41,11 @@ if TYPE_CHECKING:
 
 
 class WriteRequest:
-    """What a caller asks memory_write to store (the MCP tool's fields)."""
+    """What a caller asks memory_write to store (the MCP tool's fields).
+
+    An optional field left as None was left out by the caller: `created` gives it its
+    default, `updated` carries it over from the fact it supersedes. A given value, even
+    the default's (`confidence="medium"`, `tags=[]`, `expires=""` for none), is kept."""
 
     __slots__ = ("body", "confidence", "expires", "scope", "source", "tags", "title", "type")
 
@@ -41,10 +54,10 @@ class WriteRequest:
         title: str,
         body: str,
         type: str,
-        scope: str = DEFAULT_SCOPE,
-        tags: list[str] | tuple[str, ...] = (),
-        confidence: str = DEFAULT_CONFIDENCE,
-        source: str = DEFAULT_SOURCE,
+        scope: str | None = None,
+        tags: list[str] | tuple[str, ...] | None = None,
+        confidence: str | None = None,
+        source: str | None = None,
         expires: str | None = None,
     ) -> None:
         self.title = title
@@ -56,11 +69,25 @@ class WriteRequest:
         self.source = source
         self.expires = expires
 
+    def left_out(self) -> tuple[str, ...]:
+        """The optional fields the caller did not give, in the spec's order."""
+        return tuple(name for name in CARRIED_FIELDS if getattr(self, name) is None)
+
+
+# The optional fields, in the spec's order: what an `updated` write carries over.
+CARRIED_FIELDS: tuple[str, ...] = ("scope", "tags", "confidence", "source", "expires")
+_DEFAULTS: dict[str, object] = {
+    "scope": DEFAULT_SCOPE,
+    "tags": (),
+    "confidence": DEFAULT_CONFIDENCE,
+    "source": DEFAULT_SOURCE,
+}
+
 
 class WriteResult:
     """The outcome of memory_write and the index it left."""
 
-    __slots__ = ("action", "fact_id", "index", "supersedes", "warnings")
+    __slots__ = ("action", "carried", "fact_id", "index", "supersedes", "warnings")
 
     def __init__(
         self,
@@ -69,18 +96,25 @@ class WriteResult:
         index: IndexReport,
         supersedes: str | None = None,
         warnings: list[str] | None = None,
+        carried: list[str] | None = None,
     ) -> None:
         self.action = action
         self.fact_id = fact_id
         self.index = index
         self.supersedes = supersedes
         self.warnings = warnings if warnings is not None else []
+        # "tags database, postgres": each field carried over with a value other than its default.
+        self.carried = carried if carried is not None else []
 
     def text(self) -> str:
+        """The spec's two lines, then what was carried over, then any warnings."""
         first = f"{self.action}: {self.fact_id}"
         if self.supersedes:
             first += f" (supersedes {self.supersedes})"
-        return "\n".join([first, self.index.write_line(), *(f"Warning: {w}" for w in self.warnings)])
+        lines = [first, self.index.write_line()]
+        if self.carried:
+            lines.append(f"Carried over from {self.supersedes} (left out of this write): {'; '.join(self.carried)}.")
+        return "\n".join([*lines, *(f"Warning: {w}" for w in self.warnings)])
 
 
 def validate_request(req: WriteRequest) -> Fact:
@@ -93,7 +127,13 @@ def validate_request(req: WriteRequest) -> Fact:
     from foundry_tui.core.secrets import refuse_secrets
 
     refuse_secrets(
-        {"title": title, "body": body, "tags": list(req.tags or ()), "scope": req.scope, "source": req.source}
+        {
+            "title": title,
+            "body": body,
+            "tags": list(req.tags or ()),
+            "scope": req.scope or "",
+            "source": req.source or "",
+        }
     )
     return Fact(
         id="",
@@ -145,6 +185,7 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
             # reply reports INDEX.md as it is on disk
             return WriteResult("unchanged", same[-1].id, rebuild_index(project, today))
         new.supersedes = same_title[-1].id if same_title else None
+        carried = carry_over(new, same_title[-1], req.left_out()) if same_title else []
         new.created = today.isoformat()
         create_fact(project, new)
         try:
@@ -160,7 +201,37 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
             f"{new.type} {new.id} has no **Why:** line; doctor fails and prune lists it until one is added."
         )
     action = "updated" if new.supersedes else "created"
-    return WriteResult(action, new.id, index, new.supersedes, warnings)
+    return WriteResult(action, new.id, index, new.supersedes, warnings, carried)
+
+
+def carry_over(new: Fact, old: Fact, left_out: tuple[str, ...]) -> list[str]:
+    """Give `new` the value `old` has for every field the caller left out (restating a
+    fact must not drop its tags, confidence or source). A carried value passes the same
+    checks as a given one: a hand-written fact may hold what memory_write refuses.
+    Returns "<field> <value>" for each carried value that differs from the default."""
+    from foundry_tui.core.secrets import refuse_secrets
+
+    checks: dict[str, Callable[[Any], Any]] = {
+        "scope": lambda v: check_line(v, "scope", DEFAULT_SCOPE),
+        "tags": check_tags,
+        "confidence": lambda v: check_choice(v, CONFIDENCES, "confidence"),
+        "source": lambda v: check_line(v, "source", DEFAULT_SOURCE),
+        "expires": lambda v: check_date(v, "expires") if v else None,
+    }
+    said = []
+    for name in left_out:
+        value = getattr(old, name)
+        try:
+            value = checks[name](value)
+            refuse_secrets({name: list(value) if name == "tags" else value or ""})
+        except InputError as exc:
+            problem = str(exc).rsplit(": ", 1)[0]  # the refusal without its advice, which is ours here
+            raise InputError(f"cannot carry {name} over from {old.id} ({problem}): give {name} in this write") from None
+        setattr(new, name, value)
+        if value is not None and value != _DEFAULTS.get(name):
+            shown = ", ".join(value) if name == "tags" else value
+            said.append(f"{name} {escape_controls(shown)}")
+    return said
 
 
 def create_fact(project: Project, new: Fact) -> None:
@@ -244,7 +315,12 @@ def add_tag(project: Project, fact_id: str, tag: str, today: _dt.date) -> IndexR
         raise InputError("the tag is empty: give the word searches used")
 
     def tag_it(fact: Fact) -> None:
-        if word not in fact.tags:
-            fact.tags = (*fact.tags, word)
+        if word in fact.tags:
+            return
+        if len(fact.tags) >= MAX_TAGS:
+            raise InputError(
+                f"{fact.id} already has {len(fact.tags)} tags, the limit: replace one through memory_write instead"
+            )
+        fact.tags = (*fact.tags, word)
 
     return rewrite_facts(project, [fact_id], tag_it, today)

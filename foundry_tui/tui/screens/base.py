@@ -9,10 +9,12 @@ import datetime as _dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from textual.notifications import SeverityLevel
 from textual.screen import Screen, ScreenResultType
 from textual.theme import Theme
 from textual.worker import Worker
 
+from foundry_tui.tui.text import shown_lines
 from foundry_tui.tui.workers import worker_state_changed
 
 if TYPE_CHECKING:
@@ -81,6 +83,19 @@ class FoundryScreen(Screen[ScreenResultType]):
     def facts_folder(self) -> str:
         layout = self.project.layout
         return f"{layout.relative(layout.facts_dir)}/"
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification names facts, tags, queries and errors quoting them: text, never
+        markup (a tag `[/]` would close the app), and no control characters."""
+        super().notify(shown_lines(message), title=title, severity=severity, timeout=timeout, markup=markup)
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)

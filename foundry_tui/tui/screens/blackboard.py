@@ -18,6 +18,7 @@ from foundry_tui.core.artefacts.blackboard import Artifact, list_waves, read_art
 from foundry_tui.core.artefacts.contracts import load_contract, violations
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.workers import deliver
 
@@ -93,11 +94,11 @@ class BlackboardScreen(LiveScreen):
         if not waves:
             tree.root.add_leaf("No waves yet: agents write them with blackboard_write.", data=None)
         for wave, items in waves:
-            node = tree.root.add(Text(wave, style="bold"), data=None, expand=True)
+            node = tree.root.add(plain(wave, style="bold"), data=None, expand=True)
             for item in items:
                 art = item.artifact
                 label = Text.assemble(
-                    (art.name, "bold"), " ", item.verdict(colours), ("  " + art.summary()[:60], "dim")
+                    (shown(art.name), "bold"), " ", item.verdict(colours), ("  " + shown(art.summary()[:60]), "dim")
                 )
                 node.add_leaf(label, data=item)
                 if (art.wave, art.name) == self.shown:  # read again (a change on disk, a new theme): show it anew
@@ -113,19 +114,23 @@ class BlackboardScreen(LiveScreen):
         colours = ThemeColours.of(self.app)
         size = len(art.text.encode("utf-8"))
         head = Text.assemble(
-            (f"{art.wave}/{art.name}", "bold"),
+            (shown(f"{art.wave}/{art.name}"), "bold"),
             "\n",
             ("schema ", "dim"),
-            art.schema,
+            shown(art.schema),
             ("  by ", "dim"),
-            art.producer,
+            shown(art.producer),
             ("  ", ""),
             f"{size} bytes, ~{art.tokens} tokens  ",
             item.verdict(colours),
             "\n",
-            (art.summary(), "italic"),
+            (shown(art.summary()), "italic"),
         )
         self.query_one("#artifact-head", Static).update(head)
         problems = art.problem or item.error or "\n".join(f"- {p}" for p in item.problems or [])
-        self.query_one("#artifact-problems", Static).update(Text(problems, style=colours.error) if problems else "")
-        self.query_one("#artifact-json", Static).update(highlight(art.text, language="json") if art.text else "")
+        self.query_one("#artifact-problems", Static).update(
+            plain_lines(problems, style=colours.error) if problems else ""
+        )
+        self.query_one("#artifact-json", Static).update(
+            highlight(shown_lines(art.text), language="json") if art.text else ""
+        )

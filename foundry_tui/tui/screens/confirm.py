@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,6 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import Button, Input, Label, Static
 
 from foundry_tui.tui.screens.dialog import Dialog
+from foundry_tui.tui.text import plain, shown
 
 
 class ConfirmScreen(Dialog[str | None]):
@@ -28,9 +30,10 @@ class ConfirmScreen(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield self.heading(self.title_text)
-            yield Static("On disk:\n" + "\n".join(f"  • {line}" for line in self.changes), id="dialog-changes")
+            changes = "On disk:\n" + "\n".join(f"  • {shown(line)}" for line in self.changes)
+            yield Static(Text(changes), id="dialog-changes")
             if self.field is not None:
-                yield Label(self.field[0])
+                yield Label(plain(self.field[0]))
                 yield Input(self.field[1], id="dialog-field")
             yield from self.buttons("Confirm", "confirm")
 

@@ -27,6 +27,7 @@ from foundry_tui.tui.commands import CURATOR_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.merge import MergeScreen
+from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
 from foundry_tui.tui.workers import deliver
@@ -100,7 +101,7 @@ class CuratorScreen(LiveScreen):
         rows: list[Row] = []
         for number, members in enumerate(data.dupes.groups):
             best = max((p.score for p in data.dupes.pairs_in(members)), default=0.0)
-            titles = " / ".join(data.dupes.facts[m].title for m in members)
+            titles = " / ".join(shown(data.dupes.facts[m].title) for m in members)
             rows.append(
                 (
                     f"group:{number}",
@@ -113,15 +114,15 @@ class CuratorScreen(LiveScreen):
             rows or [(None, Text("No near-duplicates above the threshold.", style="dim"))]
         )
         missed_rows: list[Row] = [
-            (f"missed:{i}", Text.assemble((f"×{m.count} ", "bold"), m.query)) for i, m in enumerate(data.missed)
+            (f"missed:{i}", Text.assemble((f"×{m.count} ", "bold"), shown(m.query))) for i, m in enumerate(data.missed)
         ]
         self.query_one("#missed", RowList).replace_rows(
             missed_rows or [(None, Text("No search came back empty.", style="dim"))]
         )
         selection = self.query_one("#retire-list", SelectionList)
         selection.clear_options()
-        selection.add_options([(label, fact_id) for fact_id, label in data.prune])
-        self.query_one("#budget-text", Static).update(data.budget_text)
+        selection.add_options([(plain(label), fact_id) for fact_id, label in data.prune])
+        self.query_one("#budget-text", Static).update(plain_lines(data.budget_text))
         self._show_group()
         self._show_near()
 
@@ -149,10 +150,10 @@ class CuratorScreen(LiveScreen):
         for fact_id in members:
             fact = self.data.dupes.facts[fact_id]
             out.append(f"{fact_id} · {fact.type} · ", style="bold")
-            out.append(f"{fact.title}\n", style="bold")
-            out.append(f"{fact.body}\n\n", style="dim")
+            out.append(f"{shown(fact.title)}\n", style="bold")
+            out.append(f"{shown_lines(fact.body)}\n\n", style="dim")
         for pair in self.data.dupes.pairs_in(members):
-            out.append(f"{pair.a} ~ {pair.b}  {pair.score:.2f}\n  {pair.why()}\n")
+            out.append(f"{pair.a} ~ {pair.b}  {pair.score:.2f}\n  {shown(pair.why())}\n")
         text.update(out)
 
     def _show_near(self) -> None:
@@ -163,7 +164,8 @@ class CuratorScreen(LiveScreen):
         missed = self.data.missed[self.missed_index]
         success = ThemeColours.of(self.app).success
         rows: list[Row] = [
-            (f.id, Text.assemble((f"{score:.2f} ", success), (f.id, "bold"), f" {f.title}")) for f, score in missed.near
+            (f.id, Text.assemble((f"{score:.2f} ", success), (f.id, "bold"), f" {shown(f.title)}"))
+            for f, score in missed.near
         ]
         near.replace_rows(rows or [(None, Text("No active fact shares a word with this search.", style="dim"))])
         self.near_id = rows[0][0] if rows else None

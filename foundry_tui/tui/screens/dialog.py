@@ -15,6 +15,7 @@ from textual.screen import ModalScreen, ScreenResultType
 from textual.widgets import Button, Label
 
 from foundry_tui.tui.screens.base import FoundryScreen
+from foundry_tui.tui.text import plain
 
 
 class Dialog(ModalScreen[ScreenResultType], FoundryScreen[ScreenResultType]):
@@ -24,7 +25,7 @@ class Dialog(ModalScreen[ScreenResultType], FoundryScreen[ScreenResultType]):
 
     @staticmethod
     def heading(text: str) -> Label:
-        return Label(text, id="dialog-title")
+        return Label(plain(text), id="dialog-title")  # it may name a fact's title
 
     @staticmethod
     def buttons(label: str, button_id: str) -> ComposeResult:

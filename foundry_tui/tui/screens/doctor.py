@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from foundry_tui.core.memory.doctor import DoctorReport
 from foundry_tui.tui.screens.dialog import Dialog
+from foundry_tui.tui.text import plain_lines
 
 
 class DoctorScreen(Dialog[None]):
@@ -25,4 +26,4 @@ class DoctorScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield self.heading("Doctor")
-            yield Static(self.report.text(), id="doctor-report", markup=False)
+            yield Static(plain_lines(self.report.text()), id="doctor-report")  # it quotes broken files

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from foundry_tui.core.init import init_project
 from foundry_tui.tui.screens.base import FoundryScreen
+from foundry_tui.tui.text import plain_lines
 from foundry_tui.tui.workers import deliver
 
 
@@ -31,11 +32,13 @@ class EmptyScreen(FoundryScreen[None]):
     def compose(self) -> ComposeResult:
         layout = self.project.layout
         with Vertical(id="empty"):
-            yield Static(
-                f"There is no {layout.relative(layout.foundry)}/ folder in {self.foundry.root_label}, so this repository has no Foundry memory yet.\n\n"
-                "foundry init creates the tier folders, .foundry/config.json, the .gitignore lines for scratch and "
-                "metrics, .mcp.json (the MCP server) and the Claude Code hooks. Existing files are merged, never "
-                "overwritten.\n\nPress i to run it now, or q to quit.",
+            yield Static(  # the root's name may read `[x]`: text, not markup
+                plain_lines(
+                    f"There is no {layout.relative(layout.foundry)}/ folder in {self.foundry.root_label}, so this repository has no Foundry memory yet.\n\n"
+                    "foundry init creates the tier folders, .foundry/config.json, the .gitignore lines for scratch and "
+                    "metrics, .mcp.json (the MCP server) and the Claude Code hooks. Existing files are merged, never "
+                    "overwritten.\n\nPress i to run it now, or q to quit."
+                ),
                 id="empty-text",
             )
         yield Footer()

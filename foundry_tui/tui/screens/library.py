@@ -18,6 +18,7 @@ from foundry_tui.core.artefacts.adr import list_adrs
 from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.text import shown, shown_lines
 from foundry_tui.tui.workers import deliver
 
 
@@ -55,13 +56,18 @@ class LibraryScreen(LiveScreen):
             (
                 b.path,
                 Text.assemble(
-                    (b.slug, "bold"), f" — {b.title}", (f"\n  trigger: {b.trigger}" if b.trigger else "", "dim")
+                    (shown(b.slug), "bold"),
+                    f" — {shown(b.title)}",
+                    (f"\n  trigger: {shown(b.trigger)}" if b.trigger else "", "dim"),
                 ),
             )
             for b in list_runbooks(layout)
         ]
         adrs = [
-            (a.path, Text.assemble((f"{a.number:04d}", "bold"), f" {a.title}", (f"\n  {a.status}", "dim")))
+            (
+                a.path,
+                Text.assemble((f"{a.number:04d}", "bold"), f" {shown(a.title)}", (f"\n  {shown(a.status)}", "dim")),
+            )
             for a in list_adrs(layout)
         ]
         texts = {str(path): _read(layout, path) for path, _ in [*books, *adrs]}
@@ -76,7 +82,7 @@ class LibraryScreen(LiveScreen):
         self._open("#adr-text", str(adrs[0][0]) if adrs else None)
 
     def _open(self, target: str, path: str | None) -> None:
-        self.query_one(target, Markdown).update(self.texts.get(path, "") if path else "")
+        self.query_one(target, Markdown).update(shown_lines(self.texts.get(path, "")) if path else "")
 
     @on(OptionList.OptionHighlighted, "#runbooks")
     def _runbook(self, event: OptionList.OptionHighlighted) -> None:

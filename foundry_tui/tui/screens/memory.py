@@ -16,6 +16,7 @@ from textual.widgets import Footer, Input
 
 from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
+from foundry_tui.core.memory.facts import field_problems
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import Overview
 from foundry_tui.core.memory.write import WriteRequest, memory_index, memory_write, retire_facts
@@ -229,6 +230,14 @@ class MemoryScreen(FoundryScreen[None]):
         if not fact.needs_why:
             self.notify(
                 f"{fact_id} needs no Why line (it is a {fact.type}{' with one' if fact.has_why else ''}).",
+                severity="warning",
+            )
+            return
+        problems = field_problems(fact)
+        if problems:  # memory_write would refuse the new version's fields: say so before the form
+            self.notify(
+                f"{fact_id} cannot get a new version here: its {problems[0]} (doctor lists it); "
+                "write the fact anew through memory_write",
                 severity="warning",
             )
             return

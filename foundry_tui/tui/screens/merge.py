@@ -14,6 +14,7 @@ from textual.widgets import Button, Label, Select, Static, TextArea
 from foundry_tui.core.curation.merge import MergePlan
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.tui.screens.dialog import Dialog
+from foundry_tui.tui.text import plain, plain_lines, shown_lines
 
 
 class MergeScreen(Dialog[MergePlan | None]):
@@ -30,9 +31,11 @@ class MergeScreen(Dialog[MergePlan | None]):
         with VerticalScroll(id="dialog"):
             yield self.heading(f"Merge {', '.join(self.plan.source_ids)}")
             yield Label("Title")
-            yield Select([(t, t) for t in titles], value=self.plan.request.title, allow_blank=False, id="merge-title")
+            yield Select(
+                [(plain(t), t) for t in titles], value=self.plan.request.title, allow_blank=False, id="merge-title"
+            )  # a prompt given as a str is parsed as markup: a title `[/]` would close the app
             yield Label("Body (the sources' bodies combined; edit to one claim)")
-            yield TextArea(self.plan.request.body, id="merge-body")
+            yield TextArea(shown_lines(self.plan.request.body), id="merge-body")  # never a raw control character
             yield Label("", id="form-error")
             yield Static("", id="merge-preview", markup=False)
             yield from self.buttons("Merge", "merge")
@@ -57,8 +60,8 @@ class MergeScreen(Dialog[MergePlan | None]):
             error.update("")
         except FoundryError as exc:
             preview = ""
-            error.update(f"Cannot merge yet: {exc}")
-        self.query_one("#merge-preview", Static).update(preview)
+            error.update(plain(f"Cannot merge yet: {exc}"))
+        self.query_one("#merge-preview", Static).update(plain_lines(preview))
 
     @on(Button.Pressed, "#merge")
     def action_merge(self) -> None:
@@ -66,6 +69,6 @@ class MergeScreen(Dialog[MergePlan | None]):
             plan = self._current()
             plan.fact(self.today)  # validates title and body
         except FoundryError as exc:
-            self.query_one("#form-error", Label).update(f"Cannot merge yet: {exc}")
+            self.query_one("#form-error", Label).update(plain(f"Cannot merge yet: {exc}"))
             return
         self.dismiss(plan)

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.text import plain, plain_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.workers import deliver
 
@@ -58,11 +59,11 @@ class TokensScreen(LiveScreen):
     def on_tokens_screen_loaded(self, event: Loaded) -> None:
         figures = event.figures
         self.query_one("#cost-bars", Static).update(cost_bars(figures.eager, figures.index, ThemeColours.of(self.app)))
-        self.query_one("#token-report", Static).update(figures.text())
+        self.query_one("#token-report", Static).update(plain_lines(figures.text()))
         table = self.query_one(DataTable)
         table.clear()
         counts = figures.events
         for kind, count in counts.items():
-            table.add_row(kind, str(count))
+            table.add_row(plain(kind), str(count))  # a kind is read from events.jsonl: text, not markup
         if not counts:
             table.add_row("(no events recorded yet)", "")

@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Select, TextArea
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.vocabulary import (
     CONFIDENCES,
+    DEFAULT_CONFIDENCE,
     DEFAULT_SCOPE,
     DEFAULT_SOURCE,
     MAX_BODY_WORDS,
@@ -22,6 +23,7 @@ from foundry_tui.core.memory.vocabulary import (
 )
 from foundry_tui.core.memory.write import WriteRequest, validate_request
 from foundry_tui.tui.screens.dialog import Dialog
+from foundry_tui.tui.text import plain, shown, shown_lines
 
 
 class WriteFactScreen(Dialog[WriteRequest | None]):
@@ -31,7 +33,15 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
 
     def __init__(self, preset: WriteRequest | None = None, title: str = "Write a fact") -> None:
         super().__init__()
-        self.preset = preset or WriteRequest(title="", body="", type="convention")
+        self.preset = preset or WriteRequest(
+            title="",
+            body="",
+            type="convention",
+            scope=DEFAULT_SCOPE,
+            tags=[],
+            confidence=DEFAULT_CONFIDENCE,
+            source=DEFAULT_SOURCE,
+        )
         self.heading_text = title
 
     def compose(self) -> ComposeResult:
@@ -39,18 +49,24 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
         with VerticalScroll(id="dialog"):
             yield self.heading(self.heading_text)
             yield Label(f"Title (the fact itself, at most {MAX_TITLE_CHARS} characters)")
-            yield Input(p.title, id="title", max_length=200)
+            # A preset comes from a fact on disk: its control characters are shown as escapes.
+            yield Input(shown(p.title), id="title", max_length=200)
             with Horizontal(classes="row"):
                 yield Select([(t, t) for t in TYPES], value=p.type, allow_blank=False, id="type")
-                yield Select([(c, c) for c in CONFIDENCES], value=p.confidence, allow_blank=False, id="confidence")
+                yield Select(
+                    [(c, c) for c in CONFIDENCES],
+                    value=p.confidence or DEFAULT_CONFIDENCE,
+                    allow_blank=False,
+                    id="confidence",
+                )
             yield Label(f"Body (at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line)")
-            yield TextArea(p.body, id="body")
+            yield TextArea(shown_lines(p.body), id="body")
             yield Label("Tags (comma separated)")
-            yield Input(", ".join(p.tags), id="tags")
+            yield Input(", ".join(shown(t) for t in p.tags or ()), id="tags")
             with Horizontal(classes="row"):
-                yield Input(p.scope, placeholder=f"scope: {DEFAULT_SCOPE}", id="scope")
-                yield Input(p.source, placeholder=f"source: {DEFAULT_SOURCE}", id="source")
-                yield Input(p.expires or "", placeholder="expires: YYYY-MM-DD", id="expires")
+                yield Input(shown(p.scope or ""), placeholder=f"scope: {DEFAULT_SCOPE}", id="scope")
+                yield Input(shown(p.source or ""), placeholder=f"source: {DEFAULT_SOURCE}", id="source")
+                yield Input(shown(p.expires or ""), placeholder="expires: YYYY-MM-DD", id="expires")
             yield Label("", id="form-error")
             yield from self.buttons("Save", "save")
 
@@ -70,11 +86,11 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
             tags=[t for t in self._value("tags").split(",")],
             confidence=str(self.query_one("#confidence", Select).value),
             source=self._value("source") or DEFAULT_SOURCE,
-            expires=self._value("expires").strip() or None,
+            expires=self._value("expires").strip(),  # every field of the form is given: "" is no expiry
         )
         try:
             validate_request(req)
         except FoundryError as exc:
-            self.query_one("#form-error", Label).update(f"Not saved: {exc}")
+            self.query_one("#form-error", Label).update(plain(f"Not saved: {exc}"))  # it may quote a tag `[/]`
             return
         self.dismiss(req)

@@ -14,6 +14,7 @@ from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.search import Hit, format_score
 from foundry_tui.core.memory.views import Overview
 from foundry_tui.core.paths import Layout
+from foundry_tui.tui.text import plain, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
 
@@ -54,7 +55,7 @@ class FactDetail(VerticalScroll):
         self._show_fields(fact, overview)
         self._show_chain(fact, overview)
         self._show_score(hit, query, colours)
-        self.query_one("#detail-body", Markdown).update(fact.body)
+        self.query_one("#detail-body", Markdown).update(shown_lines(fact.body))
 
     # ---- the sections ----------------------------------------------------------------------
 
@@ -70,8 +71,8 @@ class FactDetail(VerticalScroll):
         reason = next((b.reason for b in overview.broken if b.name == name), "")
         path = self.files.relative(self.files.facts_dir / name)
         self._clear(
-            Text.assemble(("broken file ", f"bold {colours.error}"), (name, "bold")),
-            Text.assemble(("file  ", "dim"), f"{path}\n", ("error ", "dim"), (reason, colours.error)),
+            Text.assemble(("broken file ", f"bold {colours.error}"), (shown(name), "bold")),
+            Text.assemble(("file  ", "dim"), f"{shown(path)}\n", ("error ", "dim"), (shown(reason), colours.error)),
         )
 
     def _show_head(self, fact: Fact, overview: Overview, colours: ThemeColours) -> None:
@@ -81,30 +82,33 @@ class FactDetail(VerticalScroll):
             if inactive_reason
             else Text("active", style=f"bold {colours.success}")
         )
-        head = Text.assemble((fact.id, "bold"), f" · {fact.type} · ", state, "\n", (fact.title, "bold"))
+        head = Text.assemble((fact.id, "bold"), f" · {fact.type} · ", state, "\n", (shown(fact.title), "bold"))
         self.query_one("#detail-head", Static).update(head)
 
     def _show_fields(self, fact: Fact, overview: Overview) -> None:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", no_wrap=True)
         table.add_column()
-        table.add_row("file", self.files.relative(self.files.facts_dir / f"{fact.id}.md"))
-        table.add_row("scope", fact.scope)
-        table.add_row("tags", ", ".join(fact.tags) or "—")
-        table.add_row("confidence", fact.confidence)
-        table.add_row("source", self._source(fact.source, overview))
-        table.add_row("created", fact.created)
-        table.add_row("expires", fact.expires or "null")
-        table.add_row("supersedes", fact.supersedes or "null")
-        for key, value in fact.extras.items():
-            table.add_row(str(key), str(value))
+        rows = [
+            ("file", self.files.relative(self.files.facts_dir / f"{fact.id}.md")),
+            ("scope", fact.scope),
+            ("tags", ", ".join(fact.tags) or "—"),
+            ("confidence", fact.confidence),
+            ("source", self._source(fact.source, overview)),
+            ("created", fact.created),
+            ("expires", fact.expires or "null"),
+            ("supersedes", fact.supersedes or "null"),
+            *((str(key), str(value)) for key, value in fact.extras.items()),
+        ]
+        for name, value in rows:  # a table cell given as a str is parsed as markup: give Text
+            table.add_row(plain(name), plain(value))
         self.query_one("#detail-fields", Static).update(table)
 
     def _show_chain(self, fact: Fact, overview: Overview) -> None:
         rows: list[Row] = []
         for label, ids in (("newer ", overview.newer(fact.id)), ("older ", overview.older(fact.id))):
             for i in ids:
-                title = f" {overview.facts[i].title}" if i in overview.facts else ""
+                title = f" {shown(overview.facts[i].title)}" if i in overview.facts else ""
                 rows.append((i, Text.assemble((label, "dim"), (i, "bold"), title)))
         chain = self.query_one(ChainList)
         chain.replace_rows(rows)
@@ -116,13 +120,13 @@ class FactDetail(VerticalScroll):
         if not query.strip():
             score.update("")
         elif hit is None:
-            score.update(Text(f'Not among the hits for "{query}".', style="dim"))
+            score.update(plain(f'Not among the hits for "{query}".', style="dim"))
         else:
             text = Text.assemble(
                 ("score ", "dim"), (format_score(hit.score), f"bold {colours.success}"), f" = {hit.points_text()}"
             )
             for match in hit.matches:
-                text.append(f"\n  {match.describe()}")
+                text.append(f"\n  {shown(match.describe())}")
             text.append(
                 f"\n  × {hit.type_multiplier:g} ({hit.fact.type}) × {hit.confidence_multiplier:g} (confidence {hit.fact.confidence})"
             )

@@ -9,16 +9,17 @@ from rich.text import Text
 
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.views import Overview
+from foundry_tui.tui.text import shown
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
 
 
 def fact_prompt(fact: Fact, style: str = "", note: str = "") -> Text:
-    text = Text.assemble((fact.id, "bold"), " ", fact.title, style=style)
+    text = Text.assemble((fact.id, "bold"), " ", shown(fact.title), style=style)
     for tag in fact.tags:
-        text.append(f" {tag}", style="italic dim")
+        text.append(f" {shown(tag)}", style="italic dim")
     if note:
-        text.append(f"  {note}", style="dim")
+        text.append(f"  {shown(note)}", style="dim")
     return text
 
 
@@ -55,7 +56,7 @@ class IndexPane(RowList):
         if overview.broken:
             options.append((None, Text("broken files", style=f"bold underline {error}")))
             for broken in overview.broken:
-                entry = Text.assemble((broken.name, f"bold {error}"), " ", (broken.reason, error))
+                entry = Text.assemble((shown(broken.name), f"bold {error}"), " ", (shown(broken.reason), error))
                 options.append((f"broken:{broken.name}", entry))
         self.replace_rows(options)
         self.border_subtitle = (

@@ -6,6 +6,7 @@ from rich.text import Text
 
 from foundry_tui.core.memory.prune import GROUPS
 from foundry_tui.core.memory.views import Overview
+from foundry_tui.tui.text import shown
 from foundry_tui.tui.widgets.row_list import Row, RowList
 
 
@@ -22,7 +23,7 @@ class PruneList(RowList):
                 options.append((None, Text(group, style="bold underline")))
                 for entry in members:
                     title = overview.facts[entry.fact_id].title
-                    line = Text.assemble((entry.fact_id, "bold"), f" — {entry.detail}  ", (title, "dim"))
+                    line = Text.assemble((entry.fact_id, "bold"), f" — {shown(entry.detail)}  ", (shown(title), "dim"))
                     options.append((entry.fact_id, line))
         if not options:
             options.append((None, Text("none", style="dim")))

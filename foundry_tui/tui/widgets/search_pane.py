@@ -17,6 +17,7 @@ from textual.worker import Worker
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.search import Hit, format_score
 from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.tui.text import plain, shown
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
 from foundry_tui.tui.workers import deliver, worker_state_changed
@@ -100,13 +101,13 @@ class SearchPane(Vertical):
                 (f"{format_score(hit.score):>6} ", f"bold {colours.success}"),
                 (hit.fact.id, "bold"),
                 " ",
-                hit.fact.title,
+                shown(hit.fact.title),
             )
             options.append((hit.fact.id, line))
         if problem:
-            options.append((None, Text(problem, style=colours.error)))
+            options.append((None, plain(problem, style=colours.error)))
         elif query.strip() and not hits:
-            options.append((None, Text(f'No active fact matches "{query}".', style="dim")))
+            options.append((None, plain(f'No active fact matches "{query}".', style="dim")))
         results.replace_rows(options)
         self.border_subtitle = f"{len(hits)} hits" if query.strip() else ""
         self.post_message(self.HitsChanged(query, {h.fact.id: h for h in hits}))

@@ -9,6 +9,7 @@ from textual.widgets import Label, ProgressBar
 
 from foundry_tui.core.memory.doctor import DoctorReport
 from foundry_tui.core.memory.views import Overview
+from foundry_tui.tui.text import plain
 
 
 class StatusHeader(Horizontal):
@@ -19,7 +20,7 @@ class StatusHeader(Horizontal):
         self.root_label = root_label
 
     def compose(self) -> ComposeResult:
-        yield Label(f"Foundry · {self.root_label}", id="root-label")
+        yield Label(plain(f"Foundry · {self.root_label}"), id="root-label")  # a folder may be named `[x]`
         yield Label("loading…", id="counts")
         yield Label("", id="doctor-status")
         yield Label("index", id="gauge-label")

@@ -1,0 +1,34 @@
+"""User strings on screen: always text, never markup, never terminal control.
+
+A fact's title, tags, scope or source, a runbook's trigger, a search query, a file name,
+an error quoting any of them: each is written by someone else and may read `[/]`
+(which Rich and Textual markup would parse, and refuse with a MarkupError that closes
+the app) or hold an ESC, NUL or CR (which would reach the terminal). Everything the TUI
+shows that it did not write itself goes through these, into `Text` (never parsed) with
+its control characters shown as escapes (`\\r`, `\\u001b`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from foundry_tui.core.memory.facts import escape_controls
+
+
+def shown(value: object) -> str:
+    """A user string for one line of a `Text` (an argument of `Text.assemble`/`append`)."""
+    return escape_controls(str(value))
+
+
+def shown_lines(value: object) -> str:
+    """A user string of several lines (a body, a report): line feeds and tabs stay."""
+    return escape_controls(str(value), keep_lines=True)
+
+
+def plain(value: object, style: str = "") -> Text:
+    """A user string as literal one-line text."""
+    return Text(shown(value), style=style)
+
+
+def plain_lines(value: object, style: str = "") -> Text:
+    """A user string of several lines as literal text."""
+    return Text(shown_lines(value), style=style)

@@ -87,11 +87,31 @@ def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
         [
             "Foundry project memory. Search it with the memory_search tool; never read .foundry/memory/facts/ directly.",
             index,
+            *user_preferences_section(),
             "## Runbooks\n\n" + render_runbook_list(list_runbooks(project.layout)),
             git_summary(root),
         ]
     )
     return _output(HOOK_EVENTS["session-start"][0], additionalContext=context)
+
+
+def user_preferences_section() -> list[str]:
+    """The person's preferences, for SessionStart (after the index); none for a service or an
+    app principal, a malformed FOUNDRY_PRINCIPAL, or a file that cannot be used."""
+    from foundry_tui.core.errors import FoundryError
+    from foundry_tui.core.trust.preferences import read_preferences
+    from foundry_tui.core.trust.principal import resolve_caller
+
+    try:
+        principal = resolve_caller().principal
+        text = read_preferences(principal) if principal.is_user else None
+    except FoundryError:
+        return []
+    if not text or not text.strip():
+        return []
+    return [
+        f"## Preferences of {principal} (standing notes; get_user_preferences / save_user_preferences)\n\n{text.strip()}"
+    ]
 
 
 def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | None:

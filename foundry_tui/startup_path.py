@@ -14,6 +14,9 @@ MCP_BEFORE_INITIALIZE = (
     "foundry_tui.core.paths",
     "foundry_tui.mcp",
     "foundry_tui.mcp.server",
+    # The principal is fixed before the server answers (a malformed one stops it): os and re only.
+    "foundry_tui.core.trust",
+    "foundry_tui.core.trust.principal",
 )
 HOOKS = (
     "foundry_tui",
@@ -38,6 +41,11 @@ HOOKS = (
     "foundry_tui.core.memory.search",
     "foundry_tui.core.memory.snapshot",
     "foundry_tui.core.memory.store",
+    # SessionStart injects the person's preferences (a hashed file name, one small read).
+    "foundry_tui.core.trust",
+    "foundry_tui.core.trust.principal",
+    "foundry_tui.core.trust.preferences",
+    "foundry_tui.core.trust.reserved",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")

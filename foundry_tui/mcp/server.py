@@ -42,9 +42,10 @@ class RpcError(Exception):
 class FoundryServer:
     """Answers one JSON-RPC message at a time; `serve` runs the stdio loop."""
 
-    def __init__(self, root: Path, today: str | None = None) -> None:
+    def __init__(self, root: Path, today: str | None = None, caller: Any = None) -> None:
         self.root = root
         self.today_arg = today
+        self.caller = caller  # the principal, fixed at start (core/trust/principal.py)
         self._project: Any = None
         self._project_lock = threading.Lock()
         self._warmup: threading.Thread | None = None
@@ -170,7 +171,7 @@ class FoundryServer:
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
         project = self.project()
         try:
-            text, fields = call_tool(project, tool.name, args, self.today())
+            text, fields = call_tool(project, tool.name, args, self.today(), self.caller)
             is_error = tool.name == "blackboard_write" and not fields.get("written", True)
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
@@ -259,7 +260,15 @@ def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:
 
 
 def run(root: Path, today: str | None = None) -> int:
-    server = FoundryServer(root, today)
+    from foundry_tui.core.errors import FoundryError
+    from foundry_tui.core.trust.principal import resolve_caller
+
+    try:
+        caller = resolve_caller()  # who this server acts for, fixed now: never from a tool argument
+    except FoundryError as exc:
+        sys.stderr.write(f"foundry: error: {exc}\n")
+        return exc.exit_code
+    server = FoundryServer(root, today, caller)
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         server.serve(sys.stdin.buffer, sys.stdout.buffer)
     return 0

@@ -29,6 +29,9 @@ class WriteOutcome:
 
 def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: Any) -> WriteOutcome:
     """Validate and write one artifact; on failure nothing is written."""
+    from foundry_tui.core.trust.reserved import refuse_reserved_wave
+
+    refuse_reserved_wave(wave)  # only the trust policy parks proposals there
     wave_name = sanitise(wave, "wave")
     agent_name = sanitise(agent, "agent")
     if not isinstance(data, dict):
@@ -88,13 +91,21 @@ class Artifact:
 
 
 def list_waves(layout: Layout) -> list[str]:
+    """The waves a general reader sees: the reserved proposals wave is not one of them."""
+    from foundry_tui.core.trust.reserved import is_reserved_wave
+
     folder = layout.blackboard_dir
     if not folder.is_dir():
         return []
-    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return sorted(
+        p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".") and not is_reserved_wave(p.name)
+    )
 
 
 def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[Artifact]:
+    from foundry_tui.core.trust.reserved import refuse_reserved_wave
+
+    refuse_reserved_wave(wave)
     wave_name = sanitise(wave, "wave")
     folder = layout.blackboard_dir / wave_name
     if not folder.is_dir():

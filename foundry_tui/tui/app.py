@@ -11,6 +11,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.trust.principal import Caller, resolve_caller
 from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
 from foundry_tui.tui.messages import FilesChanged
 from foundry_tui.tui.screens.blackboard import BlackboardScreen
@@ -41,9 +42,19 @@ class FoundryApp(App[None]):
         "curator": CuratorScreen,
     }
 
-    def __init__(self, root: Path, today: _dt.date, *, watch: bool = True, root_label: str | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        today: _dt.date,
+        *,
+        watch: bool = True,
+        root_label: str | None = None,
+        caller: Caller | None = None,
+    ) -> None:
         super().__init__()
         self.project = Project(root)
+        # Who this session acts as, fixed at start: every write goes through the trust gate as it.
+        self.caller = caller if caller is not None else resolve_caller()
         self.today = today
         self.watch_enabled = watch
         self.root_label = root_label or str(root)

@@ -16,13 +16,14 @@ from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPan
 from textual.worker import get_current_worker
 
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
-from foundry_tui.core.curation.merge import MergePlan, Undo, merge_facts, merge_plan
+from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
 from foundry_tui.core.curation.missed import MissedSearch, missed_searches
 from foundry_tui.core.curation.neardup import DupeReport, find_dupes
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.prune import prune_candidates
 from foundry_tui.core.memory.search import query_terms
-from foundry_tui.core.memory.write import add_tag, retire_facts
+from foundry_tui.core.trust.changes import MergeChange, RetireChange, TagChange
+from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.live import LiveScreen
@@ -182,10 +183,16 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write")
     def _merge(self, plan: MergePlan) -> None:
         try:
-            result = merge_facts(self.foundry.project, plan, self.foundry.today)
+            gate = guarded_write(
+                self.foundry.project, self.foundry.caller, MergeChange.from_plan(plan), self.foundry.today
+            )
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, f"Not merged: {exc}", severity="error")
             return
+        if not gate.written:  # parked for a trusted curator: nothing to undo
+            self.app.call_from_thread(self._changed, gate.text)
+            return
+        result = gate.result
         self.last_undo = (result.undo, result.fact_id)
         self.app.call_from_thread(self._changed, f"{result.text().splitlines()[0]} — u undoes it")
 
@@ -232,11 +239,11 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write")
     def _tag(self, fact_id: str, tag: str) -> None:
         try:
-            add_tag(self.foundry.project, fact_id, tag, self.foundry.today)
+            gate = guarded_write(self.foundry.project, self.foundry.caller, TagChange(fact_id, tag), self.foundry.today)
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, f"Not tagged: {exc}", severity="error")
             return
-        self.app.call_from_thread(self._changed, f"{fact_id} tagged {tag.strip()}")
+        self.app.call_from_thread(self._changed, f"{fact_id} tagged {tag.strip()}" if gate.written else gate.text)
 
     def action_retire(self) -> None:
         chosen = list(self.query_one("#retire-list", SelectionList).selected)
@@ -264,11 +271,15 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write")
     def _retire(self, ids: list[str], expires: str) -> None:
         try:
-            retire_facts(self.foundry.project, ids, expires, self.foundry.today)
+            gate = guarded_write(
+                self.foundry.project, self.foundry.caller, RetireChange(ids, expires), self.foundry.today
+            )
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, f"Not retired: {exc}", severity="error")
             return
-        self.app.call_from_thread(self._changed, f"Retired {', '.join(ids)} (expires {expires})")
+        self.app.call_from_thread(
+            self._changed, f"Retired {', '.join(ids)} (expires {expires})" if gate.written else gate.text
+        )
 
     def _changed(self, summary: str) -> None:
         self.notify(summary, timeout=6)

@@ -20,7 +20,9 @@ from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import Overview
-from foundry_tui.core.memory.write import WriteRequest, memory_index, memory_write, retire_facts
+from foundry_tui.core.memory.write import WriteRequest, memory_index
+from foundry_tui.core.trust.changes import RetireChange
+from foundry_tui.core.trust.policy import guarded_memory_write, guarded_write
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.screens.confirm import ConfirmScreen
@@ -212,7 +214,8 @@ class MemoryScreen(Screen[None]):
     @work(thread=True, group="write")
     def _write(self, req: WriteRequest) -> None:
         try:
-            reply = memory_write(self.foundry.project, req, self.foundry.today).text()
+            gate = guarded_memory_write(self.foundry.project, self.foundry.caller, req, self.foundry.today)
+            reply = gate.text
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, f"Not written: {exc}", severity="error", timeout=8)
             return
@@ -243,13 +246,14 @@ class MemoryScreen(Screen[None]):
     @work(thread=True, group="write")
     def _retire(self, fact_id: str, expires: str) -> None:
         try:
-            report = retire_facts(self.foundry.project, [fact_id], expires, self.foundry.today)
+            gate = guarded_write(
+                self.foundry.project, self.foundry.caller, RetireChange([fact_id], expires), self.foundry.today
+            )
         except FoundryError as exc:
             self.app.call_from_thread(self.notify, f"Not retired: {exc}", severity="error", timeout=8)
             return
-        self.app.call_from_thread(
-            self.post_message, MemoryChanged(f"{fact_id} expires {expires}. {report.write_line()}")
-        )
+        summary = f"{fact_id} expires {expires}. {gate.result.write_line()}" if gate.written else gate.text
+        self.app.call_from_thread(self.post_message, MemoryChanged(summary))
 
     def action_add_why(self) -> None:
         fact_id = self._selected_fact(need_active=True)

@@ -306,6 +306,10 @@ def test_approve_writes_as_the_curator_keeping_the_author_in_source(project: Pro
     assert run.code == 0, run.err  # type: ignore[attr-defined]
     assert run.out.startswith("approved: prop-0001 (proposed by user:bob)\ncreated: fact-0001\nIndex: 1/1")  # type: ignore[attr-defined]
     assert "source: adr-0003; proposed by user:bob in prop-0001\n" in _facts(root)["fact-0001.md"]
+    from foundry_tui.core.artefacts.adr import adr_for_source
+
+    found = adr_for_source(project.layout, "adr-0003; proposed by user:bob in prop-0001")
+    assert found is not None and found[0] == "adr-0003"  # the fact still points at its ADR
     meta = json.loads((proposals_dir(project.layout) / "prop-0001.json").read_text())["proposal"]
     assert (meta["status"], meta["decidedBy"], meta["factId"], meta["result"]) == (
         "approved",

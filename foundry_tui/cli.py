@@ -454,7 +454,15 @@ def cmd_prefs_clear(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from foundry_tui.core.memory.facts import CONFIDENCES, TYPES
+    from foundry_tui.core.memory.vocabulary import (
+        CONFIDENCES,
+        DEFAULT_CONFIDENCE,
+        DEFAULT_SCOPE,
+        DEFAULT_SOURCE,
+        MAX_BODY_WORDS,
+        MAX_TITLE_CHARS,
+        TYPES,
+    )
 
     parser = _Parser(prog="foundry", description="Foundry project memory for AI coding agents.")
     _global_options(parser, top=True)
@@ -470,14 +478,14 @@ def build_parser() -> argparse.ArgumentParser:
     mem = _group(commands, "memory", "facts: write, search, index, prune, show, list")
 
     p = sub(mem, "write", cmd_memory_write, "store one durable fact (dedup, ids and supersedes are automatic)")
-    p.add_argument("--title", required=True, help="the fact itself, at most 80 characters")
-    p.add_argument("--body", help="the claim, at most 120 words; decisions and risks need a Why: line")
+    p.add_argument("--title", required=True, help=f"the fact itself, at most {MAX_TITLE_CHARS} characters")
+    p.add_argument("--body", help=f"the claim, at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line")
     p.add_argument("--body-file", metavar="FILE", help="read the body from FILE (- for stdin)")
     p.add_argument("--type", required=True, help=f"one of {', '.join(TYPES)}")
-    p.add_argument("--scope", default="project", help="project, module:<name> or vertical:<name>")
+    p.add_argument("--scope", default=DEFAULT_SCOPE, help="project, module:<name> or vertical:<name>")
     p.add_argument("--tags", default="", help="comma-separated retrieval words")
-    p.add_argument("--confidence", default="medium", help=f"one of {', '.join(CONFIDENCES)}")
-    p.add_argument("--source", default="conversation", help="adr-0007, conversation, code or external:<url>")
+    p.add_argument("--confidence", default=DEFAULT_CONFIDENCE, help=f"one of {', '.join(CONFIDENCES)}")
+    p.add_argument("--source", default=DEFAULT_SOURCE, help="adr-0007, conversation, code or external:<url>")
     p.add_argument("--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active")
 
     p = sub(mem, "search", cmd_memory_search, "search active facts by keywords")

@@ -39,7 +39,16 @@ def _fast_args(argv: Sequence[str]) -> tuple[list[str], dict[str, str]] | None:
     return None
 
 
+UNSUPPORTED_PLATFORM = (
+    "foundry: error: Windows is not supported: the memory's locks and id claims need POSIX "
+    "(flock, hard links); run it under WSL, Linux or macOS\n"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.platform == "win32":  # say so at once, rather than fail half-way through a write
+        sys.stderr.write(UNSUPPORTED_PLATFORM)
+        return 1
     args = list(sys.argv[1:] if argv is None else argv)
     fast = _fast_args(args)
     if fast is None:
@@ -70,6 +79,4 @@ def entry_point() -> NoReturn:
 
 def tui_entry_point() -> NoReturn:
     """`foundry-tui [options]`: the same as `foundry tui [options]`."""
-    from foundry_tui.cli import main as cli_main
-
-    sys.exit(cli_main(["tui", *sys.argv[1:]]))
+    sys.exit(main(["tui", *sys.argv[1:]]))

@@ -39,6 +39,21 @@ def _write_temp(path: Path, data: bytes) -> Path:
     raise FoundryError(f"cannot create a temporary file beside {path}: remove stale .tmp files there")
 
 
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a name just created or renamed in it survives a power loss
+    (the file's own fsync does not cover its directory entry)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some filesystems cannot sync a folder; the rename itself still happened
+        pass
+    finally:
+        os.close(fd)
+
+
 def atomic_write(path: Path, text: str | bytes) -> None:
     """Replace `path` with `text` in one step: readers see the old file or the new one."""
     data = text.encode("utf-8") if isinstance(text, str) else text
@@ -49,6 +64,7 @@ def atomic_write(path: Path, text: str | bytes) -> None:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
+    _sync_folder(path.parent)
 
 
 def exclusive_create(path: Path, text: str) -> bool:
@@ -60,6 +76,7 @@ def exclusive_create(path: Path, text: str) -> bool:
     try:
         try:
             os.link(temp, path)
+            _sync_folder(path.parent)
             return True
         except FileExistsError:
             return False
@@ -71,6 +88,7 @@ def exclusive_create(path: Path, text: str) -> bool:
             except FileExistsError:
                 return False
             os.replace(temp, path)
+            _sync_folder(path.parent)
             return True
     finally:
         with contextlib.suppress(FileNotFoundError):

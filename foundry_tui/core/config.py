@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from foundry_tui.core.errors import ConfigError
+
+TYPE_CHECKING = False  # the MCP tool schemas read the limits below: keep typing out of their import
+if TYPE_CHECKING:
+    from typing import Any
 
 # Shipped profiles: only the index budget differs (spec: 2500 for startup-mvp to 6000 for full).
 PROFILES: dict[str, int] = {"startup-mvp": 2500, "standard": 4000, "full": 6000}

@@ -4,13 +4,22 @@ the CLI's, so the two never disagree."""
 
 from __future__ import annotations
 
+from foundry_tui.core.config import DEFAULT_MAX_FACTS, MAX_LIMIT
+from foundry_tui.core.memory.vocabulary import (
+    CONFIDENCES,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_SCOPE,
+    DEFAULT_SOURCE,
+    MAX_BODY_WORDS,
+    MAX_TITLE_CHARS,
+    TYPES,
+)
+
 TYPE_CHECKING = False  # imported on the first tool call: keep typing and datetime out of it
 if TYPE_CHECKING:
     import datetime as _dt
     from collections.abc import Callable
     from typing import Any
-
-TYPES = ["decision", "constraint", "convention", "domain", "risk", "metric", "glossary"]
 
 
 class Tool:
@@ -43,12 +52,12 @@ TOOLS: list[Tool] = [
         _obj(
             {
                 "query": {"type": "string", "description": "Keywords describing what you need to know", "minLength": 1},
-                "type": {"type": "string", "enum": TYPES, "description": "Only facts of this type"},
+                "type": {"type": "string", "enum": list(TYPES), "description": "Only facts of this type"},
                 "limit": {
                     "type": "integer",
                     "minimum": 1,
-                    "maximum": 25,
-                    "description": "Default memoryRetrieval.maxFacts (8)",
+                    "maximum": MAX_LIMIT,
+                    "description": f"Default memoryRetrieval.maxFacts ({DEFAULT_MAX_FACTS})",
                 },
             },
             ["query"],
@@ -63,17 +72,17 @@ TOOLS: list[Tool] = [
             {
                 "title": {
                     "type": "string",
-                    "maxLength": 80,
-                    "description": "States the fact itself, not the topic. Max 80 characters",
+                    "maxLength": MAX_TITLE_CHARS,
+                    "description": f"States the fact itself, not the topic. Max {MAX_TITLE_CHARS} characters",
                 },
                 "body": {
                     "type": "string",
-                    "description": "Max 120 words. For decision and risk, include Why: and How to apply: lines",
+                    "description": f"Max {MAX_BODY_WORDS} words. For decision and risk, include Why: and How to apply: lines",
                 },
-                "type": {"type": "string", "enum": TYPES},
+                "type": {"type": "string", "enum": list(TYPES)},
                 "scope": {
                     "type": "string",
-                    "description": "project | module:<name> | vertical:<name>. Defaults to project",
+                    "description": f"project | module:<name> | vertical:<name>. Defaults to {DEFAULT_SCOPE}",
                 },
                 "tags": {
                     "type": "array",
@@ -82,12 +91,12 @@ TOOLS: list[Tool] = [
                 },
                 "confidence": {
                     "type": "string",
-                    "enum": ["high", "medium", "low"],
-                    "description": "Defaults to medium",
+                    "enum": list(CONFIDENCES),
+                    "description": f"Defaults to {DEFAULT_CONFIDENCE}",
                 },
                 "source": {
                     "type": "string",
-                    "description": "adr-0007 | conversation | code | external:<url>. Defaults to conversation",
+                    "description": f"adr-0007 | conversation | code | external:<url>. Defaults to {DEFAULT_SOURCE}",
                 },
                 "expires": {**_DATE, "description": "YYYY-MM-DD after which the fact stops being loaded"},
             },
@@ -248,10 +257,10 @@ def call_tool(
             title=args["title"],
             body=args["body"],
             type=args["type"],
-            scope=args.get("scope", "project"),
+            scope=args.get("scope", DEFAULT_SCOPE),
             tags=args.get("tags", []),
-            confidence=args.get("confidence", "medium"),
-            source=args.get("source", "conversation"),
+            confidence=args.get("confidence", DEFAULT_CONFIDENCE),
+            source=args.get("source", DEFAULT_SOURCE),
             expires=args.get("expires"),
         )
         gate = guarded_memory_write(project, caller, req, today)

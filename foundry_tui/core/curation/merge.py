@@ -16,8 +16,9 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write, folder_lock
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import CONFIDENCES, MERGED_FROM, Fact, render_fact_text
+from foundry_tui.core.memory.facts import MERGED_FROM, Fact, render_fact_text
 from foundry_tui.core.memory.project import Project, find_fact
+from foundry_tui.core.memory.vocabulary import CONFIDENCES, DEFAULT_SCOPE
 from foundry_tui.core.memory.write import WriteRequest, create_fact, rebuild_index, validate_request
 
 _STRENGTH = {c: rank for rank, c in enumerate(reversed(CONFIDENCES))}  # low < medium < high
@@ -91,7 +92,7 @@ def merge_plan(project: Project, fact_ids: list[str], title: str | None = None, 
         title=title if title is not None else first.title,
         body=body if body is not None else "\n\n".join(paragraphs),
         type=first.type,
-        scope=first.scope if len({f.scope for f in sources}) == 1 else "project",  # different scopes: the broadest
+        scope=first.scope if len({f.scope for f in sources}) == 1 else DEFAULT_SCOPE,  # different scopes: the broadest
         tags=list(tags),
         confidence=max((f.confidence for f in sources), key=lambda c: _STRENGTH.get(c, 0)),
         source=first.source,

@@ -1,25 +1,34 @@
-"""`foundry doctor`: health checks of a project's memory, for people and for CI."""
+"""`foundry doctor`: health checks of a project's memory, for people and for CI.
+
+Each check is a small function that reads a `DoctorContext` (the project, gathered once)
+and yields its findings; `CHECKS` lists them in the order the report prints them.
+Adding a check is adding one function to that tuple.
+"""
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
 import subprocess
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
 from foundry_tui.core.errors import ConfigError
-from foundry_tui.core.memory.facts import MAX_BODY_WORDS, MAX_TITLE_CHARS, normalise
-from foundry_tui.core.memory.index_file import build_index, index_state
+from foundry_tui.core.memory.facts import Fact, normalise
+from foundry_tui.core.memory.index_file import IndexReport, build_index, index_state
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
+from foundry_tui.core.paths import Layout
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
 @dataclass
 class Check:
-    """One doctor check: its status, a summary, and one line per problem naming the fix."""
+    """One doctor finding: its status, a summary, and one line per problem naming the fix."""
 
     name: str
     status: str
@@ -66,203 +75,242 @@ class DoctorReport:
         }
 
 
+class DoctorContext:
+    """What the checks read, gathered once per run (the store is synced before)."""
+
+    def __init__(self, project: Project, today: _dt.date) -> None:
+        project.sync()
+        self.project = project
+        self.today = today
+        self.layout: Layout = project.layout
+        self.store = project.store
+        self.config: Config
+        self.config_error: ConfigError | None
+        self.config, self.config_error = project.config_or_defaults()
+        self.rel_facts = self.layout.relative(self.layout.facts_dir)
+        self.facts: list[Fact] = self.store.sorted_facts()
+        self.active: list[Fact] = self.store.active_facts(today)
+
+    @cached_property
+    def index(self) -> tuple[str, IndexReport]:
+        """INDEX.md as it should read now, and its budget report (two checks read it)."""
+        return build_index(self.active, self.config.index_token_budget)
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def run_doctor(project: Project, today: _dt.date) -> DoctorReport:
-    project.sync()
-    store = project.store
-    layout = project.layout
-    rel_facts = layout.relative(layout.facts_dir)
-    checks: list[Check] = []
-
-    try:
-        config = project.config()
-        checks.append(
-            Check(
-                "config",
-                OK,
-                "config.json is valid" if layout.config_path.exists() else "no config.json; defaults in use",
-            )
-        )
-    except ConfigError as exc:
-        config = Config()
-        checks.append(Check("config", FAIL, "config.json cannot be used; defaults assumed below", [f"{exc}"]))
-
-    broken = sorted(store.broken.values(), key=lambda b: b.name)
-    temps = []
-    if layout.facts_dir.is_dir():
-        temps = sorted(n for n in os.listdir(layout.facts_dir) if n.startswith(".") and n.endswith(TEMP_SUFFIX))
-    problems = [f"{rel_facts}/{b.name}: {b.reason}" for b in broken]
-    if broken:
-        checks.append(
-            Check(
-                "fact files",
-                FAIL,
-                f"{_plural(len(broken), 'file')} of {len(store.file_names())} cannot be loaded (the rest still load)",
-                problems,
-            )
-        )
+def check_config(ctx: DoctorContext) -> Iterator[Check]:
+    if ctx.config_error is not None:
+        yield Check("config", FAIL, "config.json cannot be used; defaults assumed below", [f"{ctx.config_error}"])
+    elif ctx.layout.config_path.exists():
+        yield Check("config", OK, "config.json is valid")
     else:
-        checks.append(Check("fact files", OK, f"{_plural(len(store.facts), 'fact file')} load"))
+        yield Check("config", OK, "no config.json; defaults in use")
+
+
+def check_fact_files(ctx: DoctorContext) -> Iterator[Check]:
+    broken = sorted(ctx.store.broken.values(), key=lambda b: b.name)
+    if not broken:
+        yield Check("fact files", OK, f"{_plural(len(ctx.store.facts), 'fact file')} load")
+        return
+    yield Check(
+        "fact files",
+        FAIL,
+        f"{_plural(len(broken), 'file')} of {len(ctx.store.file_names())} cannot be loaded (the rest still load)",
+        [f"{ctx.rel_facts}/{b.name}: {b.reason}" for b in broken],
+    )
+
+
+def check_leftover_temp_files(ctx: DoctorContext) -> Iterator[Check]:
+    facts_dir = ctx.layout.facts_dir
+    if not facts_dir.is_dir():
+        return
+    temps = sorted(n for n in os.listdir(facts_dir) if n.startswith(".") and n.endswith(TEMP_SUFFIX))
     if temps:
-        checks.append(
-            Check(
-                "leftover temp files",
-                WARN,
-                f"{_plural(len(temps), 'file')} left by an interrupted write",
-                [f"{rel_facts}/{t}: delete it (the write it belonged to did not finish)" for t in temps],
-            )
+        yield Check(
+            "leftover temp files",
+            WARN,
+            f"{_plural(len(temps), 'file')} left by an interrupted write",
+            [f"{ctx.rel_facts}/{t}: delete it (the write it belonged to did not finish)" for t in temps],
         )
 
-    facts = store.sorted_facts()
-    active = store.active_facts(today)
-    soft = []
-    for fact in facts:
+
+def check_fact_sizes(ctx: DoctorContext) -> Iterator[Check]:
+    oversize = []
+    for fact in ctx.facts:
         if len(fact.title) > MAX_TITLE_CHARS:
-            soft.append(
+            oversize.append(
                 f"{fact.id}: title is {len(fact.title)} characters, over {MAX_TITLE_CHARS}: shorten it through memory_write"
             )
         words = len(fact.body.split())
         if words > MAX_BODY_WORDS:
-            soft.append(
+            oversize.append(
                 f"{fact.id}: body is {words} words, over {MAX_BODY_WORDS}: split or tighten it through memory_write"
             )
-    checks.append(
-        Check("fact sizes", WARN, f"{_plural(len(soft), 'fact')} over the size limits", soft)
-        if soft
-        else Check("fact sizes", OK, "titles and bodies within limits")
-    )
+    if oversize:
+        yield Check("fact sizes", WARN, f"{_plural(len(oversize), 'fact')} over the size limits", oversize)
+    else:
+        yield Check("fact sizes", OK, "titles and bodies within limits")
 
+
+def check_duplicate_titles(ctx: DoctorContext) -> Iterator[Check]:
     by_title: dict[str, list[str]] = {}
-    for fact in active:
+    for fact in ctx.active:
         by_title.setdefault(normalise(fact.title), []).append(fact.id)
-    dups = [ids for ids in by_title.values() if len(ids) > 1]
-    checks.append(
-        Check(
-            "duplicate titles",
-            FAIL,
-            f"{_plural(len(dups), 'title')} shared by several active facts",
-            [
-                f"{', '.join(ids)} share a title: retire all but one (set expires) or rewrite one through memory_write"
-                for ids in dups
-            ],
-        )
-        if dups
-        else Check("duplicate titles", OK, "no two active facts share a title")
+    shared = [ids for ids in by_title.values() if len(ids) > 1]
+    if not shared:
+        yield Check("duplicate titles", OK, "no two active facts share a title")
+        return
+    yield Check(
+        "duplicate titles",
+        FAIL,
+        f"{_plural(len(shared), 'title')} shared by several active facts",
+        [
+            f"{', '.join(ids)} share a title: retire all but one (set expires) or rewrite one through memory_write"
+            for ids in shared
+        ],
     )
 
-    missing_why = [f for f in active if f.needs_why]
-    checks.append(
-        Check(
-            "reasoning",
-            FAIL,
-            f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
-            [
-                f"{f.id} ({rel_facts}/{f.id}.md): add a **Why:** line through memory_write, or retire it"
-                for f in missing_why
-            ],
-        )
-        if missing_why
-        else Check("reasoning", OK, "every active decision and risk has a **Why:** line")
+
+def check_reasoning(ctx: DoctorContext) -> Iterator[Check]:
+    missing_why = [f for f in ctx.active if f.needs_why]
+    if not missing_why:
+        yield Check("reasoning", OK, "every active decision and risk has a **Why:** line")
+        return
+    yield Check(
+        "reasoning",
+        FAIL,
+        f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
+        [
+            f"{f.id} ({ctx.rel_facts}/{f.id}.md): add a **Why:** line through memory_write, or retire it"
+            for f in missing_why
+        ],
     )
 
-    chain_problems = []
-    for fact in facts:
+
+def _dangling_links(ctx: DoctorContext) -> Iterator[str]:
+    """Each supersedes or merged_from entry naming a fact that is not there (or itself)."""
+    known = ctx.store.facts
+    for fact in ctx.facts:
         if fact.supersedes == fact.id:
-            chain_problems.append(f"{fact.id} supersedes itself: set supersedes to the fact it replaces, or null")
-        elif fact.supersedes and fact.supersedes not in store.facts:
-            chain_problems.append(
-                f"{fact.id} supersedes {fact.supersedes}, which does not exist: fix the id or set null"
-            )
+            yield f"{fact.id} supersedes itself: set supersedes to the fact it replaces, or null"
+        elif fact.supersedes and fact.supersedes not in known:
+            yield f"{fact.id} supersedes {fact.supersedes}, which does not exist: fix the id or set null"
         for merged in fact.replaced_ids():
-            if merged != fact.supersedes and merged not in store.facts:
-                chain_problems.append(f"{fact.id} lists {merged} in merged_from, which does not exist: fix the list")
-    seen_cycles: set[frozenset[str]] = set()
-    for fact in facts:
+            if merged != fact.supersedes and merged not in known:
+                yield f"{fact.id} lists {merged} in merged_from, which does not exist: fix the list"
+
+
+def _supersedes_cycles(ctx: DoctorContext) -> Iterator[str]:
+    """Each cycle of two or more facts along the supersedes chains, once."""
+    known = ctx.store.facts
+    seen: set[frozenset[str]] = set()
+    for fact in ctx.facts:
         path = [fact.id]
         current = fact.supersedes
-        while current and current in store.facts:
+        while current and current in known:
             if current in path:
                 cycle = path[path.index(current) :]
                 key = frozenset(cycle)
-                if key not in seen_cycles and len(cycle) > 1:
-                    seen_cycles.add(key)
-                    chain_problems.append(
-                        f"supersedes cycle {' → '.join([*cycle, current])}: break it by setting one supersedes to null"
-                    )
+                if key not in seen and len(cycle) > 1:
+                    seen.add(key)
+                    yield f"supersedes cycle {' → '.join([*cycle, current])}: break it by setting one supersedes to null"
                 break
             path.append(current)
-            current = store.facts[current].supersedes
-    checks.append(
-        Check("supersedes", FAIL, f"{_plural(len(chain_problems), 'broken link')}", chain_problems)
-        if chain_problems
-        else Check("supersedes", OK, "every supersedes names an existing fact, no cycles")
+            current = known[current].supersedes
+
+
+def check_supersedes(ctx: DoctorContext) -> Iterator[Check]:
+    problems = [*_dangling_links(ctx), *_supersedes_cycles(ctx)]
+    if problems:
+        yield Check("supersedes", FAIL, f"{_plural(len(problems), 'broken link')}", problems)
+    else:
+        yield Check("supersedes", OK, "every supersedes names an existing fact, no cycles")
+
+
+def check_index_budget(ctx: DoctorContext) -> Iterator[Check]:
+    report = ctx.index[1]
+    if not report.omitted:
+        yield Check(
+            "index budget",
+            OK,
+            f"~{report.tokens} of {report.budget} tokens, {report.listed}/{report.active} facts listed",
+        )
+        return
+    more = " …" if report.omitted > 10 else ""
+    yield Check(
+        "index budget",
+        FAIL,
+        f"{report.omitted} of {report.active} entries omitted over the {report.budget}-token budget",
+        [f"consolidate or expire facts (`foundry memory prune`); omitted: {', '.join(report.omitted_ids[:10])}{more}"],
     )
 
-    expected, report = build_index(active, config.index_token_budget)
-    if report.omitted:
-        checks.append(
-            Check(
-                "index budget",
-                FAIL,
-                f"{report.omitted} of {report.active} entries omitted over the {report.budget}-token budget",
-                [
-                    f"consolidate or expire facts (`foundry memory prune`); omitted: {', '.join(report.omitted_ids[:10])}{' …' if report.omitted > 10 else ''}"
-                ],
-            )
-        )
-    else:
-        checks.append(
-            Check(
-                "index budget",
-                OK,
-                f"~{report.tokens} of {report.budget} tokens, {report.listed}/{report.active} facts listed",
-            )
-        )
 
-    state = index_state(layout.index_path, expected)
-    rel_index = layout.relative(layout.index_path)
-    fixes = {
+def check_index_file(ctx: DoctorContext) -> Iterator[Check]:
+    rel_index = ctx.layout.relative(ctx.layout.index_path)
+    state = index_state(ctx.layout.index_path, ctx.index[0])
+    if state == "current":
+        yield Check("INDEX.md", OK, f"{rel_index} is current")
+        return
+    summary, fix = {
         "missing": (f"{rel_index} is missing", "run `foundry memory index` to generate it"),
         "stale": (f"{rel_index} is stale", "facts changed since it was built: run `foundry memory index`"),
         "edited": (
             f"{rel_index} was edited by hand",
             "it is generated: run `foundry memory index` to regenerate it (hand edits are lost)",
         ),
-    }
-    if state == "current":
-        checks.append(Check("INDEX.md", OK, f"{rel_index} is current"))
-    else:
-        summary, fix = fixes[state]
-        checks.append(Check("INDEX.md", FAIL, summary, [fix]))
-
-    checks.append(_git_ignore_check(project))
-    return DoctorReport(checks)
+    }[state]
+    yield Check("INDEX.md", FAIL, summary, [fix])
 
 
-def _git_ignore_check(project: Project) -> Check:
-    layout = project.layout
+def check_git_ignore(ctx: DoctorContext) -> Iterator[Check]:
+    layout = ctx.layout
     targets = [layout.relative(layout.scratch_dir) + "/", layout.relative(layout.metrics_dir) + "/"]
     try:
         inside = subprocess.run(
             ["git", "rev-parse", "--is-inside-work-tree"], cwd=layout.root, capture_output=True, text=True, timeout=10
         )
     except (OSError, subprocess.TimeoutExpired):
-        return Check("git ignore", WARN, "git is not available; cannot check that scratch and metrics are ignored")
+        yield Check("git ignore", WARN, "git is not available; cannot check that scratch and metrics are ignored")
+        return
     if inside.returncode != 0 or inside.stdout.strip() != "true":
-        return Check("git ignore", OK, "not a git repository; nothing to ignore")
+        yield Check("git ignore", OK, "not a git repository; nothing to ignore")
+        return
     result = subprocess.run(
         ["git", "check-ignore", "--no-index", *targets], cwd=layout.root, capture_output=True, text=True, timeout=10
     )
     ignored = {line.strip() for line in result.stdout.splitlines()}
     missing = [t for t in targets if t not in ignored]
     if missing:
-        return Check(
+        yield Check(
             "git ignore",
             WARN,
             f"{', '.join(missing)} not ignored by git",
             [f"add '{t}' to .gitignore (or run `foundry init`)" for t in missing],
         )
-    return Check("git ignore", OK, "scratch and metrics are ignored by git")
+    else:
+        yield Check("git ignore", OK, "scratch and metrics are ignored by git")
+
+
+DoctorCheck = Callable[[DoctorContext], Iterator[Check]]
+
+# The report's order. A new check: write a function like those above and add it here.
+CHECKS: tuple[DoctorCheck, ...] = (
+    check_config,
+    check_fact_files,
+    check_leftover_temp_files,
+    check_fact_sizes,
+    check_duplicate_titles,
+    check_reasoning,
+    check_supersedes,
+    check_index_budget,
+    check_index_file,
+    check_git_ignore,
+)
+
+
+def run_doctor(project: Project, today: _dt.date, checks: tuple[DoctorCheck, ...] = CHECKS) -> DoctorReport:
+    context = DoctorContext(project, today)
+    return DoctorReport([finding for check in checks for finding in check(context)])

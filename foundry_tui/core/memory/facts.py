@@ -13,13 +13,18 @@ import re
 from typing import Any
 
 from foundry_tui.core.errors import InputError
+from foundry_tui.core.memory.vocabulary import CONFIDENCES as CONFIDENCES  # re-exported: the TUI reads it here
+from foundry_tui.core.memory.vocabulary import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_SCOPE,
+    DEFAULT_SOURCE,
+    MAX_BODY_WORDS,
+    MAX_TITLE_CHARS,
+    REASONED_TYPES,
+    TAG_FORBIDDEN_CHARS,
+)
+from foundry_tui.core.memory.vocabulary import TYPES as TYPES  # re-exported: the TUI reads it here
 
-TYPES: tuple[str, ...] = ("decision", "constraint", "convention", "domain", "risk", "metric", "glossary")
-# The index's order (spec: decision → constraint → convention → risk → domain → metric → glossary).
-TYPE_ORDER: tuple[str, ...] = ("decision", "constraint", "convention", "risk", "domain", "metric", "glossary")
-TYPE_RANK: dict[str, int] = {name: rank for rank, name in enumerate(TYPE_ORDER)}
-CONFIDENCES: tuple[str, ...] = ("high", "medium", "low")
-REASONED_TYPES: frozenset[str] = frozenset({"decision", "risk"})
 FIELD_ORDER: tuple[str, ...] = (
     "id",
     "type",
@@ -33,8 +38,6 @@ FIELD_ORDER: tuple[str, ...] = (
     "supersedes",
 )
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
-MAX_TITLE_CHARS = 80
-MAX_BODY_WORDS = 120
 WHY_MARKER = "**Why:**"
 MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
 HOW_MARKER = "**How to apply:**"
@@ -78,10 +81,10 @@ class Fact:
         type: str,
         title: str,
         body: str,
-        scope: str = "project",
+        scope: str = DEFAULT_SCOPE,
         tags: tuple[str, ...] = (),
-        confidence: str = "medium",
-        source: str = "conversation",
+        confidence: str = DEFAULT_CONFIDENCE,
+        source: str = DEFAULT_SOURCE,
         created: str = "",
         expires: str | None = None,
         supersedes: str | None = None,
@@ -267,9 +270,9 @@ def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fa
     ftype = _text_field(meta, "type", None)
     if ftype not in TYPES:
         raise FactFileError(f"type '{ftype}' is not one of {', '.join(TYPES)}")
-    confidence = _text_field(meta, "confidence", "medium")
+    confidence = _text_field(meta, "confidence", DEFAULT_CONFIDENCE)
     if confidence not in CONFIDENCES:
-        raise FactFileError(f"confidence '{confidence}' is not one of high, medium, low")
+        raise FactFileError(f"confidence '{confidence}' is not one of {', '.join(CONFIDENCES)}")
     tags_value = meta.get("tags") or []
     if isinstance(tags_value, str):
         tags_value = [tags_value]
@@ -286,10 +289,10 @@ def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fa
         type=ftype,
         title=_text_field(meta, "title", None),
         body=body,
-        scope=_text_field(meta, "scope", "project"),
+        scope=_text_field(meta, "scope", DEFAULT_SCOPE),
         tags=tuple(str(t) for t in tags_value),
         confidence=confidence,
-        source=_text_field(meta, "source", "conversation"),
+        source=_text_field(meta, "source", DEFAULT_SOURCE),
         created=_date_field(meta, "created", nullable=False) or "",
         expires=_date_field(meta, "expires", nullable=True),
         supersedes=supersedes,
@@ -396,7 +399,7 @@ def check_title(title: str) -> str:
     if not title:
         raise InputError("title is empty: give the fact a title that states the fact itself")
     if "\n" in title or "\r" in title:
-        raise InputError("title spans several lines: put the fact in one line of at most 80 characters")
+        raise InputError(f"title spans several lines: put the fact in one line of at most {MAX_TITLE_CHARS} characters")
     if len(title) > MAX_TITLE_CHARS:
         over = len(title) - MAX_TITLE_CHARS
         raise InputError(
@@ -448,7 +451,7 @@ def check_tags(tags: list[str] | tuple[str, ...]) -> tuple[str, ...]:
         tag = raw.strip()
         if not tag:
             continue
-        if "`" in tag or "\n" in tag:
+        if any(char in tag for char in TAG_FORBIDDEN_CHARS):
             raise InputError(f"tag '{tag}' contains a backtick or a line break: use plain words")
         seen.setdefault(tag, None)
     return tuple(seen)

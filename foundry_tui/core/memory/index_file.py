@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
-from foundry_tui.core.memory.facts import TYPE_RANK, Fact
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 from foundry_tui.core.tokens import estimate_tokens, tokens_for_chars
 
 HEADING = "# Memory index"

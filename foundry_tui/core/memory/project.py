@@ -15,14 +15,11 @@ import time
 from pathlib import Path
 
 from foundry_tui.core.config import MAX_LIMIT, Config, load_config
-from foundry_tui.core.errors import InputError, NotFoundError
-from foundry_tui.core.memory.facts import (
-    TYPES,
-    Fact,
-    check_choice,
-)
+from foundry_tui.core.errors import ConfigError, InputError, NotFoundError
+from foundry_tui.core.memory.facts import Fact, check_choice
 from foundry_tui.core.memory.search import Hit, ScanFields, match_facts, query_terms, rank
 from foundry_tui.core.memory.store import Changes, FactStore
+from foundry_tui.core.memory.vocabulary import TYPES
 from foundry_tui.core.paths import Layout
 
 # The word index is imported where it is used: only long-lived processes pay for it.
@@ -67,6 +64,14 @@ class Project:
         if self._config is None or self._config[0] != key:
             self._config = (key, load_config(self.layout.config_path))
         return self._config[1]
+
+    def config_or_defaults(self) -> tuple[Config, ConfigError | None]:
+        """The config, or the defaults when config.json cannot be used, with the reason
+        (None when it is fine): for the reports that must still say something."""
+        try:
+            return self.config(), None
+        except ConfigError as exc:
+            return Config(), exc
 
     def sync(self) -> Changes:
         """Bring the facts in line with the disk. With a watcher running, only the files it

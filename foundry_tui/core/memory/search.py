@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import TYPE_RANK, Fact
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,8 +8,6 @@ from collections.abc import Callable
 from foundry_tui.core.atomic import exclusive_create, folder_lock
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import (
-    CONFIDENCES,
-    TYPES,
     Fact,
     bold_reasoning_lines,
     check_body,
@@ -24,6 +22,7 @@ from foundry_tui.core.memory.facts import (
     render_fact_text,
 )
 from foundry_tui.core.memory.project import Project, find_fact
+from foundry_tui.core.memory.vocabulary import CONFIDENCES, DEFAULT_CONFIDENCE, DEFAULT_SCOPE, DEFAULT_SOURCE, TYPES
 
 # The index module is imported where it is used, so that a search from a fresh process
 # (a hook, the MCP server's first call) does not pay for it.
@@ -42,10 +41,10 @@ class WriteRequest:
         title: str,
         body: str,
         type: str,
-        scope: str = "project",
+        scope: str = DEFAULT_SCOPE,
         tags: list[str] | tuple[str, ...] = (),
-        confidence: str = "medium",
-        source: str = "conversation",
+        confidence: str = DEFAULT_CONFIDENCE,
+        source: str = DEFAULT_SOURCE,
         expires: str | None = None,
     ) -> None:
         self.title = title
@@ -89,7 +88,7 @@ def validate_request(req: WriteRequest) -> Fact:
     title = check_title(req.title)
     body = bold_reasoning_lines(check_body(req.body))
     ftype = check_choice(req.type, TYPES, "type")
-    confidence = check_choice(req.confidence or "medium", CONFIDENCES, "confidence")
+    confidence = check_choice(req.confidence or DEFAULT_CONFIDENCE, CONFIDENCES, "confidence")
     expires = check_date(req.expires, "expires") if req.expires else None
     from foundry_tui.core.secrets import refuse_secrets
 
@@ -101,10 +100,10 @@ def validate_request(req: WriteRequest) -> Fact:
         type=ftype,
         title=title,
         body=body,
-        scope=check_line(req.scope or "", "scope", "project"),
+        scope=check_line(req.scope or "", "scope", DEFAULT_SCOPE),
         tags=check_tags(list(req.tags or ())),
         confidence=confidence,
-        source=check_line(req.source or "", "source", "conversation"),
+        source=check_line(req.source or "", "source", DEFAULT_SOURCE),
         expires=expires,
     )
 
@@ -192,20 +191,39 @@ def rewrite_facts(
 ) -> IndexReport:
     """Change facts in place (a field that is not their identity: expires, tags), then rebuild
     the index. Each file is re-read under the memory lock and rewritten whole (temp file,
-    rename), keeping every other field and unknown key as it was. All ids are checked first."""
+    rename). Only the changed fields' lines differ: comments, quoting, list styles and
+    unknown keys stay byte for byte (core/memory/frontmatter_edit.py). All ids are checked first."""
     from foundry_tui.core.atomic import atomic_write
     from foundry_tui.core.memory.facts import parse_fact_text
+    from foundry_tui.core.memory.frontmatter_edit import edit_frontmatter
 
     with folder_lock(project.layout.memory_dir):
         project.sync()
         facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
         for fact in facts:
             path = project.layout.facts_dir / f"{fact.id}.md"
-            current = parse_fact_text(path.read_text(encoding="utf-8"), fact.id)
+            original = path.read_text(encoding="utf-8")
+            current = parse_fact_text(original, fact.id)
+            before = {name: getattr(current, name) for name in _IN_PLACE_FIELDS}
             change(current)
-            atomic_write(path, render_fact_text(current))
+            changes = {
+                name: list(value) if isinstance(value, tuple) else value
+                for name in _IN_PLACE_FIELDS
+                if (value := getattr(current, name)) != before[name]
+            }
+            expected = render_fact_text(current)
+            if not changes and render_fact_text(parse_fact_text(original, fact.id)) == expected:
+                continue  # nothing to change: the file stays as it is
+            text = edit_frontmatter(original, changes)
+            if text is None or render_fact_text(parse_fact_text(text, fact.id)) != expected:
+                text = expected  # cannot edit in place faithfully: write the whole fact anew
+            atomic_write(path, text)
         project.sync()
         return rebuild_index(project, today)
+
+
+# The fields an in-place rewrite may change (neither is part of a fact's identity).
+_IN_PLACE_FIELDS = ("expires", "tags")
 
 
 def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:

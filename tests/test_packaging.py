@@ -1,0 +1,89 @@
+"""What a user meets when they install it: the wheel and the sdist hold what they should,
+and an unsupported platform is told so at once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .helpers import REPO
+
+
+def _build(kind: str, out: Path) -> Path:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", kind, "-d", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr
+    (built,) = out.iterdir()
+    return built
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("dist")
+    return {kind: _build(kind, out / kind) for kind in ("wheel", "sdist")}
+
+
+def test_the_wheel_carries_the_licence_and_no_test_helpers(dist: dict[str, Path]) -> None:
+    names = zipfile.ZipFile(dist["wheel"]).namelist()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert "foundry_tui/py.typed" in names
+    assert "foundry_tui/core/artefacts/contract_schemas/fact.v1.json" in names
+    assert "foundry_tui/demo_project/foundry/memory/INDEX.md" in names
+    assert not [n for n in names if n.startswith("tests/")]
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(dist["wheel"]).read(metadata).decode()
+    for line in (
+        "Classifier: Operating System :: POSIX",
+        "Classifier: Programming Language :: Python :: 3.13",
+        "Requires-Dist: pyyaml>=6.0",
+        "Requires-Dist: rich>=14.2",
+        "License-Expression: MIT",
+    ):
+        assert line in text
+
+
+def test_the_sdist_holds_everything_the_suite_reads(dist: dict[str, Path]) -> None:
+    with tarfile.open(dist["sdist"]) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    for needed in (".ci/run", "LICENSE", "README.md", "tox.ini", "pyproject.toml", "tests/test_readme.py"):
+        assert needed in names
+    assert {f"screenshots/{p.name}" for p in (REPO / "screenshots").glob("*.svg")} <= names
+
+
+def test_windows_is_refused_at_start_with_one_line() -> None:
+    code = "import sys\nsys.platform = 'win32'\nfrom foundry_tui.launcher import main\nsys.exit(main(['memory', 'list']))\n"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr == (
+        "foundry: error: Windows is not supported: the memory's locks and id claims need POSIX "
+        "(flock, hard links); run it under WSL, Linux or macOS\n"
+    )
+
+
+def test_under_tox_the_suite_runs_against_the_installed_package() -> None:
+    """tox.ini installs the sdist and runs from an empty folder: the checkout must not shadow it."""
+    import os
+
+    import foundry_tui
+
+    if "TOX_ENV_NAME" not in os.environ:
+        pytest.skip("only meaningful under tox, which installs the package from its sdist")
+    assert REPO not in Path(foundry_tui.__file__).resolve().parents
+    proc = subprocess.run(
+        [sys.executable, "-c", "import foundry_tui; print(foundry_tui.__file__)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert REPO not in Path(proc.stdout.strip()).resolve().parents

@@ -41,7 +41,8 @@ HOOKS = (
     "foundry_tui.core.memory.search",
     "foundry_tui.core.memory.snapshot",
     "foundry_tui.core.memory.store",
-    # SessionStart injects the person's preferences (a hashed file name, one small read).
+    # SessionStart injects the person's preferences: these four import in ~1.2 ms together
+    # (median of 5 fresh interpreters with the standard library loaded; see the trust report).
     "foundry_tui.core.trust",
     "foundry_tui.core.trust.principal",
     "foundry_tui.core.trust.preferences",

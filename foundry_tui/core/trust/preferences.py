@@ -10,9 +10,7 @@ once: a clear request is parked until the person confirms it.
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
-import json
 import os
 from pathlib import Path
 
@@ -141,6 +139,9 @@ def request_clear(caller: Caller) -> str:
     request = _clear_path(principal)
     if request.is_symlink():
         raise FoundryError(f"{request} has been replaced by a symlink; refusing to follow it: remove the link")
+    import datetime as _dt
+    import json
+
     stamp = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     atomic_write(request, json.dumps({"requestedAt": stamp}) + "\n")
     return (

@@ -4,6 +4,8 @@ through the core and through the real `foundry` command line."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import string
 from pathlib import Path
 
@@ -484,6 +486,43 @@ def test_general_paths_cannot_reach_the_reserved_folders(project: Project, tmp_p
     run = _cli(root, "runbook", "get", "sneaky")
     assert run.code == 2 and "runbook 'sneaky' is in a reserved folder" in run.err  # type: ignore[attr-defined]
     assert "sneaky" not in _cli(root, "runbook", "list").out  # type: ignore[attr-defined]
+
+
+@given(st.text(max_size=30))
+def test_anything_outside_the_principal_grammar_is_refused(text: str) -> None:
+    kind, sep, name = text.strip().partition(":")
+    valid = bool(sep) and kind in ("user", "service", "app") and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._@+-]*", name)
+    if valid:
+        assert str(parse_principal(text)) == text.strip()
+    else:
+        with pytest.raises(InputError):
+            parse_principal(text)
+
+
+def test_two_curators_approving_at_once_apply_it_once(project: Project) -> None:
+    import subprocess
+    import sys
+
+    root = project.layout.root
+    proposal_id = _parked(project)
+    env = {**os.environ, "FOUNDRY_PRINCIPAL": "user:alice", "FOUNDRY_TODAY": "2026-11-30"}
+    command = [sys.executable, "-m", "foundry_tui", "--root", str(root), "proposals", "approve", proposal_id]
+    procs = [
+        subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)
+    ]
+    outcomes = sorted(p.wait(timeout=60) for p in procs)
+    assert outcomes == [0, 2, 2]
+    assert list(_facts(root)) == ["fact-0001.md"]
+
+
+def test_a_proposals_folder_replaced_by_a_symlink_is_refused(project: Project, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proposals_dir(project.layout).parent.mkdir(parents=True)
+    proposals_dir(project.layout).symlink_to(elsewhere)
+    with pytest.raises(Exception, match="has been replaced by a symlink"):
+        guarded_memory_write(project, BOT, WriteRequest("A is a", "b", "glossary"), TODAY)
+    assert list(elsewhere.iterdir()) == []
 
 
 def test_a_denied_write_raises_write_denied_in_core(project: Project) -> None:

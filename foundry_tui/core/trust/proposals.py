@@ -171,9 +171,20 @@ def _number(name: str) -> int:
     return int(match.group(1)) if match else -1
 
 
+def _folder(layout: Layout) -> Path:
+    """The proposals folder; refused when it was replaced by a symlink (it could point anywhere)."""
+    folder = proposals_dir(layout)
+    if folder.is_symlink():
+        raise FoundryError(
+            f"{layout.relative(folder)} has been replaced by a symlink; refusing to follow it: "
+            "remove the link (proposals only ever live in a plain folder there)"
+        )
+    return folder
+
+
 def list_proposals(layout: Layout) -> list[Proposal]:
     """Every proposal file, oldest first; broken ones included (with their problem)."""
-    folder = proposals_dir(layout)
+    folder = _folder(layout)
     if not folder.is_dir():
         return []
     paths = sorted((p for p in folder.iterdir() if FILE_RE.fullmatch(p.name)), key=lambda p: _number(p.name))
@@ -189,7 +200,7 @@ def load_proposal(layout: Layout, proposal_id: str) -> Proposal:
     key = proposal_id.strip()
     if not ID_RE.fullmatch(key):
         raise InputError(f"'{proposal_id}' is not a proposal id: use the form prop-0001 (see `foundry proposals list`)")
-    path = proposals_dir(layout) / f"{key}.json"
+    path = _folder(layout) / f"{key}.json"
     if not path.exists() and not path.is_symlink():
         raise NotFoundError(f"no proposal {key}: list them with `foundry proposals list`")
     return _load(layout, path)
@@ -226,7 +237,7 @@ def park(project: Project, caller: Caller, change: Change, today: _dt.date) -> l
     before any file is written; no fact file changes."""
     parts: list[Change] = list(change.split()) if isinstance(change, RetireChange) else [change]
     planned = [(part, part.previews(project, today)[0]) for part in parts]
-    folder = proposals_dir(project.layout)
+    folder = _folder(project.layout)
     folder.mkdir(parents=True, exist_ok=True)
     from foundry_tui.core.events import record_event
 

@@ -14,6 +14,7 @@ from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import Caller, resolve_caller
 from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
 from foundry_tui.tui.messages import FilesChanged
+from foundry_tui.tui.screens.approvals import ApprovalsScreen
 from foundry_tui.tui.screens.blackboard import BlackboardScreen
 from foundry_tui.tui.screens.curator import CuratorScreen
 from foundry_tui.tui.screens.empty import EmptyScreen
@@ -40,6 +41,7 @@ class FoundryApp(App[None]):
         "library": LibraryScreen,
         "tokens": TokensScreen,
         "curator": CuratorScreen,
+        "approvals": ApprovalsScreen,
     }
 
     def __init__(

@@ -117,12 +117,19 @@ class Quit(Command):
     KEY, ACTION, FOOTER = "q", "quit", "Quit"
 
 
+class ShowApprovals(Command):
+    """Go to approvals: memory changes parked by the trust policy, to approve or reject (trusted curators)."""
+
+    KEY, ACTION, FOOTER = "f7", "switch_mode('approvals')", "Approvals"
+
+
 APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,
     ShowLibrary,
     ShowTokens,
     ShowCurator,
+    ShowApprovals,
     ShowKeys,
     Quit,
 )

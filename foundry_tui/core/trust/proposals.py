@@ -192,8 +192,8 @@ def list_proposals(layout: Layout) -> list[Proposal]:
 
 
 def pending_count(layout: Layout) -> int:
-    """How many proposals wait (for a header; broken ones are counted too: they need a look)."""
-    return sum(1 for p in list_proposals(layout) if p.status in ("pending", "broken"))
+    """How many proposals wait for a curator (the TUI header shows it)."""
+    return sum(1 for p in list_proposals(layout) if p.status == "pending")
 
 
 def load_proposal(layout: Layout, proposal_id: str) -> Proposal:
@@ -420,3 +420,17 @@ def render_proposal(project: Project, proposal: Proposal, today: _dt.date) -> st
     if proposal.outcome():
         head.append(proposal.outcome().capitalize())
     return "\n".join([*head, "", diff or after.rstrip("\n")])
+
+
+def marked_lines(before: str, after: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """Both texts line by line, each line marked True where it differs from the other side
+    (the Approvals screen shows them side by side and highlights what changes)."""
+    import difflib
+
+    old, new = before.splitlines(), after.splitlines()
+    old_marks, new_marks = [True] * len(old), [True] * len(new)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            old_marks[i1:i2] = [False] * (i2 - i1)
+            new_marks[j1:j2] = [False] * (j2 - j1)
+    return list(zip(old, old_marks, strict=True)), list(zip(new, new_marks, strict=True))

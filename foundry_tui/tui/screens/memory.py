@@ -103,6 +103,19 @@ class MemoryScreen(Screen[None]):
         time, scans answer meanwhile) and the doctor."""
         self.foundry.project.use_search_index(background=True)
         self.check_doctor()
+        self.count_proposals()
+
+    @work(thread=True, exclusive=True, group="proposals")
+    def count_proposals(self) -> None:
+        """The header's count of proposals waiting for a curator (after the paint, like doctor)."""
+        from foundry_tui.core.trust.proposals import pending_count
+
+        try:
+            count = pending_count(self.foundry.project.layout)
+        except FoundryError:
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.query_one(StatusHeader).show_pending, count)
 
     @work(thread=True, exclusive=True, group="doctor")
     def check_doctor(self) -> None:

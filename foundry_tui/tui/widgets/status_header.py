@@ -22,6 +22,7 @@ class StatusHeader(Horizontal):
         yield Label(f"Foundry · {self.root_label}", id="root-label")
         yield Label("loading…", id="counts")
         yield Label("", id="doctor-status")
+        yield Label("", id="pending-count")
         yield Label("index", id="gauge-label")
         yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
         yield Label("", id="gauge-figures")
@@ -35,6 +36,11 @@ class StatusHeader(Horizontal):
         problems = report.failed + report.warned
         status.update("doctor: ok" if not problems else f"doctor: {problems} problem{'s' if problems != 1 else ''} (d)")
         status.set_class(not report.ok, "failing")
+
+    def show_pending(self, count: int) -> None:
+        """How many proposals wait for a curator (the Approvals screen, F7)."""
+        label = f"{count} proposal{'s' if count != 1 else ''} pending (F7)" if count else ""
+        self.query_one("#pending-count", Label).update(label)
 
     def show(self, overview: Overview) -> None:
         total = len(overview.facts) + len(overview.broken)

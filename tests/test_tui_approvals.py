@@ -132,6 +132,25 @@ async def test_a_write_from_the_tui_by_an_untrusted_person_parks(demo_root: Path
     assert not (demo_root / ".foundry/memory/facts/fact-0017.md").exists()
 
 
+async def test_a_preferences_clear_request_is_confirmed_in_the_tui(demo_root: Path) -> None:
+    from foundry_tui.core.trust.preferences import preferences_path, request_clear, save_preferences
+
+    save_preferences(ALICE, "Base branch: develop.")
+    request_clear(ALICE)
+    app = _app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(pilot)
+        assert "a clear request is pending (c confirms it)" in str(
+            app.screen.query_one("#approvals-title", Label).render()
+        )
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen) and preferences_path(ALICE.principal).exists()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    assert not preferences_path(ALICE.principal).exists()
+
+
 def test_approvals_screen_snapshot(snap_compare: Callable[..., bool], demo_root: Path) -> None:
     _park_two(demo_root)
 

@@ -136,6 +136,28 @@ def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | No
     )
 
 
+DENY_RESERVED = (
+    "Foundry memory: the proposals wave (.foundry/blackboard/_proposals/) and the user-preferences folder are "
+    "written only by Foundry's trust policy. Use the memory_write tool (it parks a proposal when you may not "
+    "write) or save_user_preferences."
+)
+
+
+def _aims_at_reserved(tool: str, value: str, cwd: Path, root: Path) -> bool:
+    """An edit (or a shell command) that would write a proposal or a preferences file by hand."""
+    from foundry_tui.core.paths import Layout
+    from foundry_tui.core.trust.reserved import PREFERENCES_FOLDER, PROPOSALS_WAVE, is_reserved_path
+
+    if tool == "Bash":  # a command line: look for the folders' names
+        text = value.replace("\\", "/").lower()
+        return f"blackboard/{PROPOSALS_WAVE}" in text or f"{PREFERENCES_FOLDER}/" in text
+    try:
+        path = Path(value).expanduser()
+        return is_reserved_path(Layout(root), path if path.is_absolute() else cwd / path)
+    except (OSError, ValueError):
+        return False
+
+
 def _targets(tool: str, tool_input: dict[str, Any]) -> list[str]:
     keys = {"Bash": ("command",)}.get(tool, ("file_path", "path", "pattern", "glob", "notebook_path"))
     return [v for k in keys if isinstance(v := tool_input.get(k), str) and v]
@@ -161,14 +183,28 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
     facts_dir = (root / ".foundry" / "memory" / "facts").resolve()
     hit = next((t for t in _targets(tool, tool_input) if _aims_at_facts(t, cwd, facts_dir)), None)
+    reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
+    if hit is None and tool in EDIT_TOOLS:  # reading a proposal is fine; writing one by hand is not
+        hit = next((t for t in _targets(tool, tool_input) if _aims_at_reserved(tool, t, cwd, root)), None)
+        reason = DENY_RESERVED
+    elif hit is None and tool == "Bash":
+        command = next(iter(_targets(tool, tool_input)), "")
+        if command and _aims_at_reserved(tool, command, cwd, root) and _writes(command):
+            hit, reason = command, DENY_RESERVED
     if hit is None:
         return None
     from foundry_tui.core.events import record_event
     from foundry_tui.core.paths import Layout
 
     record_event(Layout(root), "gate_blocked", tool=tool, target=hit[:200])
-    reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
     return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
+
+
+def _writes(command: str) -> bool:
+    """Whether a shell command looks like it writes (redirects, moves, copies, edits in place)."""
+    import re
+
+    return bool(re.search(r">|\b(tee|cp|mv|rm|sed\s+-i|touch|install|ln|truncate|dd)\b", command))
 
 
 HANDLERS = {"session-start": session_start, "user-prompt-submit": user_prompt_submit, "pre-tool-use": pre_tool_use}

@@ -530,3 +530,36 @@ def test_a_denied_write_raises_write_denied_in_core(project: Project) -> None:
         guarded_memory_write(
             project, Caller(ALICE.principal, unattended=True), WriteRequest("A", "b", "glossary"), TODAY
         )
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "denied"),
+    [
+        ("Write", {"file_path": ".foundry/blackboard/_proposals/prop-0009.json"}, True),
+        ("Edit", {"file_path": "{root}/.foundry/blackboard/_Proposals/prop-0001.json"}, True),
+        ("Write", {"file_path": "{data}/user-preferences/abc.md"}, True),
+        ("Bash", {"command": "echo '{}' > .foundry/blackboard/_proposals/prop-0009.json"}, True),
+        ("Bash", {"command": "cat .foundry/blackboard/_proposals/prop-0001.json"}, False),
+        ("Read", {"file_path": ".foundry/blackboard/_proposals/prop-0001.json"}, False),
+        ("Write", {"file_path": ".foundry/blackboard/analysis/x.json"}, False),
+        ("Bash", {"command": "foundry proposals list"}, False),
+    ],
+)
+def test_the_hook_denies_writing_proposals_or_preferences_by_hand(
+    root: Path, tool: str, tool_input: dict[str, str], denied: bool
+) -> None:
+    data = os.environ["FOUNDRY_DATA_DIR"]
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "cwd": str(root),
+        "tool_input": {k: v.replace("{root}", str(root)).replace("{data}", data) for k, v in tool_input.items()},
+    }
+    run = run_cli("--root", str(root), "hook", "pre-tool-use", stdin=json.dumps(payload))
+    assert run.code == 0
+    if not denied:
+        assert run.out == ""
+        return
+    answer = json.loads(run.out)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"
+    assert answer["permissionDecisionReason"].startswith("Foundry memory: the proposals wave")

@@ -22,7 +22,9 @@ class StatusHeader(Horizontal):
         yield Label(f"Foundry · {self.root_label}", id="root-label")
         yield Label("loading…", id="counts")
         yield Label("", id="doctor-status")
-        yield Label("", id="pending-count")
+        pending = Label("", id="pending-count")
+        pending.display = False  # takes no room until a proposal waits
+        yield pending
         yield Label("index", id="gauge-label")
         yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
         yield Label("", id="gauge-figures")
@@ -39,8 +41,9 @@ class StatusHeader(Horizontal):
 
     def show_pending(self, count: int) -> None:
         """How many proposals wait for a curator (the Approvals screen, F7)."""
-        label = f"{count} proposal{'s' if count != 1 else ''} pending (F7)" if count else ""
-        self.query_one("#pending-count", Label).update(label)
+        label = self.query_one("#pending-count", Label)
+        label.update(f"{count} proposal{'s' if count != 1 else ''} pending (F7)")
+        label.display = count > 0
 
     def show(self, overview: Overview) -> None:
         total = len(overview.facts) + len(overview.broken)

@@ -79,11 +79,12 @@ def test_under_tox_the_suite_runs_against_the_installed_package() -> None:
 
     if "TOX_ENV_NAME" not in os.environ:
         pytest.skip("only meaningful under tox, which installs the package from its sdist")
-    assert REPO not in Path(foundry_tui.__file__).resolve().parents
+    checkout = (REPO / "foundry_tui").resolve()
+    assert Path(foundry_tui.__file__).resolve().parent != checkout
     proc = subprocess.run(
         [sys.executable, "-c", "import foundry_tui; print(foundry_tui.__file__)"],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert REPO not in Path(proc.stdout.strip()).resolve().parents
+    assert Path(proc.stdout.strip()).resolve().parent != checkout

@@ -270,6 +270,9 @@ def test_a_bulk_retire_parks_one_proposal_per_fact(project: Project) -> None:
     write(project, "B is b", "b")
     result = guarded_write(project, BOT, RetireChange(["fact-0001", "fact-0002"], "2026-11-29"), TODAY)
     assert result.proposal_ids == ["prop-0001", "prop-0002"]
+    assert result.text.endswith(
+        "A trusted curator approves each with `foundry proposals approve ID` (or in the TUI's Approvals screen)."
+    )
     assert [p.would_do for p in list_proposals(project.layout)] == [
         "retire fact-0001 (expires 2026-11-29)",
         "retire fact-0002 (expires 2026-11-29)",

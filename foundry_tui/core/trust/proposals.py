@@ -259,12 +259,16 @@ def park(project: Project, caller: Caller, change: Change, today: _dt.date) -> l
 def parked_text(caller: Caller, proposals: list[Proposal]) -> str:
     """The reply to a parked write (the same for the MCP tool, the CLI and the TUI)."""
     ids = ", ".join(p.id for p in proposals)
-    first = proposals[0].id if proposals else "prop-NNNN"
+    how = (
+        f"approves it with `foundry proposals approve {proposals[0].id}`"
+        if len(proposals) == 1
+        else "approves each with `foundry proposals approve ID`"
+    )
     return "\n".join(
         [
             f"parked: {ids} ({caller.principal} is not trusted to change shared memory, so no fact file changed)",
             *(f"Today it would: {p.would_do}" for p in proposals),
-            f"A trusted curator approves it with `foundry proposals approve {first}` (or in the TUI's Approvals screen).",
+            f"A trusted curator {how} (or in the TUI's Approvals screen).",
         ]
     )
 

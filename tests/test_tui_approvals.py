@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static, TextArea
 
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.write import WriteRequest
@@ -125,9 +125,16 @@ async def test_a_write_from_the_tui_by_an_untrusted_person_parks(demo_root: Path
     app = _app(demo_root, BOB)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        screen = app.screen
-        screen._write(WriteRequest("Staging resets nightly", "At 02:00 UTC.", "convention"))  # type: ignore[attr-defined]
+        await pilot.press("w")
         await settle(pilot)
+        app.screen.query_one("#title", Input).value = "Staging resets nightly"
+        app.screen.query_one("#body", TextArea).text = "At 02:00 UTC."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("ctrl+s")  # confirm
+        await settle(pilot)
+        assert any("parked: prop-0003 (user:bob is not trusted" in str(n.message) for n in app._notifications)
+        assert "3 proposals pending (F7)" in str(app.screen.query_one("#pending-count", Label).render())
     assert [p.would_do for p in list_proposals(Project(demo_root).layout)][-1] == "created"
     assert not (demo_root / ".foundry/memory/facts/fact-0017.md").exists()
 

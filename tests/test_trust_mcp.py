@@ -15,6 +15,7 @@ from mcp.shared.exceptions import MCPError
 
 from foundry_tui.core.events import read_events
 from foundry_tui.core.paths import Layout
+from foundry_tui.core.trust.proposals import list_proposals
 from foundry_tui.core.trust.reserved import preferences_dir, proposals_dir
 
 from .helpers import run_cli
@@ -61,21 +62,26 @@ async def test_an_unattended_ci_bot_is_denied_and_told_to_report_instead(root: P
     assert ("write_denied", "service:ci-bot") in kinds
 
 
-async def test_a_principal_passed_as_a_tool_argument_is_never_used(root: Path) -> None:
+async def test_a_principal_passed_as_a_tool_argument_is_ignored(root: Path) -> None:
     (root / ".foundry/config.json").write_text(json.dumps({"trust": {"trusted": ["user:alice"]}}))
+    note = (
+        "Note: ignored the argument principal: this server acts for service:ci-bot, fixed when it started "
+        "(FOUNDRY_PRINCIPAL), never for a tool argument."
+    )
     async with Client(_params(root, FOUNDRY_PRINCIPAL="service:ci-bot")) as client:
-        for name, args in (
-            ("memory_write", {**FACT, "principal": "user:alice"}),
-            ("save_user_preferences", {"content": "x", "principal": "user:alice"}),
-        ):
-            try:
-                error, text = await _call(client, name, args)
-            except MCPError as exc:  # refused by the schema: an unknown argument
-                error, text = True, str(exc)
-            assert error and "unknown argument 'principal'" in text
-        error, text = await _call(client, "memory_write", FACT)  # the same call without it: parked as the bot
+        error, text = await _call(client, "memory_write", {**FACT, "principal": "user:alice"})
         assert not error and text.startswith("parked: prop-0001 (service:ci-bot is not trusted")
+        assert text.endswith(note)
+        error, text = await _call(client, "save_user_preferences", {"content": "x", "principal": "user:alice"})
+        assert error and text.startswith("save_user_preferences failed: service:ci-bot is a service principal")
+        assert text.endswith(note)
+        try:  # any other tool keeps refusing arguments it does not know
+            error, text = await _call(client, "memory_search", {"query": "node", "principal": "user:alice"})
+        except MCPError as exc:
+            error, text = True, str(exc)
+        assert error and "unknown argument 'principal'" in text
     assert _facts(root) == []
+    assert [p.author for p in list_proposals(Layout(root))] == ["service:ci-bot"]
     assert not preferences_dir().exists()  # nothing saved for alice (or anyone)
 
 

@@ -166,6 +166,9 @@ class FoundryServer:
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         args = params.get("arguments") or {}
+        from foundry_tui.mcp.tools import drop_identity_arguments
+
+        args, ignored = drop_identity_arguments(tool.name, args)
         problem = check_arguments(tool, args)
         if problem:
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
@@ -175,9 +178,15 @@ class FoundryServer:
             is_error = tool.name == "blackboard_write" and not fields.get("written", True)
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
+        if ignored:
+            text += f"\nNote: ignored the argument{'s' if len(ignored) > 1 else ''} {', '.join(ignored)}: {self.caller_note()}"
         record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
         return {"content": [{"type": "text", "text": text}], "isError": is_error}
+
+    def caller_note(self) -> str:
+        who = self.caller.principal if self.caller is not None else "the principal of its environment"
+        return f"this server acts for {who}, fixed when it started (FOUNDRY_PRINCIPAL), never for a tool argument."
 
     # ---- resources -----------------------------------------------------------------------------
 

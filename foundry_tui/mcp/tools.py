@@ -312,4 +312,17 @@ def call_tool(
     raise KeyError(name)
 
 
+# Arguments that try to say who is calling. The trust tools ignore them (and say so) rather
+# than fail: identity comes from the server's environment alone (DESIGN.md, "Trust").
+IDENTITY_ARGUMENTS = ("principal", "author", "user", "as")
+
+
+def drop_identity_arguments(name: str, args: Any) -> tuple[Any, list[str]]:
+    """`args` without identity arguments for a trust tool, and the names dropped."""
+    if name not in _TRUST_TOOLS or not isinstance(args, dict):
+        return args, []
+    ignored = [key for key in IDENTITY_ARGUMENTS if key in args]
+    return ({k: v for k, v in args.items() if k not in ignored} if ignored else args), ignored
+
+
 _TRUST_TOOLS = {"memory_write", "get_user_preferences", "save_user_preferences", "clear_user_preferences"}

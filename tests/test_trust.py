@@ -252,6 +252,19 @@ def test_an_untrusted_write_parks_a_fact_v1_proposal_and_changes_no_fact(project
     assert valid
 
 
+def test_a_promotion_goes_through_the_same_gate(project: Project) -> None:
+    req = WriteRequest("Staging resets nightly", "At 02:00 UTC.", "convention")
+    with pytest.raises(WriteDenied):
+        guarded_memory_write(project, Caller(BOB.principal, unattended=True), req, TODAY, operation="promote")
+    parked = guarded_memory_write(project, BOT, req, TODAY, operation="promote")
+    (proposal,) = list_proposals(project.layout)
+    assert (parked.status, proposal.operation, proposal.would_do) == ("parked", "promote", "created")
+    text = approve_proposal(project, ALICE, proposal.id, TODAY)
+    assert text.splitlines()[1] == "created: fact-0001"
+    written = guarded_memory_write(project, ALICE, WriteRequest("Deploys are blue green", "b", "convention"), TODAY)
+    assert written.written and written.applied is not None and written.applied.fact_id == "fact-0002"
+
+
 def test_a_service_principal_parks_even_without_a_trust_section(project: Project) -> None:
     result = guarded_memory_write(project, BOT, WriteRequest("Flaky test in auth", "b", "risk"), TODAY)
     assert result.status == "parked" and _facts(project.layout.root) == {}

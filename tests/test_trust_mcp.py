@@ -57,6 +57,13 @@ async def test_an_unattended_ci_bot_is_denied_and_told_to_report_instead(root: P
         assert error and text.startswith("get_user_preferences failed: service:ci-bot is a service principal")
         error, text = await _call(client, "memory_search", {"query": "node"})  # reads stay open
         assert not error
+        for wave in ("_proposals", "_PROPOSALS."):  # and no general tool reaches the proposals
+            error, text = await _call(
+                client, "blackboard_write", {"wave": wave, "agent": "x", "schema": "fact.v1", "data": FACT}
+            )
+            assert error and "is reserved for parked memory proposals" in text
+            error, text = await _call(client, "blackboard_read", {"wave": wave})
+            assert error and "is reserved for parked memory proposals" in text
     assert _facts(root) == [] and not proposals_dir(Layout(root)).exists()
     kinds = [(e["kind"], e.get("principal")) for e in read_events(Layout(root))]
     assert ("write_denied", "service:ci-bot") in kinds

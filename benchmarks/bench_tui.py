@@ -27,10 +27,10 @@ from bench_memory import TODAY, generate, queries
 
 from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.automation import settle
 from foundry_tui.tui.screens.memory import MemoryScreen
 from foundry_tui.tui.widgets.index_pane import IndexPane
 from foundry_tui.tui.widgets.search_pane import SearchPane
+from tests.tui_helpers import settle
 
 
 async def run(root: Path, words: list[str]) -> dict[str, str]:

@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 
 from foundry_tui.demo import make_demo_copy, remove_demo_copy
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.automation import select, settle
+from tests.tui_helpers import select, settle
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 TODAY = datetime.date(2026, 11, 30)

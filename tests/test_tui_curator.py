@@ -3,13 +3,18 @@ add a tag from a missed search, retire in bulk; and its snapshots."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import SelectionList, Static, TabbedContent
 
+from foundry_tui.core import atomic
 from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.curator import CuratorScreen
@@ -92,6 +97,66 @@ async def test_retire_in_bulk(demo_root: Path) -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
     assert "expires: 2026-11-29" in (demo_root / ".foundry/memory/facts/fact-0011.md").read_text()
+
+
+# Another process holding the memory folder's lock (flock on the folder, as folder_lock takes it).
+HOLD_THE_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+async def test_a_failing_undo_is_reported_and_the_app_stays_up(
+    demo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock's timeout during `u` used to close the app; now it is one notification, and the undo is kept."""
+    monkeypatch.setattr("foundry_tui.core.curation.merge.folder_lock", partial(atomic.folder_lock, timeout=0.3))
+    memory_dir = demo_root / ".foundry/memory"
+    before = _tree(demo_root)
+    app = make_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_curator(pilot)
+        await select(pilot, "group:0", "#groups")
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert (memory_dir / "facts/fact-0017.md").exists()
+        holder = subprocess.Popen(
+            [sys.executable, "-c", HOLD_THE_LOCK, str(memory_dir)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+            await pilot.press("u")
+            await settle(pilot)
+        finally:
+            assert holder.stdin is not None
+            holder.stdin.close()
+            holder.wait()
+        assert app.is_running and isinstance(app.screen, CuratorScreen)
+        errors = [str(n.message) for n in app._notifications if n.severity == "error"]
+        assert errors == [
+            f"Not undone: {memory_dir} is locked by another writer for over 0 s: retry, or stop the stuck process"
+        ]
+        assert (memory_dir / "facts/fact-0017.md").exists()  # nothing was undone ...
+        await pilot.press("u")  # ... and the undo is still there once the other writer has gone
+        await settle(pilot)
+    assert _tree(demo_root) == before
+
+
+async def test_the_palette_runs_a_curator_command(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_curator(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"undo merge", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CuratorScreen)
+        assert [str(n.message) for n in app._notifications] == ["No merge to undo in this session."]
 
 
 def _curator_steps(*keys: str) -> Callable[[Pilot[Any]], Any]:

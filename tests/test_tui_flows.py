@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+from textual.color import Color
+from textual.content import Content
+from textual.style import Style
 from textual.widgets import Input, Static, TextArea
 
 from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.tui.app import FoundryApp
+from foundry_tui.tui.commands import FoundryCommands
 from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.empty import EmptyScreen
 from foundry_tui.tui.screens.memory import MemoryScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
 from foundry_tui.tui.widgets.fact_detail import FactDetail
+from foundry_tui.tui.widgets.search_pane import SearchResults
 
-from .helpers import run_cli
+from .helpers import TODAY, run_cli
 from .tui_helpers import make_app, option_ids, select, settle
 
 
@@ -34,10 +42,13 @@ async def test_search_then_select(demo_root: Path) -> None:
         await settle(pilot)
         assert option_ids(pilot, "#results") == ["fact-0007", "fact-0014"]
         await select(pilot, "fact-0014", "#results")
-        text = _detail_text(app)
-        assert "fact-0014 · convention · active" in text
-        assert 'score 3.00 = 3 points\n  "snake" title +1' not in text  # the real breakdown follows
-        assert '"json" title +3' in text and "× 1 (convention) × 1 (confidence medium)" in text
+        assert "fact-0014 · convention · active" in _detail_text(app)
+        assert str(app.screen.query_one("#detail-score", Static).render()) == (
+            "score 8.00 = 8 points\n"
+            '  "snake" title +3, body +1\n'
+            '  "json" title +3, body +1\n'
+            "  × 1 (convention) × 1 (confidence medium)"
+        )
 
 
 async def test_fact_with_chain_and_selecting_through_it(demo_root: Path) -> None:
@@ -81,6 +92,14 @@ async def test_cancelling_changes_nothing(demo_root: Path) -> None:
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
+        assert isinstance(app.screen, MemoryScreen)
+        for key in ("x", "w"):  # the Cancel button of the confirmation and of the form
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen | WriteFactScreen)
+            await pilot.click("#cancel")
+            await settle(pilot)
+            assert isinstance(app.screen, MemoryScreen)
     assert {p.name: p.read_bytes() for p in (demo_root / ".foundry/memory/facts").iterdir()} == before
 
 
@@ -178,9 +197,8 @@ async def test_watcher_picks_up_another_process_and_broken_files(demo_root: Path
             check=True,
             capture_output=True,
         )
-        start = time.monotonic()
+        # Seen at all (how fast is the benchmark's business: benchmarks/bench_tui.py, "edit on disk visible").
         assert await _wait_for(pilot, lambda: "fact-0017" in option_ids(pilot, "#index"))
-        assert time.monotonic() - start < 2.0
         assert any(str(n.message) == "fact-0017 added" for n in app._notifications)
         broken = demo_root / ".foundry/memory/facts/fact-0018.md"
         broken.write_text("---\ntitle: [unclosed\n---\n")
@@ -241,17 +259,171 @@ async def test_rebuild_index_and_notifications(demo_root: Path) -> None:
         assert any("13/13 facts listed" in str(n.message) for n in app._notifications)
 
 
+async def test_a_disk_error_in_a_write_is_one_notification(demo_root: Path) -> None:
+    """Not only the core's refusals: an OSError in a worker used to close the app."""
+    index = demo_root / ".foundry/memory/INDEX.md"
+    index.unlink()
+    index.mkdir()  # INDEX.md cannot be replaced by a file now
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, MemoryScreen)
+        [error] = [str(n.message) for n in app._notifications if n.severity == "error"]
+        assert error.startswith("Not rebuilt: [Errno 21] Is a directory: ") and error.endswith(f"-> '{index}'")
+        await select(pilot, "fact-0009")  # still usable
+        assert "fact-0009 · decision · active" in _detail_text(app)
+
+
 def test_a_missing_root_is_an_error_before_the_app_starts() -> None:
     run = run_cli("tui", "--root", "/does/not/exist")
     assert run.code == 2 and run.err.startswith("foundry: error: project root /does/not/exist is not a directory")
 
 
-async def test_light_theme_and_no_color(demo_root: Path, monkeypatch: object) -> None:
-    monkeypatch.setenv("NO_COLOR", "1")  # type: ignore[attr-defined]
+async def test_runs_under_no_color(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(demo_root)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert app.no_color
+        assert "fact-0009" in option_ids(pilot, "#index")
+
+
+def _score_colour(app: FoundryApp, row: int) -> str:
+    """The colour of the score at the start of a search result's line, as drawn."""
+    first = next(iter(app.screen.query_one(SearchResults).render_line(row)))
+    assert first.text.strip() and first.style is not None and first.style.color is not None
+    return first.style.color.get_truecolor().hex.upper()
+
+
+async def test_colours_follow_the_theme(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"snake json")
+        await settle(pilot)
+        assert _score_colour(app, 1) == app.get_css_variables()["text-success"] == "#8AD4A1"  # textual-dark
         app.theme = "textual-light"
         await settle(pilot)
-        assert "fact-0009" in option_ids(pilot, "#index")
+        assert _score_colour(app, 1) == app.get_css_variables()["text-success"] == "#337E4A"
+        head = app.screen.query_one("#detail-head", Static).render()
+        assert isinstance(head, Content)
+        active = next(span for span in head.spans if head.plain[span.start : span.end] == "active")
+        assert isinstance(active.style, Style)  # the fact shown is active, in the light theme's colour
+        assert (active.style.foreground, active.style.bold) == (Color.parse("#337E4A"), True)
+
+
+async def test_the_blackboard_follows_the_theme(demo_root: Path) -> None:
+    """The verdict of the artifact shown is drawn again in the new theme's colour."""
+
+    def verdict_colour() -> Color | None:
+        head = app.screen.query_one("#artifact-head", Static).render()
+        assert isinstance(head, Content)
+        [verdict] = [span for span in head.spans if "violation" in head.plain[span.start : span.end]]
+        assert isinstance(verdict.style, Style)
+        return verdict.style.foreground
+
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        app.screen.query_one("#waves").focus()
+        await pilot.press("down", "down", "down")  # the invalid finding
+        await settle(pilot)
+        assert verdict_colour() == Color.parse("#D17E92")  # textual-dark's $text-error
+        app.theme = "textual-light"
+        await settle(pilot)
+        assert verdict_colour() == Color.parse("#7A273C")  # textual-light's
+
+
+async def test_screens_are_imported_when_first_shown(demo_root: Path) -> None:
+    """Start-up pays only for the screen shown: the other modes' modules load on first use."""
+    # Self-contained, and run outside the checkout: under tox the installed package is the one tested.
+    script = f"""
+import asyncio, datetime, sys
+from pathlib import Path
+from foundry_tui.tui.app import FoundryApp
+
+def screens():
+    return sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("foundry_tui.tui.screens."))
+
+async def settled(pilot):
+    for _ in range(4):
+        for worker in list(pilot.app.workers):
+            try:
+                await worker.wait()
+            except Exception:
+                pass
+        await pilot.pause(0.02)
+
+async def main():
+    app = FoundryApp(Path({str(demo_root)!r}), datetime.date(2026, 11, 30), watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        print(type(app.screen).__name__, *screens())
+        await pilot.press("f6")
+        await settled(pilot)
+        print(type(app.screen).__name__, *screens())
+
+asyncio.run(main())
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=demo_root, check=True)
+    at_start, after_f6 = run.stdout.splitlines()
+    assert at_start == "MemoryScreen base dialog doctor memory write_fact"
+    assert after_f6 == "CuratorScreen base curator dialog doctor live memory merge write_fact"
+
+
+async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        on_memory = await _palette_titles(app)
+        await pilot.press("f6")
+        await settle(pilot)
+        on_curator = await _palette_titles(app)
+    app_titles = [
+        "Show Memory",
+        "Show Blackboard",
+        "Show Library",
+        "Show Tokens",
+        "Show Curator",
+        "Show Approvals",
+        "Show Keys",
+        "Quit",
+    ]
+    assert on_memory == [
+        "Focus Search",
+        "Toggle Inactive",
+        "Write Fact",
+        "Retire Fact",
+        "Add Why",
+        "Rebuild Index",
+        "Show Doctor",
+        *app_titles,
+    ]
+    assert on_curator == ["Merge Group", "Undo Merge", "Add Tag", "Retire Selected", *app_titles]
+
+
+async def test_palette_leaves_out_what_check_action_refuses(demo_root: Path) -> None:
+    class NoQuitting(FoundryApp):
+        CSS_PATH = str(
+            Path(inspect.getfile(FoundryApp)).with_name("app.tcss")
+        )  # else it is looked for beside this test
+
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            return action != "quit"
+
+    app = NoQuitting(demo_root, TODAY, watch=False, root_label="demo")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        titles = await _palette_titles(app)
+    assert "Quit" not in titles and "Show Doctor" in titles
+
+
+async def _palette_titles(app: FoundryApp) -> list[str]:
+    provider = FoundryCommands(app.screen)
+    return [str(hit.text) async for hit in provider.discover()]

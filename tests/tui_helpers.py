@@ -1,14 +1,17 @@
-"""Helpers for driving the real Textual app with Pilot."""
+"""Driving the real Textual app headless with Pilot: shared by the tests, the screenshot
+script and the TUI benchmark (which import it as `tests.tui_helpers`)."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.automation import select, settle
-from foundry_tui.tui.widgets.fact_list import FactList
+from foundry_tui.tui.widgets.row_list import RowList
 
 from .helpers import TODAY
 
@@ -18,8 +21,24 @@ def make_app(root: Path, *, watch: bool = False) -> FoundryApp:
     return FoundryApp(root, TODAY, watch=watch, root_label="demo")
 
 
-def option_ids(pilot: Pilot[None], list_id: str) -> list[str]:
-    return pilot.app.screen.query_one(list_id, FactList).row_ids
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let workers finish and the screen catch up (a load chains into a search and the doctor)."""
+    for _ in range(4):
+        # Every worker but the file watcher, which runs until the app closes.
+        for worker in [w for w in pilot.app.workers if w.group != "watch"]:
+            with contextlib.suppress(WorkerFailed, WorkerCancelled):  # the app reports those itself
+                await worker.wait()
+        await pilot.pause(0.02)
 
 
-__all__ = ["make_app", "option_ids", "select", "settle"]
+async def select(pilot: Pilot[Any], row_id: str, list_id: str = "#index") -> None:
+    """Move to `row_id` in a list, as the arrow keys would."""
+    rows = pilot.app.screen.query_one(list_id, RowList)
+    rows.focus()
+    rows.highlighted = None  # so that moving onto the entry the cursor is already on still counts
+    rows.highlighted = rows.index_of(row_id)
+    await settle(pilot)
+
+
+def option_ids(pilot: Pilot[Any], list_id: str) -> list[str]:
+    return pilot.app.screen.query_one(list_id, RowList).row_ids

@@ -1,28 +1,37 @@
-"""FoundryApp: the screens as modes, the commands, and the file watcher."""
+"""FoundryApp: the screens as modes (each imported when first shown), the commands,
+and the file watcher."""
 
 from __future__ import annotations
 
 import datetime as _dt
+import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.worker import Worker
 
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import Caller, resolve_caller
 from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
 from foundry_tui.tui.messages import FilesChanged
-from foundry_tui.tui.screens.approvals import ApprovalsScreen
-from foundry_tui.tui.screens.blackboard import BlackboardScreen
-from foundry_tui.tui.screens.curator import CuratorScreen
-from foundry_tui.tui.screens.empty import EmptyScreen
-from foundry_tui.tui.screens.library import LibraryScreen
-from foundry_tui.tui.screens.memory import MemoryScreen
-from foundry_tui.tui.screens.tokens import TokensScreen
+from foundry_tui.tui.workers import worker_state_changed
 
 IGNORED_PARTS = {"metrics", "scratch"}  # change on every agent call; nothing on screen depends on them
+
+
+def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
+    """A mode's screen, its module imported only when the mode is first shown."""
+
+    def make() -> Screen[Any]:
+        screen: type[Screen[Any]] = getattr(importlib.import_module(f"foundry_tui.tui.screens.{module}"), name)
+        return screen()
+
+    return make
 
 
 class FoundryApp(App[None]):
@@ -36,12 +45,12 @@ class FoundryApp(App[None]):
         Binding("escape", "switch_mode('memory')", show=False),
     ]
     MODES = {
-        "memory": MemoryScreen,
-        "blackboard": BlackboardScreen,
-        "library": LibraryScreen,
-        "tokens": TokensScreen,
-        "curator": CuratorScreen,
-        "approvals": ApprovalsScreen,
+        "memory": lazy_screen("memory", "MemoryScreen"),
+        "blackboard": lazy_screen("blackboard", "BlackboardScreen"),
+        "library": lazy_screen("library", "LibraryScreen"),
+        "tokens": lazy_screen("tokens", "TokensScreen"),
+        "curator": lazy_screen("curator", "CuratorScreen"),
+        "approvals": lazy_screen("approvals", "ApprovalsScreen"),
     }
 
     def __init__(
@@ -65,11 +74,10 @@ class FoundryApp(App[None]):
         if self.project.layout.foundry.is_dir():
             self.open_memory()
         else:
-            self.push_screen(EmptyScreen())
+            self.push_screen(lazy_screen("empty", "EmptyScreen")())
 
     def open_memory(self) -> None:
-        if isinstance(self.screen, EmptyScreen):
-            self.pop_screen()
+        """Show the memory screen (at start, or once `foundry init` made the memory) and watch the files."""
         self.switch_mode("memory")
         if self.watch_enabled:
             self.watch_files()
@@ -80,7 +88,10 @@ class FoundryApp(App[None]):
         else:
             self.action_show_help_panel()
 
-    @work(exclusive=True, group="watch")
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker_state_changed(self, event)
+
+    @work(exclusive=True, group="watch", name="Stopped watching the files", exit_on_error=False)
     async def watch_files(self) -> None:
         """Watch .foundry/ and docs/adr/; each debounced batch becomes one refresh."""
         from watchfiles import awatch

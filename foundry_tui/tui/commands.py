@@ -6,19 +6,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from textual.actions import parse
+from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
 
 
 class Command:
-    """Base: subclasses set KEY and ACTION; FOOTER (when set) puts it in the footer."""
+    """Base: subclasses set KEY and ACTION; FOOTER (when set) puts it in the footer.
+
+    A command belongs to the app (APP_COMMANDS, in its BINDINGS) or to a screen (the
+    screen's SCREEN_COMMANDS, in its BINDINGS); the palette offers the app's and those of
+    the screen shown, each when the node that runs it allows it (`check_action`)."""
 
     KEY: ClassVar[str]
     ACTION: ClassVar[str]
     FOOTER: ClassVar[str | None] = None
-    SCOPE: ClassVar[str] = "app"  # "app" or "main" (the memory screen)
 
     @classmethod
     def title(cls) -> str:
@@ -29,6 +35,12 @@ class Command:
         return " ".join((cls.__doc__ or "").split())
 
     @classmethod
+    def parsed_action(cls) -> tuple[str, tuple[object, ...]]:
+        """The action's name and parameters, as `check_action` receives them."""
+        _namespace, name, parameters = parse(cls.ACTION)
+        return name, parameters
+
+    @classmethod
     def binding(cls) -> Binding:
         return Binding(cls.KEY, cls.ACTION, cls.FOOTER or cls.title(), show=cls.FOOTER is not None, tooltip=cls.help())
 
@@ -36,43 +48,43 @@ class Command:
 class FocusSearch(Command):
     """Search the active facts as an agent would (the core's scoring)."""
 
-    KEY, ACTION, FOOTER, SCOPE = "slash", "focus_search", "Search", "main"
+    KEY, ACTION, FOOTER = "slash", "focus_search", "Search"
 
 
 class ToggleInactive(Command):
     """Show or hide inactive facts (expired or superseded), dimmed, with the reason."""
 
-    KEY, ACTION, FOOTER, SCOPE = "i", "toggle_inactive", "Inactive", "main"
+    KEY, ACTION, FOOTER = "i", "toggle_inactive", "Inactive"
 
 
 class WriteFact(Command):
     """Write a new fact through memory_write (dedup, ids and supersedes are automatic)."""
 
-    KEY, ACTION, FOOTER, SCOPE = "w", "write_fact", "Write", "main"
+    KEY, ACTION, FOOTER = "w", "write_fact", "Write"
 
 
 class RetireFact(Command):
     """Retire the selected fact by setting its expires date (nothing is deleted)."""
 
-    KEY, ACTION, FOOTER, SCOPE = "x", "retire_fact", "Retire", "main"
+    KEY, ACTION, FOOTER = "x", "retire_fact", "Retire"
 
 
 class AddWhy(Command):
     """Add the missing Why line to the selected decision or risk (saved as a new version)."""
 
-    KEY, ACTION, FOOTER, SCOPE = "y", "add_why", "Why", "main"
+    KEY, ACTION, FOOTER = "y", "add_why", "Why"
 
 
 class RebuildIndex(Command):
     """Rebuild .foundry/memory/INDEX.md from the active facts."""
 
-    KEY, ACTION, FOOTER, SCOPE = "R", "rebuild_index", None, "main"
+    KEY, ACTION, FOOTER = "R", "rebuild_index", None
 
 
 class ShowDoctor(Command):
     """Open the full doctor report."""
 
-    KEY, ACTION, FOOTER, SCOPE = "d", "show_doctor", "Doctor", "main"
+    KEY, ACTION, FOOTER = "d", "show_doctor", "Doctor"
 
 
 class ShowMemory(Command):
@@ -117,6 +129,48 @@ class Quit(Command):
     KEY, ACTION, FOOTER = "q", "quit", "Quit"
 
 
+class MergeGroup(Command):
+    """Merge the selected near-duplicate group into one fact (edit it, with a preview first)."""
+
+    KEY, ACTION, FOOTER = "m", "merge", "Merge group"
+
+
+class UndoMerge(Command):
+    """Undo the last merge of this session: every file it touched is put back byte for byte."""
+
+    KEY, ACTION, FOOTER = "u", "undo", "Undo merge"
+
+
+class AddTag(Command):
+    """Add a word of the selected missed search to the tags of the fact that should have been found."""
+
+    KEY, ACTION, FOOTER = "t", "add_tag", "Add tag"
+
+
+class RetireSelected(Command):
+    """Retire every fact ticked in the bulk list by setting their expires date (nothing is deleted)."""
+
+    KEY, ACTION, FOOTER = "x", "retire", "Retire selected"
+
+
+class ApproveProposal(Command):
+    """Approve the selected proposal: it is written as you (a trusted curator), after you confirm."""
+
+    KEY, ACTION, FOOTER = "a", "approve", "Approve"
+
+
+class RejectProposal(Command):
+    """Reject the selected proposal with a reason; it is kept, and no fact changes."""
+
+    KEY, ACTION, FOOTER = "r", "reject", "Reject"
+
+
+class ConfirmPreferencesClear(Command):
+    """Carry out the pending clear request of your own preferences (deletes the file, after you confirm)."""
+
+    KEY, ACTION, FOOTER = "c", "confirm_clear", None
+
+
 class ShowApprovals(Command):
     """Go to approvals: memory changes parked by the trust policy, to approve or reject (trusted curators)."""
 
@@ -144,25 +198,34 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 )
 
 
+CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected)
+APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
+
+
 class FoundryCommands(Provider):
-    """The command palette's entries: every command of the app and of the screen shown."""
+    """The command palette's entries: the commands of the screen shown and of the app,
+    each when the node that runs it allows it now (its `check_action`)."""
 
-    def _commands(self) -> Iterator[type[Command]]:
-        yield from APP_COMMANDS
-        if getattr(self.screen, "SCOPE", None) == "main":
-            yield from MEMORY_COMMANDS
+    def _commands(self) -> Iterator[tuple[type[Command], Screen[Any] | App[Any]]]:
+        screen = self.screen
+        own: tuple[type[Command], ...] = getattr(screen, "SCREEN_COMMANDS", ())
+        for command in (*own, *APP_COMMANDS):
+            target: Screen[Any] | App[Any] = screen if command in own else self.app
+            if target.check_action(*command.parsed_action()):
+                yield command, target
 
-    def _run(self, command: type[Command]) -> None:
-        target = self.screen if command.SCOPE == "main" else self.app
+    def _run(self, command: type[Command], target: Screen[Any] | App[Any]) -> None:
         self.app.call_later(target.run_action, command.ACTION)
 
     async def discover(self) -> Hits:
-        for command in self._commands():
-            yield DiscoveryHit(command.title(), partial(self._run, command), help=command.help())
+        for command, target in self._commands():
+            yield DiscoveryHit(command.title(), partial(self._run, command, target), help=command.help())
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for command in self._commands():
+        for command, target in self._commands():
             score = matcher.match(command.title())
             if score > 0:
-                yield Hit(score, matcher.highlight(command.title()), partial(self._run, command), help=command.help())
+                yield Hit(
+                    score, matcher.highlight(command.title()), partial(self._run, command, target), help=command.help()
+                )

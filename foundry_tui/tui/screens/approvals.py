@@ -7,18 +7,18 @@ the person using the app is confirmed here too."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
 
-from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.trust.proposals import (
     Proposal,
     approve_proposal,
@@ -27,9 +27,11 @@ from foundry_tui.core.trust.proposals import (
     proposal_diff,
     reject_proposal,
 )
+from foundry_tui.tui.commands import APPROVALS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
-from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.workers import deliver
 
 _ORDER = {"pending": 0, "broken": 1, "approved": 2, "rejected": 3}
 
@@ -65,11 +67,12 @@ def _side(lines: list[tuple[str, bool]], style: str, empty: str) -> Text:
 class ApprovalsScreen(LiveScreen):
     """Proposals on the left, the selected one against the active fact on the right."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "approve", "Approve"),
-        Binding("r", "reject", "Reject"),
-        Binding("c", "confirm_clear", "Clear my preferences", show=False),
-    ]
+    SCREEN_COMMANDS = APPROVALS_COMMANDS
+    BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in APPROVALS_COMMANDS]
+
+    @dataclass
+    class Loaded(Message):
+        data: ApprovalsData
 
     def __init__(self) -> None:
         super().__init__()
@@ -96,25 +99,20 @@ class ApprovalsScreen(LiveScreen):
         self.query_one("#proposals").focus()
         super().on_mount()
 
-    @work(thread=True, exclusive=True, group="approvals")
-    def load(self) -> None:
-        project, today = self.foundry.project, self.foundry.today
-        try:
-            from foundry_tui.core.trust.preferences import clear_pending
+    @work(thread=True, exclusive=True, group="approvals", name="Proposals not read", exit_on_error=False)
+    def load(self) -> Loaded:
+        from foundry_tui.core.trust.preferences import clear_pending
 
-            with project.lock:
-                proposals = sorted(list_proposals(project.layout), key=lambda p: (_ORDER.get(p.status, 9), p.id))
-                shown = []
-                for proposal in proposals:
-                    before, after, _diff = proposal_diff(project, proposal, today)
-                    shown.append(Shown(proposal, before, after))
-            caller = self.foundry.caller
-            pending_clear = caller.principal.is_user and clear_pending(caller.principal)
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
-            return
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show, ApprovalsData(shown, pending_clear))
+        project, today = self.project, self.today
+        with project.lock:  # one consistent view while other workers write
+            proposals = sorted(list_proposals(project.layout), key=lambda p: (_ORDER.get(p.status, 9), p.id))
+            shown = [Shown(p, *proposal_diff(project, p, today)[:2]) for p in proposals]
+        caller = self.foundry.caller
+        pending_clear = caller.principal.is_user and clear_pending(caller.principal)
+        return deliver(self, self.Loaded(ApprovalsData(shown, pending_clear)))
+
+    def on_approvals_screen_loaded(self, event: Loaded) -> None:
+        self._show(event.data)
 
     def _show(self, data: ApprovalsData) -> None:
         self.data = data
@@ -123,18 +121,23 @@ class ApprovalsScreen(LiveScreen):
             title += " · your preferences: a clear request is pending (c confirms it)"
         self.query_one("#approvals-title", Label).update(title)
         options = self.query_one("#proposals", OptionList)
+        colours = ThemeColours.of(self.app)
         highlighted = self.selected
         options.clear_options()
         for item in data.shown:
             p = item.proposal
             if p.problem:
-                label = Text.assemble((f"{p.id} ", "bold"), ("broken", "bold red"), f"  {p.problem}")
+                label = Text.assemble((f"{p.id} ", "bold"), ("broken", f"bold {colours.error}"), f"  {p.problem}")
             else:
-                status_style = {"pending": "bold yellow", "approved": "green", "rejected": "dim"}.get(p.status, "")
+                status_style = {
+                    "pending": f"bold {colours.warning}",
+                    "approved": colours.success,
+                    "rejected": "dim",
+                }.get(p.status, "")
                 label = Text.assemble(
                     (f"{p.id} ", "bold"),
                     (p.status, status_style),
-                    f" · {p.operation}\n  {p.author} · {p.age(self.foundry.today)}\n  {p.title}",
+                    f" · {p.operation}\n  {p.author} · {p.age(self.today)}\n  {p.title}",
                 )
             options.add_option(Option(label, id=p.id))
         if not data.shown:
@@ -168,7 +171,12 @@ class ApprovalsScreen(LiveScreen):
             return
         p = item.proposal
         if p.problem:
-            head.update(Text(f"{p.id} is broken: {p.problem}\nIt is never approved: fix or replace its file.", "red"))
+            head.update(
+                Text(
+                    f"{p.id} is broken: {p.problem}\nIt is never approved: fix or replace its file.",
+                    ThemeColours.of(self.app).error,
+                )
+            )
             active.update("")
             proposed.update("")
             return
@@ -177,8 +185,9 @@ class ApprovalsScreen(LiveScreen):
             lines.append(p.outcome().capitalize())
         head.update("\n".join(lines))
         before, after = marked_lines(item.before, item.after)
-        active.update(_side(before, "red", "(no active fact: this creates one)"))
-        proposed.update(_side(after, "bold green", ""))
+        colours = ThemeColours.of(self.app)
+        active.update(_side(before, colours.error, "(no active fact: this creates one)"))
+        proposed.update(_side(after, f"bold {colours.success}", ""))
 
     # ---- actions ---------------------------------------------------------------------------
 
@@ -196,88 +205,54 @@ class ApprovalsScreen(LiveScreen):
         proposal = self._pending_selected()
         if proposal is None:
             return
-
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._approve(proposal.id)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Approve {proposal.id} as {self.foundry.caller.principal}?",
-                [
-                    f"{proposal.operation} as the memory is now (when proposed: {proposal.would_do})",
-                    f"the fact's source names {proposal.author} and {proposal.id}",
-                    f"{proposal.id} is marked approved with the outcome; INDEX.md is rebuilt",
-                ],
-            ),
-            confirmed,
+        self.confirm(
+            f"Approve {proposal.id} as {self.foundry.caller.principal}?",
+            [
+                f"{proposal.operation} as the memory is now (when proposed: {proposal.would_do})",
+                f"the fact's source names {proposal.author} and {proposal.id}",
+                f"{proposal.id} is marked approved with the outcome; INDEX.md is rebuilt",
+            ],
+            lambda _answer: self._approve(proposal.id),
         )
 
-    @work(thread=True, group="write")
-    def _approve(self, proposal_id: str) -> None:
-        try:
-            text = approve_proposal(self.foundry.project, self.foundry.caller, proposal_id, self.foundry.today)
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not approved: {exc}", severity="error", timeout=8)
-            return
-        self.app.call_from_thread(self._changed, " · ".join(text.splitlines()[:2]))
+    @work(thread=True, group="write", name="Not approved", exit_on_error=False)
+    def _approve(self, proposal_id: str) -> MemoryChanged:
+        text = approve_proposal(self.project, self.foundry.caller, proposal_id, self.today)
+        return deliver(self, MemoryChanged(" · ".join(text.splitlines()[:2])))
 
     def action_reject(self) -> None:
         proposal = self._pending_selected()
         if proposal is None:
             return
-
-        def confirmed(reason: str | None) -> None:
-            if reason is not None:
-                self._reject(proposal.id, reason)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Reject {proposal.id}?",
-                [f"{proposal.id} is kept, marked rejected with your reason; no fact changes"],
-                field=("Reason (kept with the proposal)", ""),
-            ),
-            confirmed,
+        self.confirm(
+            f"Reject {proposal.id}?",
+            [f"{proposal.id} is kept, marked rejected with your reason; no fact changes"],
+            lambda reason: self._reject(proposal.id, reason),
+            field=("Reason (kept with the proposal)", ""),
         )
 
-    @work(thread=True, group="write")
-    def _reject(self, proposal_id: str, reason: str) -> None:
-        try:
-            text = reject_proposal(self.foundry.project, self.foundry.caller, proposal_id, reason, self.foundry.today)
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not rejected: {exc}", severity="error", timeout=8)
-            return
-        self.app.call_from_thread(self._changed, text.splitlines()[0])
+    @work(thread=True, group="write", name="Not rejected", exit_on_error=False)
+    def _reject(self, proposal_id: str, reason: str) -> MemoryChanged:
+        text = reject_proposal(self.project, self.foundry.caller, proposal_id, reason, self.today)
+        return deliver(self, MemoryChanged(text.splitlines()[0]))
 
     def action_confirm_clear(self) -> None:
         if self.data is None or not self.data.clear_pending:
             self.notify("No clear request of your preferences is pending.", severity="warning")
             return
-
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._clear()
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Delete the preferences of {self.foundry.caller.principal}?",
-                ["your preferences file (outside the repository) is deleted; this cannot be undone"],
-            ),
-            confirmed,
+        self.confirm(
+            f"Delete the preferences of {self.foundry.caller.principal}?",
+            ["your preferences file (outside the repository) is deleted; this cannot be undone"],
+            lambda _answer: self._clear(),
         )
 
-    @work(thread=True, group="write")
-    def _clear(self) -> None:
+    @work(thread=True, group="write", name="Not cleared", exit_on_error=False)
+    def _clear(self) -> MemoryChanged:
         from foundry_tui.core.trust.preferences import confirm_clear
 
-        try:
-            text = confirm_clear(self.foundry.caller)
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not cleared: {exc}", severity="error", timeout=8)
-            return
-        self.app.call_from_thread(self._changed, text)
+        return deliver(self, MemoryChanged(confirm_clear(self.foundry.caller)))
 
-    def _changed(self, summary: str) -> None:
-        self.notify(summary, timeout=6)
-        self.post_message(MemoryChanged(summary))
+    def on_memory_changed(self, event: MemoryChanged) -> None:
+        """This screen decided a proposal (or cleared preferences): say so and read again."""
+        self.notify(event.summary, timeout=6)
         self.load()

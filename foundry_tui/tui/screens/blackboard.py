@@ -4,17 +4,22 @@ artifact's JSON, highlighted and scrollable, with its violations."""
 
 from __future__ import annotations
 
-from rich.syntax import Syntax
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.highlight import highlight
+from textual.message import Message
 from textual.widgets import Footer, Static, Tree
 
 from foundry_tui.core.artefacts.blackboard import Artifact, list_waves, read_artifacts
 from foundry_tui.core.artefacts.contracts import load_contract, violations
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.workers import deliver
 
 
 class Checked:
@@ -25,20 +30,27 @@ class Checked:
         self.problems = problems
         self.error = error
 
-    @property
-    def verdict(self) -> Text:
+    def verdict(self, colours: ThemeColours) -> Text:
         if self.artifact.problem:
-            return Text("unreadable", style="bold red")
+            return Text("unreadable", style=f"bold {colours.error}")
         if self.error:
-            return Text("no contract", style="yellow")
+            return Text("no contract", style=colours.warning)
         count = len(self.problems or [])
         if not count:
-            return Text("valid", style="green")
-        return Text(f"{count} violation{'s' if count > 1 else ''}", style="bold red")
+            return Text("valid", style=colours.success)
+        return Text(f"{count} violation{'s' if count > 1 else ''}", style=f"bold {colours.error}")
 
 
 class BlackboardScreen(LiveScreen):
     """Waves on the left, the chosen artifact on the right."""
+
+    @dataclass
+    class Loaded(Message):
+        waves: list[tuple[str, list[Checked]]]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: tuple[str, str] | None = None  # (wave, name) of the artifact on the right
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -55,11 +67,10 @@ class BlackboardScreen(LiveScreen):
         self.query_one(Tree).border_title = "Waves"
         self.query_one(Tree).focus()
         self.query_one("#artifact").border_title = "Artifact"
-        super().on_mount()
 
-    @work(thread=True, exclusive=True, group="blackboard")
-    def load(self) -> None:
-        layout = self.foundry.project.layout
+    @work(thread=True, exclusive=True, group="blackboard", name="Blackboard not read", exit_on_error=False)
+    def load(self) -> Loaded:
+        layout = self.project.layout
         waves: list[tuple[str, list[Checked]]] = []
         for wave in list_waves(layout):
             checked = []
@@ -72,9 +83,11 @@ class BlackboardScreen(LiveScreen):
                         error = str(exc)
                 checked.append(Checked(art, problems, error))
             waves.append((wave, checked))
-        self.app.call_from_thread(self._show, waves)
+        return deliver(self, self.Loaded(waves))
 
-    def _show(self, waves: list[tuple[str, list[Checked]]]) -> None:
+    def on_blackboard_screen_loaded(self, event: Loaded) -> None:
+        waves = event.waves
+        colours = ThemeColours.of(self.app)
         tree: Tree[Checked | None] = self.query_one(Tree)
         tree.clear()
         if not waves:
@@ -83,14 +96,21 @@ class BlackboardScreen(LiveScreen):
             node = tree.root.add(Text(wave, style="bold"), data=None, expand=True)
             for item in items:
                 art = item.artifact
-                label = Text.assemble((art.name, "bold"), " ", item.verdict, ("  " + art.summary()[:60], "dim"))
+                label = Text.assemble(
+                    (art.name, "bold"), " ", item.verdict(colours), ("  " + art.summary()[:60], "dim")
+                )
                 node.add_leaf(label, data=item)
+                if (art.wave, art.name) == self.shown:  # read again (a change on disk, a new theme): show it anew
+                    self._show_artifact(item)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Checked | None]) -> None:
-        item = event.node.data
-        if item is None:
-            return
+        if event.node.data is not None:
+            self._show_artifact(event.node.data)
+
+    def _show_artifact(self, item: Checked) -> None:
         art = item.artifact
+        self.shown = (art.wave, art.name)
+        colours = ThemeColours.of(self.app)
         size = len(art.text.encode("utf-8"))
         head = Text.assemble(
             (f"{art.wave}/{art.name}", "bold"),
@@ -101,13 +121,11 @@ class BlackboardScreen(LiveScreen):
             art.producer,
             ("  ", ""),
             f"{size} bytes, ~{art.tokens} tokens  ",
-            item.verdict,
+            item.verdict(colours),
             "\n",
             (art.summary(), "italic"),
         )
         self.query_one("#artifact-head", Static).update(head)
         problems = art.problem or item.error or "\n".join(f"- {p}" for p in item.problems or [])
-        self.query_one("#artifact-problems", Static).update(Text(problems, style="red") if problems else "")
-        self.query_one("#artifact-json", Static).update(
-            Syntax(art.text, "json", word_wrap=True, theme="ansi_dark") if art.text else ""
-        )
+        self.query_one("#artifact-problems", Static).update(Text(problems, style=colours.error) if problems else "")
+        self.query_one("#artifact-json", Static).update(highlight(art.text, language="json") if art.text else "")

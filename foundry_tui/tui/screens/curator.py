@@ -4,16 +4,16 @@ missed word as a tag), prune candidates to retire in bulk, and what the index om
 
 from __future__ import annotations
 
-import datetime as _dt
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
-from textual.worker import get_current_worker
 
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
 from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
@@ -24,11 +24,13 @@ from foundry_tui.core.memory.prune import prune_candidates
 from foundry_tui.core.memory.search import query_terms
 from foundry_tui.core.trust.changes import MergeChange, RetireChange, TagChange
 from foundry_tui.core.trust.policy import guarded_write
+from foundry_tui.tui.commands import CURATOR_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
-from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.merge import MergeScreen
-from foundry_tui.tui.widgets.fact_list import FactList, Row
+from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.row_list import Row, RowList
+from foundry_tui.tui.workers import deliver
 
 
 class CuratorData:
@@ -46,12 +48,19 @@ class CuratorData:
 class CuratorScreen(LiveScreen):
     """The curator's workbench. Nothing is merged, tagged or retired without a confirmation."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("m", "merge", "Merge group"),
-        Binding("u", "undo", "Undo merge"),
-        Binding("t", "add_tag", "Add tag"),
-        Binding("x", "retire", "Retire selected"),
-    ]
+    SCREEN_COMMANDS = CURATOR_COMMANDS
+    BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in CURATOR_COMMANDS]
+
+    @dataclass
+    class Loaded(Message):
+        data: CuratorData
+
+    @dataclass
+    class Merged(Message):
+        """A merge was written, or undone: what to say, and the undo now at hand (None once undone)."""
+
+        summary: str
+        undo: tuple[Undo, str] | None
 
     def __init__(self) -> None:
         super().__init__()
@@ -64,35 +73,31 @@ class CuratorScreen(LiveScreen):
     def compose(self) -> ComposeResult:
         with TabbedContent(id="curator"):
             with TabPane("Near duplicates", id="dupes-tab"), Horizontal():
-                yield FactList(id="groups")
+                yield RowList(id="groups")
                 with VerticalScroll(id="group-detail"):
                     yield Static("", id="group-text")
             with TabPane("Missed searches", id="missed-tab"), Horizontal():
-                yield FactList(id="missed")
-                yield FactList(id="near")
+                yield RowList(id="missed")
+                yield RowList(id="near")
             with TabPane("Retire in bulk", id="retire-tab"):
                 yield SelectionList[str](id="retire-list")
             with TabPane("Over budget", id="budget-tab"):
                 yield Static("", id="budget-text", markup=False)
         yield Footer()
 
-    @work(thread=True, exclusive=True, group="curator")
-    def load(self) -> None:
-        project, today = self.foundry.project, self.foundry.today
-        try:
-            with project.lock:  # one consistent view while other workers write
-                dupes = find_dupes(project, today)
-                missed = missed_searches(project, today)
-                budget = render_over_budget(*over_budget(project, today))
-                prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in prune_candidates(project.store, today)]
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
-            return
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show, CuratorData(dupes, missed, budget, prune))
+    @work(thread=True, exclusive=True, group="curator", name="Curator data not read", exit_on_error=False)
+    def load(self) -> Loaded:
+        project, today = self.project, self.today
+        with project.lock:  # one consistent view while other workers write
+            dupes = find_dupes(project, today)
+            missed = missed_searches(project, today)
+            budget = render_over_budget(*over_budget(project, today))
+            prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in prune_candidates(project.store, today)]
+        return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune)))
 
-    def _show(self, data: CuratorData) -> None:
-        self.data = data
+    def on_curator_screen_loaded(self, event: Loaded) -> None:
+        self.data = data = event.data
+        colours = ThemeColours.of(self.app)
         rows: list[Row] = []
         for number, members in enumerate(data.dupes.groups):
             best = max((p.score for p in data.dupes.pairs_in(members)), default=0.0)
@@ -100,16 +105,18 @@ class CuratorScreen(LiveScreen):
             rows.append(
                 (
                     f"group:{number}",
-                    Text.assemble((f"{best:.2f} ", "bold green"), (", ".join(members), "bold"), f"  {titles}"),
+                    Text.assemble(
+                        (f"{best:.2f} ", f"bold {colours.success}"), (", ".join(members), "bold"), f"  {titles}"
+                    ),
                 )
             )
-        self.query_one("#groups", FactList).replace_rows(
+        self.query_one("#groups", RowList).replace_rows(
             rows or [(None, Text("No near-duplicates above the threshold.", style="dim"))]
         )
         missed_rows: list[Row] = [
             (f"missed:{i}", Text.assemble((f"×{m.count} ", "bold"), m.query)) for i, m in enumerate(data.missed)
         ]
-        self.query_one("#missed", FactList).replace_rows(
+        self.query_one("#missed", RowList).replace_rows(
             missed_rows or [(None, Text("No search came back empty.", style="dim"))]
         )
         selection = self.query_one("#retire-list", SelectionList)
@@ -119,19 +126,19 @@ class CuratorScreen(LiveScreen):
         self._show_group()
         self._show_near()
 
-    @on(FactList.FactHighlighted, "#groups")
-    def _group(self, event: FactList.FactHighlighted) -> None:
-        self.group_index = int(event.fact_id.split(":")[1])
+    @on(RowList.RowHighlighted, "#groups")
+    def _group(self, event: RowList.RowHighlighted) -> None:
+        self.group_index = int(event.row_id.split(":")[1])
         self._show_group()
 
-    @on(FactList.FactHighlighted, "#missed")
-    def _missed(self, event: FactList.FactHighlighted) -> None:
-        self.missed_index = int(event.fact_id.split(":")[1])
+    @on(RowList.RowHighlighted, "#missed")
+    def _missed(self, event: RowList.RowHighlighted) -> None:
+        self.missed_index = int(event.row_id.split(":")[1])
         self._show_near()
 
-    @on(FactList.FactHighlighted, "#near")
-    def _near(self, event: FactList.FactHighlighted) -> None:
-        self.near_id = event.fact_id
+    @on(RowList.RowHighlighted, "#near")
+    def _near(self, event: RowList.RowHighlighted) -> None:
+        self.near_id = event.row_id
 
     def _show_group(self) -> None:
         text = self.query_one("#group-text", Static)
@@ -150,13 +157,14 @@ class CuratorScreen(LiveScreen):
         text.update(out)
 
     def _show_near(self) -> None:
-        near = self.query_one("#near", FactList)
+        near = self.query_one("#near", RowList)
         if self.data is None or self.missed_index is None or self.missed_index >= len(self.data.missed):
             near.replace_rows([(None, Text("Select a search to see the facts that nearly matched it.", style="dim"))])
             return
         missed = self.data.missed[self.missed_index]
+        success = ThemeColours.of(self.app).success
         rows: list[Row] = [
-            (f.id, Text.assemble((f"{score:.2f} ", "green"), (f.id, "bold"), f" {f.title}")) for f, score in missed.near
+            (f.id, Text.assemble((f"{score:.2f} ", success), (f.id, "bold"), f" {f.title}")) for f, score in missed.near
         ]
         near.replace_rows(rows or [(None, Text("No active fact shares a word with this search.", style="dim"))])
         self.near_id = rows[0][0] if rows else None
@@ -169,7 +177,7 @@ class CuratorScreen(LiveScreen):
             return
         members = self.data.dupes.groups[self.group_index]
         try:
-            plan = merge_plan(self.foundry.project, members)
+            plan = merge_plan(self.project, members)
         except FoundryError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -178,37 +186,28 @@ class CuratorScreen(LiveScreen):
             if result is not None:
                 self._merge(result)
 
-        self.app.push_screen(MergeScreen(self.foundry.project, plan, self.foundry.today), edited)
+        self.app.push_screen(MergeScreen(plan), edited)
 
-    @work(thread=True, group="write")
-    def _merge(self, plan: MergePlan) -> None:
-        try:
-            gate = guarded_write(
-                self.foundry.project, self.foundry.caller, MergeChange.from_plan(plan), self.foundry.today
-            )
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not merged: {exc}", severity="error")
-            return
-        if not gate.written:  # parked for a trusted curator: nothing to undo
-            self.app.call_from_thread(self._changed, gate.text)
-            return
+    @work(thread=True, group="write", name="Not merged", exit_on_error=False)
+    def _merge(self, plan: MergePlan) -> Merged | MemoryChanged:
+        gate = guarded_write(self.project, self.foundry.caller, MergeChange.from_plan(plan), self.today)
+        if not gate.written:  # parked for a trusted curator: nothing written, nothing to undo
+            return deliver(self, MemoryChanged(gate.text))
         result = gate.result
-        self.last_undo = (result.undo, result.fact_id)
-        self.app.call_from_thread(self._changed, f"{result.text().splitlines()[0]} — u undoes it")
+        return deliver(
+            self, self.Merged(f"{result.text().splitlines()[0]} — u undoes it", (result.undo, result.fact_id))
+        )
 
     def action_undo(self) -> None:
         if self.last_undo is None:
             self.notify("No merge to undo in this session.", severity="warning")
             return
-        self._undo()
+        self._undo(*self.last_undo)
 
-    @work(thread=True, group="write")
-    def _undo(self) -> None:
-        assert self.last_undo is not None
-        undo, fact_id = self.last_undo
-        undo.restore(self.foundry.project)
-        self.last_undo = None
-        self.app.call_from_thread(self._changed, f"Undid the merge into {fact_id}: every touched file is as it was")
+    @work(thread=True, group="write", name="Not undone", exit_on_error=False)
+    def _undo(self, undo: Undo, fact_id: str) -> Merged:
+        undo.restore(self.project)
+        return deliver(self, self.Merged(f"Undid the merge into {fact_id}: every touched file is as it was", None))
 
     def action_add_tag(self) -> None:
         if self.data is None or self.missed_index is None or self.near_id is None:
@@ -220,68 +219,46 @@ class CuratorScreen(LiveScreen):
         word = next((w for w in query_terms(missed.query) if w not in existing), "")
         fact_id = self.near_id
 
-        def confirmed(tag: str | None) -> None:
-            if tag:
-                self._tag(fact_id, tag)
+        def tag(chosen: str) -> None:
+            if chosen:  # an emptied field adds nothing
+                self._tag(fact_id, chosen)
 
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Add a tag to {fact_id}?",
-                [
-                    f".foundry/memory/facts/{fact_id}.md: the word joins its tags (nothing else changes)",
-                    "INDEX.md is rebuilt",
-                ],
-                field=(f'Tag (a word of "{missed.query}")', word),
-            ),
-            confirmed,
+        self.confirm(
+            f"Add a tag to {fact_id}?",
+            [f"{self.fact_file(fact_id)}: the word joins its tags (nothing else changes)", "INDEX.md is rebuilt"],
+            tag,
+            field=(f'Tag (a word of "{missed.query}")', word),
         )
 
-    @work(thread=True, group="write")
-    def _tag(self, fact_id: str, tag: str) -> None:
-        try:
-            gate = guarded_write(self.foundry.project, self.foundry.caller, TagChange(fact_id, tag), self.foundry.today)
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not tagged: {exc}", severity="error")
-            return
-        self.app.call_from_thread(self._changed, f"{fact_id} tagged {tag.strip()}" if gate.written else gate.text)
+    @work(thread=True, group="write", name="Not tagged", exit_on_error=False)
+    def _tag(self, fact_id: str, tag: str) -> MemoryChanged:
+        gate = guarded_write(self.project, self.foundry.caller, TagChange(fact_id, tag), self.today)
+        return deliver(self, MemoryChanged(f"{fact_id} tagged {tag.strip()}" if gate.written else gate.text))
 
     def action_retire(self) -> None:
         chosen = list(self.query_one("#retire-list", SelectionList).selected)
         if not chosen:
             self.notify("Select the facts to retire (space toggles one).", severity="warning")
             return
-        yesterday = (self.foundry.today - _dt.timedelta(days=1)).isoformat()
-
-        def confirmed(expires: str | None) -> None:
-            if expires is not None:
-                self._retire(chosen, expires)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Retire {len(chosen)} facts?",
-                [
-                    *(f".foundry/memory/facts/{i}.md: expires is set" for i in chosen),
-                    "INDEX.md is rebuilt; no file is deleted",
-                ],
-                field=("Expires on (YYYY-MM-DD)", yesterday),
-            ),
-            confirmed,
+        self.confirm(
+            f"Retire {len(chosen)} facts?",
+            [*(f"{self.fact_file(i)}: expires is set" for i in chosen), "INDEX.md is rebuilt; no file is deleted"],
+            lambda expires: self._retire(chosen, expires),
+            field=("Expires on (YYYY-MM-DD)", self.yesterday),
         )
 
-    @work(thread=True, group="write")
-    def _retire(self, ids: list[str], expires: str) -> None:
-        try:
-            gate = guarded_write(
-                self.foundry.project, self.foundry.caller, RetireChange(ids, expires), self.foundry.today
-            )
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not retired: {exc}", severity="error")
-            return
-        self.app.call_from_thread(
-            self._changed, f"Retired {', '.join(ids)} (expires {expires})" if gate.written else gate.text
+    @work(thread=True, group="write", name="Not retired", exit_on_error=False)
+    def _retire(self, ids: list[str], expires: str) -> MemoryChanged:
+        gate = guarded_write(self.project, self.foundry.caller, RetireChange(ids, expires), self.today)
+        return deliver(
+            self, MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})" if gate.written else gate.text)
         )
 
-    def _changed(self, summary: str) -> None:
-        self.notify(summary, timeout=6)
-        self.post_message(MemoryChanged(summary))
+    def on_curator_screen_merged(self, event: Merged) -> None:
+        self.last_undo = event.undo
+        self.post_message(MemoryChanged(event.summary))
+
+    def on_memory_changed(self, event: MemoryChanged) -> None:
+        """This screen wrote to memory: say what changed and read it again."""
+        self.notify(event.summary, timeout=6)
         self.load()

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from foundry_tui.core.memory.doctor import DoctorReport
+from foundry_tui.tui.screens.dialog import Dialog
 
 
-class DoctorScreen(ModalScreen[None]):
-    """Read-only; escape closes it."""
+class DoctorScreen(Dialog[None]):
+    """Read-only; escape (or d again) closes it."""
 
-    BINDINGS = [Binding("escape,d", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,d", "cancel", "Close")]
 
     def __init__(self, report: DoctorReport) -> None:
         super().__init__()
@@ -22,8 +24,5 @@ class DoctorScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
-            yield Label("Doctor", id="dialog-title")
+            yield self.heading("Doctor")
             yield Static(self.report.text(), id="doctor-report", markup=False)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -3,32 +3,36 @@ offers to run `foundry init`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass
+from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
+from textual.message import Message
 from textual.widgets import Footer, Static
 
 from foundry_tui.core.init import init_project
-from foundry_tui.tui.screens.confirm import ConfirmScreen
-
-if TYPE_CHECKING:
-    from foundry_tui.tui.app import FoundryApp
+from foundry_tui.tui.screens.base import FoundryScreen
+from foundry_tui.tui.workers import deliver
 
 
-class EmptyScreen(Screen[None]):
+class EmptyScreen(FoundryScreen[None]):
     """No memory here yet."""
 
-    BINDINGS = [Binding("i", "init", "Run foundry init")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("i", "init", "Run foundry init")]
+
+    @dataclass
+    class Initialised(Message):
+        report: str
+        failed: bool
 
     def compose(self) -> ComposeResult:
-        app = cast("FoundryApp", self.app)
+        layout = self.project.layout
         with Vertical(id="empty"):
             yield Static(
-                f"There is no .foundry/ folder in {app.root_label}, so this repository has no Foundry memory yet.\n\n"
+                f"There is no {layout.relative(layout.foundry)}/ folder in {self.foundry.root_label}, so this repository has no Foundry memory yet.\n\n"
                 "foundry init creates the tier folders, .foundry/config.json, the .gitignore lines for scratch and "
                 "metrics, .mcp.json (the MCP server) and the Claude Code hooks. Existing files are merged, never "
                 "overwritten.\n\nPress i to run it now, or q to quit.",
@@ -37,28 +41,22 @@ class EmptyScreen(Screen[None]):
         yield Footer()
 
     def action_init(self) -> None:
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._init()
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Run foundry init here?",
-                [
-                    ".foundry/ with memory/facts, runbooks, blackboard, contracts; docs/adr/",
-                    ".foundry/config.json (profile standard), .gitignore lines, .mcp.json, .claude/settings.json hooks",
-                ],
-            ),
-            confirmed,
+        self.confirm(
+            "Run foundry init here?",
+            [
+                ".foundry/ with memory/facts, runbooks, blackboard, contracts; docs/adr/",
+                ".foundry/config.json (profile standard), .gitignore lines, .mcp.json, .claude/settings.json hooks",
+            ],
+            lambda _answer: self._init(),
         )
 
-    @work(thread=True, group="init")
-    def _init(self) -> None:
-        app = cast("FoundryApp", self.app)
-        report = init_project(app.project.root, today=app.today)
-        self.app.call_from_thread(self._done, report.text(), bool(report.problems))
+    @work(thread=True, group="init", name="Not initialised", exit_on_error=False)
+    def _init(self) -> Initialised:
+        report = init_project(self.project.root, today=self.today)
+        return deliver(self, self.Initialised(report.text(), bool(report.problems)))
 
-    def _done(self, text: str, failed: bool) -> None:
-        self.notify(text, severity="error" if failed else "information", timeout=8)
-        if not failed:
-            cast("FoundryApp", self.app).open_memory()
+    def on_empty_screen_initialised(self, event: Initialised) -> None:
+        self.notify(event.report, severity="error" if event.failed else "information", timeout=8)
+        if not event.failed:
+            self.app.pop_screen()
+            self.foundry.open_memory()

@@ -3,18 +3,21 @@ rendered as markdown."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Footer, Markdown, OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.artefacts.adr import list_adrs
 from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.workers import deliver
 
 
 class DocumentList(OptionList):
@@ -23,6 +26,16 @@ class DocumentList(OptionList):
 
 class LibraryScreen(LiveScreen):
     """Two tabs: runbooks and ADRs."""
+
+    @dataclass
+    class Loaded(Message):
+        books: list[tuple[Path, Text]]
+        adrs: list[tuple[Path, Text]]
+        texts: dict[str, str]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="library"):
@@ -34,9 +47,9 @@ class LibraryScreen(LiveScreen):
                 yield Markdown("", id="adr-text")
         yield Footer()
 
-    @work(thread=True, exclusive=True, group="library")
-    def load(self) -> None:
-        layout = self.foundry.project.layout
+    @work(thread=True, exclusive=True, group="library", name="Runbooks and ADRs not read", exit_on_error=False)
+    def load(self) -> Loaded:
+        layout = self.project.layout
         books = [
             (
                 b.path,
@@ -51,10 +64,10 @@ class LibraryScreen(LiveScreen):
             for a in list_adrs(layout)
         ]
         texts = {str(path): _read(path) for path, _ in [*books, *adrs]}
-        self.app.call_from_thread(self._show, books, adrs, texts)
+        return deliver(self, self.Loaded(books, adrs, texts))
 
-    def _show(self, books: list[tuple[Path, Text]], adrs: list[tuple[Path, Text]], texts: dict[str, str]) -> None:
-        self.texts = texts
+    def on_library_screen_loaded(self, event: Loaded) -> None:
+        books, adrs, self.texts = event.books, event.adrs, event.texts
         for list_id, items, empty in (("#runbooks", books, "No runbooks yet."), ("#adrs", adrs, "No ADRs yet.")):
             options: list[Option | None] = [Option(label, id=str(path)) for path, label in items]
             self.query_one(list_id, DocumentList).set_options(options or [Option(empty, disabled=True)])

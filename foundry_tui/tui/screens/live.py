@@ -1,24 +1,16 @@
 """LiveScreen: a screen whose content is read from disk in a worker, and read again
-whenever it is shown and whenever the file watcher reports a change."""
+whenever it is shown, whenever the file watcher reports a change, and when the theme
+changes (its colours are built with the theme's)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-from textual.screen import Screen
-
 from foundry_tui.tui.messages import FilesChanged
-
-if TYPE_CHECKING:
-    from foundry_tui.tui.app import FoundryApp
+from foundry_tui.tui.screens.base import FoundryScreen
 
 
-class LiveScreen(Screen[None]):
-    """Subclasses implement `load()` (a thread worker that reads, then updates the screen)."""
-
-    @property
-    def foundry(self) -> FoundryApp:
-        return cast("FoundryApp", self.app)
+class LiveScreen(FoundryScreen[None]):
+    """Subclasses implement `load()`: a thread worker that reads and returns a message
+    carrying what it read, which the subclass shows when it arrives."""
 
     def load(self) -> object:  # a @work method, which returns its Worker
         raise NotImplementedError
@@ -30,4 +22,7 @@ class LiveScreen(Screen[None]):
         self.load()
 
     def on_files_changed(self, _event: FilesChanged) -> None:
+        self.load()
+
+    def recolour(self) -> None:
         self.load()

@@ -3,20 +3,18 @@ the prune candidates at once, kept fresh from disk by the app's file watcher."""
 
 from __future__ import annotations
 
-import datetime as _dt
-from typing import TYPE_CHECKING, ClassVar, cast
+from dataclasses import dataclass
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Footer, Input
-from textual.worker import get_current_worker
 
 from foundry_tui.core.artefacts.adr import adr_titles
-from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import Overview
@@ -25,39 +23,45 @@ from foundry_tui.core.trust.changes import RetireChange
 from foundry_tui.core.trust.policy import guarded_memory_write, guarded_write
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.messages import FilesChanged, MemoryChanged
-from foundry_tui.tui.screens.confirm import ConfirmScreen
+from foundry_tui.tui.screens.base import FoundryScreen
 from foundry_tui.tui.screens.doctor import DoctorScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
 from foundry_tui.tui.widgets.fact_detail import FactDetail
-from foundry_tui.tui.widgets.fact_list import FactList
 from foundry_tui.tui.widgets.index_pane import IndexPane
 from foundry_tui.tui.widgets.prune_list import PruneList
+from foundry_tui.tui.widgets.row_list import RowList
 from foundry_tui.tui.widgets.search_pane import SearchPane
 from foundry_tui.tui.widgets.status_header import StatusHeader
-
-if TYPE_CHECKING:
-    from foundry_tui.tui.app import FoundryApp
+from foundry_tui.tui.workers import deliver
 
 
-class MemoryScreen(Screen[None]):
+class MemoryScreen(FoundryScreen[None]):
     """Four panes over one Overview of the memory, rebuilt off the UI thread."""
 
-    SCOPE = "main"
+    SCREEN_COMMANDS = MEMORY_COMMANDS
     BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in MEMORY_COMMANDS]
 
     overview: reactive[Overview | None] = reactive(None, always_update=True)
     selected: reactive[str | None] = reactive(None)
     show_inactive: reactive[bool] = reactive(False)
 
+    @dataclass
+    class Loaded(Message):
+        """A fresh Overview, and what to say about it (the changes seen, or what this app wrote)."""
+
+        overview: Overview
+        announce: bool
+        summary: str
+
+    @dataclass
+    class DoctorChecked(Message):
+        report: DoctorReport
+
     def __init__(self) -> None:
         super().__init__()
         self.hits: dict[str, Hit] = {}
         self.doctor: DoctorReport | None = None
         self.search_query = ""
-
-    @property
-    def foundry(self) -> FoundryApp:
-        return cast("FoundryApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(self.foundry.root_label)
@@ -67,7 +71,7 @@ class MemoryScreen(Screen[None]):
                 yield PruneList(id="prune")
             with Vertical(id="right"):
                 yield SearchPane(self._search, id="search")
-                yield FactDetail(id="detail")
+                yield FactDetail(self.project.layout, id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -76,24 +80,16 @@ class MemoryScreen(Screen[None]):
 
     # ---- loading (a worker thread: disk and parsing never run on the UI thread) ------------
 
-    @work(thread=True, exclusive=True, group="load")
-    def load(self, announce: bool = False, summary: str = "") -> None:
-        try:
-            with self.foundry.project.lock:  # one consistent view while other workers write
-                overview = Overview(
-                    self.foundry.project, self.foundry.today, adr_titles(self.foundry.project.layout), with_doctor=False
-                )
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
-            return
-        if get_current_worker().is_cancelled:
-            return
-        self.app.call_from_thread(self._loaded, overview, announce, summary)
+    @work(thread=True, exclusive=True, group="load", name="Memory not read", exit_on_error=False)
+    def load(self, announce: bool = False, summary: str = "") -> Loaded:
+        with self.project.lock:  # one consistent view while other workers write
+            overview = Overview(self.project, self.today, adr_titles(self.project.layout), with_doctor=False)
+        return deliver(self, self.Loaded(overview, announce, summary))
 
-    def _loaded(self, overview: Overview, announce: bool, summary: str) -> None:
-        self.overview = overview
+    def on_memory_screen_loaded(self, event: Loaded) -> None:
+        self.overview = event.overview
         self.call_after_refresh(self._after_paint)
-        message = summary or (overview.changes.summary() if announce else "")
+        message = event.summary or (event.overview.changes.summary() if event.announce else "")
         if message:
             self.notify(message, timeout=4)
 
@@ -101,37 +97,36 @@ class MemoryScreen(Screen[None]):
         """Work that should not compete with painting the memory: the word index (searches
         as you type stay within a frame at any size once it exists; a no-op after the first
         time, scans answer meanwhile) and the doctor."""
-        self.foundry.project.use_search_index(background=True)
+        self.project.use_search_index(background=True)
         self.check_doctor()
         self.count_proposals()
 
-    @work(thread=True, exclusive=True, group="proposals")
-    def count_proposals(self) -> None:
+    class ProposalsCounted(Message):
+        """How many proposals wait for a curator (the header shows it)."""
+
+        def __init__(self, count: int) -> None:
+            super().__init__()
+            self.count = count
+
+    @work(thread=True, exclusive=True, group="proposals", name="proposals not counted", exit_on_error=False)
+    def count_proposals(self) -> ProposalsCounted:
         """The header's count of proposals waiting for a curator (after the paint, like doctor)."""
         from foundry_tui.core.trust.proposals import pending_count
 
-        try:
-            count = pending_count(self.foundry.project.layout)
-        except FoundryError:
-            return
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.query_one(StatusHeader).show_pending, count)
+        return deliver(self, self.ProposalsCounted(pending_count(self.project.layout)))
 
-    @work(thread=True, exclusive=True, group="doctor")
-    def check_doctor(self) -> None:
+    def on_memory_screen_proposals_counted(self, event: ProposalsCounted) -> None:
+        self.query_one(StatusHeader).show_pending(event.count)
+
+    @work(thread=True, exclusive=True, group="doctor", name="doctor failed", exit_on_error=False)
+    def check_doctor(self) -> DoctorChecked:
         """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
-        try:
-            with self.foundry.project.lock:
-                report = run_doctor(self.foundry.project, self.foundry.today)
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"doctor failed: {exc}", severity="error")
-            return
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._doctor_done, report)
+        with self.project.lock:
+            return deliver(self, self.DoctorChecked(run_doctor(self.project, self.today)))
 
-    def _doctor_done(self, report: DoctorReport) -> None:
-        self.doctor = report
-        self.query_one(StatusHeader).show_doctor(report)
+    def on_memory_screen_doctor_checked(self, event: DoctorChecked) -> None:
+        self.doctor = event.report
+        self.query_one(StatusHeader).show_doctor(event.report)
 
     def watch_overview(self, overview: Overview | None) -> None:
         if overview is None:
@@ -158,11 +153,11 @@ class MemoryScreen(Screen[None]):
             self.query_one(FactDetail).show(self.selected, self.overview, hit, self.search_query)
 
     def _search(self, query: str, ftype: str | None) -> list[Hit]:
-        return self.foundry.project.search(query, self.foundry.today, type=ftype)
+        return self.project.search(query, self.today, type=ftype)
 
-    @on(FactList.FactHighlighted)
-    def _fact_highlighted(self, event: FactList.FactHighlighted) -> None:
-        self.selected = event.fact_id
+    @on(RowList.RowHighlighted)
+    def _fact_highlighted(self, event: RowList.RowHighlighted) -> None:
+        self.selected = event.row_id
 
     @on(SearchPane.HitsChanged)
     def _hits_changed(self, event: SearchPane.HitsChanged) -> None:
@@ -178,6 +173,9 @@ class MemoryScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if self.overview is not None:
             self.load()
+
+    def recolour(self) -> None:
+        self.overview = self.overview  # every pane is drawn again from it
 
     # ---- actions ---------------------------------------------------------------------------
 
@@ -209,7 +207,7 @@ class MemoryScreen(Screen[None]):
                 self.confirm_write(
                     req,
                     [
-                        "memory_write: a new fact file in .foundry/memory/facts/ (or nothing, if an identical "
+                        f"memory_write: a new fact file in {self.facts_folder()} (or nothing, if an identical "
                         "fact is active; a same-titled one is superseded, not changed)",
                         "INDEX.md is rebuilt",
                     ],
@@ -218,55 +216,32 @@ class MemoryScreen(Screen[None]):
         self.app.push_screen(WriteFactScreen(), written)
 
     def confirm_write(self, req: WriteRequest, changes: list[str]) -> None:
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._write(req)
+        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self._write(req))
 
-        self.app.push_screen(ConfirmScreen(f"Write “{req.title}”?", changes), confirmed)
-
-    @work(thread=True, group="write")
-    def _write(self, req: WriteRequest) -> None:
-        try:
-            gate = guarded_memory_write(self.foundry.project, self.foundry.caller, req, self.foundry.today)
-            reply = gate.text
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not written: {exc}", severity="error", timeout=8)
-            return
-        self.app.call_from_thread(self.post_message, MemoryChanged(reply))
+    @work(thread=True, group="write", name="Not written", exit_on_error=False)
+    def _write(self, req: WriteRequest) -> MemoryChanged:
+        gate = guarded_memory_write(self.project, self.foundry.caller, req, self.today)
+        return deliver(self, MemoryChanged(gate.text))
 
     def action_retire_fact(self) -> None:
         fact_id = self._selected_fact(need_active=True)
         if fact_id is None:
             return
-        yesterday = (self.foundry.today - _dt.timedelta(days=1)).isoformat()
-
-        def confirmed(expires: str | None) -> None:
-            if expires is not None:
-                self._retire(fact_id, expires)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Retire {fact_id}?",
-                [
-                    f".foundry/memory/facts/{fact_id}.md: expires is set (nothing else changes; no file is deleted)",
-                    "INDEX.md is rebuilt without it",
-                ],
-                field=("Expires on (YYYY-MM-DD; earlier than today makes it inactive now)", yesterday),
-            ),
-            confirmed,
+        self.confirm(
+            f"Retire {fact_id}?",
+            [
+                f"{self.fact_file(fact_id)}: expires is set (nothing else changes; no file is deleted)",
+                "INDEX.md is rebuilt without it",
+            ],
+            lambda expires: self._retire(fact_id, expires),
+            field=("Expires on (YYYY-MM-DD; earlier than today makes it inactive now)", self.yesterday),
         )
 
-    @work(thread=True, group="write")
-    def _retire(self, fact_id: str, expires: str) -> None:
-        try:
-            gate = guarded_write(
-                self.foundry.project, self.foundry.caller, RetireChange([fact_id], expires), self.foundry.today
-            )
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not retired: {exc}", severity="error", timeout=8)
-            return
+    @work(thread=True, group="write", name="Not retired", exit_on_error=False)
+    def _retire(self, fact_id: str, expires: str) -> MemoryChanged:
+        gate = guarded_write(self.project, self.foundry.caller, RetireChange([fact_id], expires), self.today)
         summary = f"{fact_id} expires {expires}. {gate.result.write_line()}" if gate.written else gate.text
-        self.app.call_from_thread(self.post_message, MemoryChanged(summary))
+        return deliver(self, MemoryChanged(summary))
 
     def action_add_why(self) -> None:
         fact_id = self._selected_fact(need_active=True)
@@ -295,7 +270,7 @@ class MemoryScreen(Screen[None]):
                 self.confirm_write(
                     req,
                     [
-                        f"memory_write: a new version of {fact_id} in .foundry/memory/facts/, "
+                        f"memory_write: a new version of {fact_id} in {self.facts_folder()}, "
                         f"with supersedes: {fact_id}",
                         f"{fact_id}.md stays on disk, inactive",
                         "INDEX.md is rebuilt",
@@ -305,20 +280,14 @@ class MemoryScreen(Screen[None]):
         self.app.push_screen(WriteFactScreen(preset, f"Add the Why line to {fact_id}"), edited)
 
     def action_rebuild_index(self) -> None:
-        def confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._reindex()
-
-        self.app.push_screen(
-            ConfirmScreen("Rebuild the index?", [".foundry/memory/INDEX.md is regenerated from the active facts"]),
-            confirmed,
+        layout = self.project.layout
+        self.confirm(
+            "Rebuild the index?",
+            [f"{layout.relative(layout.index_path)} is regenerated from the active facts"],
+            lambda _answer: self._reindex(),
         )
 
-    @work(thread=True, group="write")
-    def _reindex(self) -> None:
-        try:
-            text = memory_index(self.foundry.project, self.foundry.today).rebuild_text()
-        except FoundryError as exc:
-            self.app.call_from_thread(self.notify, f"Not rebuilt: {exc}", severity="error")
-            return
-        self.app.call_from_thread(self.post_message, MemoryChanged(text.splitlines()[-1]))
+    @work(thread=True, group="write", name="Not rebuilt", exit_on_error=False)
+    def _reindex(self) -> MemoryChanged:
+        text = memory_index(self.project, self.today).rebuild_text()
+        return deliver(self, MemoryChanged(text.splitlines()[-1]))

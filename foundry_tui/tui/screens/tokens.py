@@ -3,23 +3,28 @@ and the recorded event counts."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.workers import deliver
 
 BAR_WIDTH = 50
 
 
-def cost_bars(eager: int, index_first: int) -> Text:
+def cost_bars(eager: int, index_first: int, colours: ThemeColours) -> Text:
     """Two bars on one scale: what loading everything costs, and what the index costs."""
     scale = max(eager, index_first, 1)
     text = Text()
-    for label, value, style in (("eager      ", eager, "red"), ("index-first", index_first, "green")):
+    for label, value, style in (("eager      ", eager, colours.error), ("index-first", index_first, colours.success)):
         filled = max(1, round(BAR_WIDTH * value / scale)) if value else 0
         text.append(f"{label} ", style="bold")
         text.append("█" * filled, style=style)
@@ -31,6 +36,10 @@ def cost_bars(eager: int, index_first: int) -> Text:
 class TokensScreen(LiveScreen):
     """The report as `foundry tokens` prints it, with bars and an event table."""
 
+    @dataclass
+    class Loaded(Message):
+        figures: TokenFigures
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="tokens"):
             yield Static("", id="cost-bars")
@@ -40,16 +49,15 @@ class TokensScreen(LiveScreen):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("event", "count")
-        super().on_mount()
 
-    @work(thread=True, exclusive=True, group="tokens")
-    def load(self) -> None:
-        with self.foundry.project.lock:
-            figures = token_figures(self.foundry.project, self.foundry.today)
-        self.app.call_from_thread(self._show, figures)
+    @work(thread=True, exclusive=True, group="tokens", name="Token report not read", exit_on_error=False)
+    def load(self) -> Loaded:
+        with self.project.lock:
+            return deliver(self, self.Loaded(token_figures(self.project, self.today)))
 
-    def _show(self, figures: TokenFigures) -> None:
-        self.query_one("#cost-bars", Static).update(cost_bars(figures.eager, figures.index))
+    def on_tokens_screen_loaded(self, event: Loaded) -> None:
+        figures = event.figures
+        self.query_one("#cost-bars", Static).update(cost_bars(figures.eager, figures.index, ThemeColours.of(self.app)))
         self.query_one("#token-report", Static).update(figures.text())
         table = self.query_one(DataTable)
         table.clear()

@@ -10,63 +10,85 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
+from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.search import Hit, format_score
 from foundry_tui.core.memory.views import Overview
-from foundry_tui.tui.widgets.fact_list import FactList, Row
+from foundry_tui.core.paths import Layout
+from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.row_list import Row, RowList
+
+NOTHING_SELECTED = "Select a fact in the index, the search results or the prune list."
 
 
-class ChainList(FactList):
+class ChainList(RowList):
     """The supersedes chain: newer and older versions, each selectable."""
 
 
 class FactDetail(VerticalScroll):
-    """The selected fact, or the parse error of a selected broken file."""
+    """The selected fact, or the parse error of a selected broken file. `show` fills one
+    section at a time: head, fields, chain, score, body."""
 
     BORDER_TITLE = "Fact"
 
+    def __init__(self, layout: Layout, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.files = layout  # the project's layout (Widget.layout is Textual's)
+
     def compose(self) -> ComposeResult:
-        yield Static("Select a fact in the index, the search results or the prune list.", id="detail-head")
+        yield Static(NOTHING_SELECTED, id="detail-head")
         yield Static("", id="detail-fields")
         yield ChainList(id="chain")
         yield Static("", id="detail-score")
         yield Markdown("", id="detail-body")
 
     def show(self, fact_id: str | None, overview: Overview, hit: Hit | None, query: str) -> None:
-        head = self.query_one("#detail-head", Static)
-        fields = self.query_one("#detail-fields", Static)
-        chain = self.query_one(ChainList)
-        score = self.query_one("#detail-score", Static)
-        body = self.query_one("#detail-body", Markdown)
+        colours = ThemeColours.of(self.app)
         if fact_id is not None and fact_id.startswith("broken:"):
-            name = fact_id.removeprefix("broken:")
-            reason = next((b.reason for b in overview.broken if b.name == name), "")
-            head.update(Text.assemble(("broken file ", "bold red"), (name, "bold")))
-            fields.update(
-                Text.assemble(("file  ", "dim"), f".foundry/memory/facts/{name}\n", ("error ", "dim"), (reason, "red"))
-            )
-            chain.display = False
-            score.update("")
-            body.update("")
+            self._show_broken(fact_id.removeprefix("broken:"), overview, colours)
             return
         fact = overview.facts.get(fact_id) if fact_id else None
         if fact is None:
-            head.update("Select a fact in the index, the search results or the prune list.")
-            fields.update("")
-            chain.display = False
-            score.update("")
-            body.update("")
+            self._clear(NOTHING_SELECTED)
             return
+        self._show_head(fact, overview, colours)
+        self._show_fields(fact, overview)
+        self._show_chain(fact, overview)
+        self._show_score(hit, query, colours)
+        self.query_one("#detail-body", Markdown).update(fact.body)
+
+    # ---- the sections ----------------------------------------------------------------------
+
+    def _clear(self, head: str | Text, fields: str | Text = "") -> None:
+        """Everything but a head line (and the fields): nothing selected, or a broken file."""
+        self.query_one("#detail-head", Static).update(head)
+        self.query_one("#detail-fields", Static).update(fields)
+        self.query_one(ChainList).display = False
+        self.query_one("#detail-score", Static).update("")
+        self.query_one("#detail-body", Markdown).update("")
+
+    def _show_broken(self, name: str, overview: Overview, colours: ThemeColours) -> None:
+        reason = next((b.reason for b in overview.broken if b.name == name), "")
+        path = self.files.relative(self.files.facts_dir / name)
+        self._clear(
+            Text.assemble(("broken file ", f"bold {colours.error}"), (name, "bold")),
+            Text.assemble(("file  ", "dim"), f"{path}\n", ("error ", "dim"), (reason, colours.error)),
+        )
+
+    def _show_head(self, fact: Fact, overview: Overview, colours: ThemeColours) -> None:
         inactive_reason = overview.inactive.get(fact.id)
         state = (
-            Text(f"inactive: {inactive_reason}", style="bold yellow")
+            Text(f"inactive: {inactive_reason}", style=f"bold {colours.warning}")
             if inactive_reason
-            else Text("active", style="bold green")
+            else Text("active", style=f"bold {colours.success}")
         )
-        head.update(Text.assemble((fact.id, "bold"), f" · {fact.type} · ", state, "\n", (fact.title, "bold")))
+        head = Text.assemble((fact.id, "bold"), f" · {fact.type} · ", state, "\n", (fact.title, "bold"))
+        self.query_one("#detail-head", Static).update(head)
+
+    def _show_fields(self, fact: Fact, overview: Overview) -> None:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", no_wrap=True)
         table.add_column()
-        table.add_row("file", f".foundry/memory/facts/{fact.id}.md")
+        table.add_row("file", self.files.relative(self.files.facts_dir / f"{fact.id}.md"))
         table.add_row("scope", fact.scope)
         table.add_row("tags", ", ".join(fact.tags) or "—")
         table.add_row("confidence", fact.confidence)
@@ -76,20 +98,37 @@ class FactDetail(VerticalScroll):
         table.add_row("supersedes", fact.supersedes or "null")
         for key, value in fact.extras.items():
             table.add_row(str(key), str(value))
-        fields.update(table)
-        newer, older = overview.newer(fact.id), overview.older(fact.id)
-        options: list[Row] = []
-        for label, ids in (("newer ", newer), ("older ", older)):
+        self.query_one("#detail-fields", Static).update(table)
+
+    def _show_chain(self, fact: Fact, overview: Overview) -> None:
+        rows: list[Row] = []
+        for label, ids in (("newer ", overview.newer(fact.id)), ("older ", overview.older(fact.id))):
             for i in ids:
                 title = f" {overview.facts[i].title}" if i in overview.facts else ""
-                options.append((i, Text.assemble((label, "dim"), (i, "bold"), title)))
-        chain.replace_rows(options)
-        chain.display = bool(options)
-        score.update(self._breakdown(hit, query) if query.strip() else "")
-        body.update(fact.body)
+                rows.append((i, Text.assemble((label, "dim"), (i, "bold"), title)))
+        chain = self.query_one(ChainList)
+        chain.replace_rows(rows)
+        chain.display = bool(rows)
 
-    @staticmethod
-    def _source(source: str, overview: Overview) -> str:
+    def _show_score(self, hit: Hit | None, query: str, colours: ThemeColours) -> None:
+        """While a search is active: why this fact scored what it did (or that it did not match)."""
+        score = self.query_one("#detail-score", Static)
+        if not query.strip():
+            score.update("")
+        elif hit is None:
+            score.update(Text(f'Not among the hits for "{query}".', style="dim"))
+        else:
+            text = Text.assemble(
+                ("score ", "dim"), (format_score(hit.score), f"bold {colours.success}"), f" = {hit.points} points"
+            )
+            for match in hit.matches:
+                text.append(f"\n  {match.describe()}")
+            text.append(
+                f"\n  × {hit.type_multiplier:g} ({hit.fact.type}) × {hit.confidence_multiplier:g} (confidence {hit.fact.confidence})"
+            )
+            score.update(text)
+
+    def _source(self, source: str, overview: Overview) -> str:
         """A source naming an ADR is shown as a link to its file."""
         from foundry_tui.core.artefacts.adr import ADR_REF
 
@@ -97,16 +136,5 @@ class FactDetail(VerticalScroll):
         if not match:
             return source
         found = overview.adrs.get(f"adr-{int(match.group(1)):04d}")
-        return f"{source} → docs/adr/{found[0]} ({found[1]})" if found else f"{source} (not found in docs/adr/)"
-
-    @staticmethod
-    def _breakdown(hit: Hit | None, query: str) -> Text:
-        if hit is None:
-            return Text(f'Not among the hits for "{query}".', style="dim")
-        text = Text.assemble(("score ", "dim"), (format_score(hit.score), "bold green"), f" = {hit.points} points")
-        for match in hit.matches:
-            text.append(f"\n  {match.describe()}")
-        text.append(
-            f"\n  × {hit.type_multiplier:g} ({hit.fact.type}) × {hit.confidence_multiplier:g} (confidence {hit.fact.confidence})"
-        )
-        return text
+        folder = self.files.relative(self.files.adr_dir)
+        return f"{source} → {folder}/{found[0]} ({found[1]})" if found else f"{source} (not found in {folder}/)"

@@ -9,7 +9,8 @@ from rich.text import Text
 
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.views import Overview
-from foundry_tui.tui.widgets.fact_list import FactList, Row
+from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.row_list import Row, RowList
 
 
 def fact_prompt(fact: Fact, style: str = "", note: str = "") -> Text:
@@ -21,12 +22,13 @@ def fact_prompt(fact: Fact, style: str = "", note: str = "") -> Text:
     return text
 
 
-class IndexPane(FactList):
+class IndexPane(RowList):
     """The index as the model will see it; inactive facts and broken files on demand."""
 
     BORDER_TITLE = "Index"
 
     def show(self, overview: Overview, show_inactive: bool) -> None:
+        error = ThemeColours.of(self.app).error
         options: list[Row] = []
         current_type = None
         cut = False
@@ -34,7 +36,9 @@ class IndexPane(FactList):
             fact = overview.facts[fact_id]
             if fact_id in overview.omitted and not cut:
                 cut = True
-                options.append((None, Text(f"── budget {overview.budget} tokens: omitted below ──", style="bold red")))
+                options.append(
+                    (None, Text(f"── budget {overview.budget} tokens: omitted below ──", style=f"bold {error}"))
+                )
             if fact.type != current_type:
                 current_type = fact.type
                 options.append((None, Text(fact.type, style="bold underline")))
@@ -49,9 +53,9 @@ class IndexPane(FactList):
             for fact_id, reason in overview.inactive.items():
                 options.append((fact_id, partial(fact_prompt, overview.facts[fact_id], "dim", reason)))
         if overview.broken:
-            options.append((None, Text("broken files", style="bold underline red")))
+            options.append((None, Text("broken files", style=f"bold underline {error}")))
             for broken in overview.broken:
-                entry = Text.assemble((broken.name, "bold red"), " ", (broken.reason, "red"))
+                entry = Text.assemble((broken.name, f"bold {error}"), " ", (broken.reason, error))
                 options.append((f"broken:{broken.name}", entry))
         self.replace_rows(options)
         self.border_subtitle = (

@@ -6,10 +6,10 @@ from rich.text import Text
 
 from foundry_tui.core.memory.prune import GROUPS
 from foundry_tui.core.memory.views import Overview
-from foundry_tui.tui.widgets.fact_list import FactList, Row
+from foundry_tui.tui.widgets.row_list import Row, RowList
 
 
-class PruneList(FactList):
+class PruneList(RowList):
     """Candidates for retirement; nothing is deleted automatically."""
 
     BORDER_TITLE = "Prune candidates"

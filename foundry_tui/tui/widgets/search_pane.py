@@ -12,17 +12,19 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Select
-from textual.worker import get_current_worker
+from textual.worker import Worker
 
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.facts import TYPES
 from foundry_tui.core.memory.search import Hit, format_score
-from foundry_tui.tui.widgets.fact_list import FactList, Row
+from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.row_list import Row, RowList
+from foundry_tui.tui.workers import deliver, worker_state_changed
 
 Searcher = Callable[[str, str | None], list[Hit]]
 
 
-class SearchResults(FactList):
+class SearchResults(RowList):
     """The hits of the current query, best first."""
 
 
@@ -37,6 +39,14 @@ class SearchPane(Vertical):
 
         query: str
         hits: dict[str, Hit]
+
+    @dataclass
+    class Searched(Message):
+        """The search worker's result: the hits, or why the query could not run."""
+
+        query: str
+        hits: list[Hit]
+        problem: str | None
 
     def __init__(self, searcher: Searcher, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -63,28 +73,38 @@ class SearchPane(Vertical):
         ftype = selected if isinstance(selected, str) else None
         self._search(self.query_text, ftype)
 
-    @work(thread=True, exclusive=True, group="search")
-    def _search(self, query: str, ftype: str | None) -> None:
+    @work(thread=True, exclusive=True, group="search", name="Search failed", exit_on_error=False)
+    def _search(self, query: str, ftype: str | None) -> Searched:
         hits: list[Hit] = []
         problem = None
         if query.strip():
             try:
                 hits = self.searcher(query, ftype)
-            except FoundryError as exc:
+            except FoundryError as exc:  # a query the core refuses: said in the results, not as a failure
                 problem = str(exc)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show, query, hits, problem)
+        return deliver(self, self.Searched(query, hits, problem))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker_state_changed(self, event)
+
+    def on_search_pane_searched(self, event: Searched) -> None:
+        event.stop()
+        self._show(event.query, event.hits, event.problem)
 
     def _show(self, query: str, hits: list[Hit], problem: str | None) -> None:
+        colours = ThemeColours.of(self.app)
         results = self.query_one(SearchResults)
         options: list[Row] = []
         for hit in hits:
             line = Text.assemble(
-                (f"{format_score(hit.score):>6} ", "bold green"), (hit.fact.id, "bold"), " ", hit.fact.title
+                (f"{format_score(hit.score):>6} ", f"bold {colours.success}"),
+                (hit.fact.id, "bold"),
+                " ",
+                hit.fact.title,
             )
             options.append((hit.fact.id, line))
         if problem:
-            options.append((None, Text(problem, style="red")))
+            options.append((None, Text(problem, style=colours.error)))
         elif query.strip() and not hits:
             options.append((None, Text(f'No active fact matches "{query}".', style="dim")))
         results.replace_rows(options)

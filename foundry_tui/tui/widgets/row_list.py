@@ -1,6 +1,7 @@
-"""FactList: a virtualised list of facts, one line each; highlighting one asks for it
-to be shown. Only the visible lines are ever rendered (the Line API), so ten thousand
-entries cost no more on screen than ten."""
+"""RowList: a virtualised list of rows, one line each (facts, near-duplicate groups,
+missed searches, ...); highlighting a row asks for it to be shown. Only the visible
+lines are ever rendered (the Line API), so ten thousand rows cost no more on screen
+than ten, and a bounded cache keeps the rendered lines of the last screenfuls."""
 
 from __future__ import annotations
 
@@ -13,20 +14,38 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-# (fact id, or None for a heading; what to show, or a function making it when it first
+# (row id, or None for a heading; what to show, or a function making it when it first
 # comes into view: ten thousand rows should not mean ten thousand Text objects up front).
 Row = tuple[str | None, Text | Callable[[], Text]]
 
+# A rendered line is known by its row, the width, and whether it carries the cursor
+# (focused or not): moving the cursor or the focus then needs no invalidation.
+LineKey = tuple[int, int, bool, bool]
 
-class FactList(ScrollView, can_focus=True):
-    """Rows whose ids are fact ids (or `broken:<file>` for a broken file); headings have none."""
 
+class RowList(ScrollView, can_focus=True):
+    """Rows with ids (a fact id, `broken:<file>`, `group:<n>`, `missed:<n>`); headings have none."""
+
+    DEFAULT_CSS = """
+    RowList {
+        height: 1fr;
+        overflow-x: hidden;
+    }
+    RowList > .row-list--cursor {
+        background: $block-cursor-blurred-background;
+    }
+    RowList:focus > .row-list--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+    }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move(-1)", "Up", show=False),
         Binding("down", "move(1)", "Down", show=False),
@@ -36,43 +55,44 @@ class FactList(ScrollView, can_focus=True):
         Binding("end", "edge(1)", "Last", show=False),
         Binding("enter", "choose", "Show", show=False),
     ]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"fact-list--cursor"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"row-list--cursor"}
+    CACHED_LINES: ClassVar[int] = 512  # a few screenfuls, with and without the cursor
 
     highlighted: reactive[int | None] = reactive(None)
 
     @dataclass
-    class FactHighlighted(Message):
-        """The user moved to a fact (or a broken file) in one of the lists."""
+    class RowHighlighted(Message):
+        """The user moved to a row (a fact, a broken file, a group, a missed search)."""
 
-        fact_id: str
-        fact_list: FactList
+        row_id: str
+        row_list: RowList
 
         @property
-        def control(self) -> FactList:
-            return self.fact_list
+        def control(self) -> RowList:
+            return self.row_list
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[Row] = []
         self._quiet = False
-        self._cache: dict[tuple[int, int, bool], Strip] = {}
+        self.line_cache: LRUCache[LineKey, Strip] = LRUCache(self.CACHED_LINES)
 
     @property
     def row_ids(self) -> list[str]:
         return [row_id for row_id, _text in self.rows if row_id]
 
-    def index_of(self, fact_id: str) -> int | None:
-        return next((i for i, (row_id, _t) in enumerate(self.rows) if row_id == fact_id), None)
+    def index_of(self, row_id: str) -> int | None:
+        return next((i for i, (rid, _t) in enumerate(self.rows) if rid == row_id), None)
 
     def replace_rows(self, rows: list[Row]) -> None:
-        """Swap the rows, keeping the highlighted id where it still exists, else the first fact."""
+        """Swap the rows, keeping the highlighted id where it still exists, else the first row with an id."""
         keep = (
             self.rows[self.highlighted][0]
             if self.highlighted is not None and self.highlighted < len(self.rows)
             else None
         )
         self.rows = rows
-        self._cache.clear()
+        self.line_cache.clear()
         self.virtual_size = Size(self.size.width, len(rows))
         target = self.index_of(keep) if keep else None
         if target is None:
@@ -80,7 +100,7 @@ class FactList(ScrollView, can_focus=True):
         # A refresh moves the cursor without the user: it must not change what is shown.
         self._quiet = True
         try:
-            self.set_reactive(FactList.highlighted, None)
+            self.set_reactive(RowList.highlighted, None)
             self.highlighted = target
         finally:
             self._quiet = False
@@ -91,37 +111,42 @@ class FactList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         index = y + self.scroll_offset.y
         width = self.scrollable_content_region.width
-        base = self.rich_style
         if index >= len(self.rows):
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
         cursor = index == self.highlighted
-        key = (index, width, cursor and self.has_focus)
-        strip = self._cache.get(key)
+        key = (index, width, cursor, cursor and self.has_focus)
+        strip = self.line_cache.get(key)
         if strip is None:
-            shown = self.rows[index][1]
-            text = (shown() if callable(shown) else shown).copy()
-            if text.style:  # Text.render leaves out the Text's own style: make it a span
-                text.stylize(text.style, 0, len(text))
-                text.style = ""
-            text.no_wrap = True
-            text.overflow = "ellipsis"
-            text.truncate(width, overflow="ellipsis", pad=True)
-            style: Style = self.get_component_rich_style("fact-list--cursor") if cursor else base
-            segments = list(text.render(self.app.console))
-            strip = Strip(Segment.apply_style(segments, style), text.cell_len).crop_extend(0, width, style)
-            self._cache[key] = strip
+            strip = self._render_row(index, width, cursor)
+            self.line_cache.set(key, strip)
         return strip
 
+    def _render_row(self, index: int, width: int, cursor: bool) -> Strip:
+        shown = self.rows[index][1]
+        text = (shown() if callable(shown) else shown).copy()
+        if text.style:  # Text.render leaves out the Text's own style: make it a span
+            text.stylize(text.style, 0, len(text))
+            text.style = ""
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        text.truncate(width, overflow="ellipsis", pad=True)
+        style: Style = self.get_component_rich_style("row-list--cursor") if cursor else self.rich_style
+        segments = list(text.render(self.app.console))
+        return Strip(Segment.apply_style(segments, style), text.cell_len).crop_extend(0, width, style)
+
+    def notify_style_update(self) -> None:
+        """A new theme (or any style change) makes every cached line stale."""
+        super().notify_style_update()
+        self.line_cache.clear()
+        self.refresh()
+
     def on_focus(self) -> None:
-        self._cache.clear()
         self.refresh()
 
     def on_blur(self) -> None:
-        self._cache.clear()
         self.refresh()
 
     def on_resize(self) -> None:
-        self._cache.clear()
         self.virtual_size = Size(self.size.width, len(self.rows))
 
     # ---- moving --------------------------------------------------------------------------------
@@ -153,11 +178,11 @@ class FactList(ScrollView, can_focus=True):
             self.highlighted = found
 
     def action_choose(self) -> None:
-        """Show the entry under the cursor (it may have been placed there by a refresh)."""
+        """Show the row under the cursor (it may have been placed there by a refresh)."""
         if self.highlighted is not None and self.highlighted < len(self.rows):
-            fact_id = self.rows[self.highlighted][0]
-            if fact_id:
-                self.post_message(self.FactHighlighted(fact_id, self))
+            row_id = self.rows[self.highlighted][0]
+            if row_id:
+                self.post_message(self.RowHighlighted(row_id, self))
 
     def on_click(self, event: events.Click) -> None:
         index = event.y + self.scroll_offset.y
@@ -165,16 +190,12 @@ class FactList(ScrollView, can_focus=True):
             self.focus()
             self.highlighted = index
 
-    def watch_highlighted(self, old: int | None, new: int | None) -> None:
-        for index in (old, new):
-            if index is not None:
-                for key in [k for k in self._cache if k[0] == index]:
-                    del self._cache[key]
+    def watch_highlighted(self, new: int | None) -> None:
         if new is None or new >= len(self.rows):
             self.refresh()
             return
         self.scroll_to_region(Region(0, new, 1, 1), animate=False)
         self.refresh()
-        fact_id = self.rows[new][0]
-        if fact_id and not self._quiet:
-            self.post_message(self.FactHighlighted(fact_id, self))
+        row_id = self.rows[new][0]
+        if row_id and not self._quiet:
+            self.post_message(self.RowHighlighted(row_id, self))

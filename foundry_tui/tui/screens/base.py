@@ -1,0 +1,77 @@
+"""FoundryScreen: the base of every screen and dialog. It gives the app, the project
+and today's date one way (`self.foundry`, `self.project`, `self.today`), reports the
+failures of its workers (foundry_tui.tui.workers), asks before a write the one way
+(`confirm`), and redraws when the theme changes, so colours built in Python follow it."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual.screen import Screen, ScreenResultType
+from textual.theme import Theme
+from textual.worker import Worker
+
+from foundry_tui.tui.workers import worker_state_changed
+
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.tui.app import FoundryApp
+    from foundry_tui.tui.commands import Command
+
+
+class FoundryScreen(Screen[ScreenResultType]):
+    """Subclasses list their commands in SCREEN_COMMANDS (and bind them in BINDINGS)."""
+
+    SCREEN_COMMANDS: ClassVar[tuple[type[Command], ...]] = ()
+
+    @property
+    def foundry(self) -> FoundryApp:
+        return cast("FoundryApp", self.app)
+
+    @property
+    def project(self) -> Project:
+        return self.foundry.project
+
+    @property
+    def today(self) -> _dt.date:
+        return self.foundry.today
+
+    @property
+    def yesterday(self) -> str:
+        """The default expiry of a retirement: earlier than today, so inactive at once."""
+        return (self.today - _dt.timedelta(days=1)).isoformat()
+
+    def confirm(
+        self, title: str, changes: list[str], then: Callable[[str], object], field: tuple[str, str] | None = None
+    ) -> None:
+        """Say what will change on disk and ask; once confirmed, `then` gets the field's value ("" without one)."""
+        from foundry_tui.tui.screens.confirm import ConfirmScreen  # a dialog is a FoundryScreen too
+
+        def answered(answer: str | None) -> None:
+            if answer is not None:
+                then(answer)
+
+        self.app.push_screen(ConfirmScreen(title, changes, field), answered)
+
+    def fact_file(self, fact_id: str) -> str:
+        """A fact's file as shown to the user (from the project's layout, relative to its root)."""
+        layout = self.project.layout
+        return layout.relative(layout.facts_dir / f"{fact_id}.md")
+
+    def facts_folder(self) -> str:
+        layout = self.project.layout
+        return f"{layout.relative(layout.facts_dir)}/"
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _theme: Theme) -> None:
+        self.recolour()
+
+    def recolour(self) -> None:
+        """Show again what was built with the old theme's colours (nothing by default)."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker_state_changed(self, event)

@@ -14,8 +14,7 @@ import io
 import re
 from typing import Any
 
-# Where a key the file does not have yet goes: after the last of these that it has.
-_KEY_ORDER = ("id", "type", "scope", "title", "tags", "confidence", "source", "created", "expires", "supersedes")
+from foundry_tui.core.memory.facts import FIELD_ORDER as _KEY_ORDER  # a new key goes after the last it follows
 
 
 def _split(text: str) -> tuple[str, str, str] | None:

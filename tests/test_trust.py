@@ -252,6 +252,37 @@ def test_an_untrusted_write_parks_a_fact_v1_proposal_and_changes_no_fact(project
     assert valid
 
 
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["Deploys use blue green", "deploys USE blue-green", "Builds run nightly"]),
+            st.sampled_from(["Two fleets.", "Two  fleets.", "One fleet."]),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_what_a_proposal_says_it_would_do_is_what_memory_write_does(writes: list[tuple[str, str]]) -> None:
+    """write_outcome (core/trust/changes.py) predicts memory_write's outcome without writing."""
+    import tempfile
+
+    from foundry_tui.core.memory.write import memory_write
+    from foundry_tui.core.trust.changes import write_outcome
+
+    with tempfile.TemporaryDirectory() as folder:
+        project = Project(Path(folder))
+        project.layout.facts_dir.mkdir(parents=True)
+        for title, body in writes:
+            req = WriteRequest(title, body, "convention")
+            action, existing = write_outcome(project, req, TODAY)
+            result = memory_write(project, req, TODAY)
+            assert result.action == action
+            if action == "unchanged":
+                assert existing is not None and result.fact_id == existing.id
+            else:
+                assert result.supersedes == (existing.id if existing is not None else None)
+
+
 def test_a_promotion_goes_through_the_same_gate(project: Project) -> None:
     req = WriteRequest("Staging resets nightly", "At 02:00 UTC.", "convention")
     with pytest.raises(WriteDenied):

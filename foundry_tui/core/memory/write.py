@@ -130,15 +130,19 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
     budget = project.config().index_token_budget  # a broken config refuses before anything is written
     with folder_lock(project.layout.memory_dir):
         project.sync()
-        active = project.store.active_facts(today)
-        same, older = _existing(active, new)
-        if same is not None:  # nothing is written, not even the index: report it as it would be built
+        store = project.store
+        active = store.active_facts(today)
+        title_key = normalise(new.title)
+        same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
+        print_fp = fingerprint(new.title, new.body)
+        same = [f for f in same_title if f.fingerprint == print_fp]
+        if same:  # nothing is written, not even the index: report it as it would be built
             from foundry_tui.core.memory.index_file import build_index
 
             _text, report = build_index(active, budget)
             report.path = project.layout.index_path
-            return WriteResult("unchanged", same.id, report)
-        new.supersedes = older.id if older is not None else None
+            return WriteResult("unchanged", same[-1].id, report)
+        new.supersedes = same_title[-1].id if same_title else None
         new.created = today.isoformat()
         create_fact(project, new)
         index = rebuild_index(project, today)
@@ -149,29 +153,6 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         )
     action = "updated" if new.supersedes else "created"
     return WriteResult(action, new.id, index, new.supersedes, warnings)
-
-
-def _existing(active: list[Fact], new: Fact) -> tuple[Fact | None, Fact | None]:
-    """(the active fact `new` would leave unchanged, the active fact it would supersede)."""
-    title_key = normalise(new.title)
-    same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
-    print_fp = fingerprint(new.title, new.body)
-    same = [f for f in same_title if f.fingerprint == print_fp]
-    if same:
-        return same[-1], None
-    return None, (same_title[-1] if same_title else None)
-
-
-def write_outcome(project: Project, req: WriteRequest, today: _dt.date) -> tuple[str, Fact | None]:
-    """What memory_write would do now, writing nothing: ("unchanged", the same fact),
-    ("updated", the fact it would supersede) or ("created", None). Checks every field."""
-    new = validate_request(req)
-    with folder_lock(project.layout.memory_dir):
-        project.sync()
-        same, older = _existing(project.store.active_facts(today), new)
-    if same is not None:
-        return "unchanged", same
-    return ("updated", older) if older is not None else ("created", None)
 
 
 def create_fact(project: Project, new: Fact) -> None:

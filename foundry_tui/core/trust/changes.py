@@ -42,6 +42,35 @@ class Applied:
         self.result = result
 
 
+def _existing(active: list[Fact], new: Fact) -> tuple[Fact | None, Fact | None]:
+    """(the active fact `new` would leave unchanged, the active fact it would supersede):
+    memory_write's matching (core/memory/write.py), kept beside it by a property test."""
+    from foundry_tui.core.memory.facts import fingerprint, normalise
+
+    title_key = normalise(new.title)
+    same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
+    print_fp = fingerprint(new.title, new.body)
+    same = [f for f in same_title if f.fingerprint == print_fp]
+    if same:
+        return same[-1], None
+    return None, (same_title[-1] if same_title else None)
+
+
+def write_outcome(project: Project, req: WriteRequest, today: _dt.date) -> tuple[str, Fact | None]:
+    """What memory_write would do now, writing nothing: ("unchanged", the same fact),
+    ("updated", the fact it would supersede) or ("created", None). Checks every field."""
+    from foundry_tui.core.atomic import folder_lock
+    from foundry_tui.core.memory.write import validate_request
+
+    new = validate_request(req)
+    with folder_lock(project.layout.memory_dir):
+        project.sync()
+        same, older = _existing(project.store.active_facts(today), new)
+    if same is not None:
+        return "unchanged", same
+    return ("updated", older) if older is not None else ("created", None)
+
+
 def _fact_fields(fact: Fact) -> dict[str, Any]:
     data = fact.to_dict()
     fields = {k: data[k] for k in ("id", *FACT_FIELDS) if data.get(k) not in (None, "")}
@@ -121,8 +150,6 @@ class WriteChange(Change):
         self.operation = operation
 
     def previews(self, project: Project, today: _dt.date) -> list[Preview]:
-        from foundry_tui.core.memory.write import write_outcome
-
         action, existing = write_outcome(project, self.req, today)
         would_do = "created" if existing is None else f"{action} {existing.id}"
         fields = _request_fields(self.req)

@@ -376,7 +376,7 @@ def _fact_from_fields(fields: dict[str, Any], fact_id: str) -> Fact:
 
 def current_facts(project: Project, proposal: Proposal, today: _dt.date) -> list[Fact]:
     """The facts as they are now that the proposal would change or supersede."""
-    from foundry_tui.core.memory.write import write_outcome
+    from foundry_tui.core.trust.changes import write_outcome
 
     project.sync()
     request = proposal.meta.get("request", {})

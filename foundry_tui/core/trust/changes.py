@@ -80,37 +80,34 @@ def _fact_fields(fact: Fact) -> dict[str, Any]:
 
 
 def _request_fields(req: WriteRequest) -> dict[str, Any]:
-    """The fact fields of a request, checked and normalised as memory_write stores them."""
+    """The fact fields of a request, checked and normalised as memory_write stores them. An
+    optional field the caller left out (None) stays out, so approval leaves it out too."""
     from foundry_tui.core.memory.write import validate_request
 
     fact = validate_request(req)
-    fields: dict[str, Any] = {
-        "type": fact.type,
-        "scope": fact.scope,
-        "title": fact.title,
-        "tags": list(fact.tags),
-        "confidence": fact.confidence,
-        "source": fact.source,
-        "body": fact.body,
-    }
-    if fact.expires:
-        fields["expires"] = fact.expires
+    fields: dict[str, Any] = {"type": fact.type, "title": fact.title, "body": fact.body}
+    for name in ("scope", "tags", "confidence", "source", "expires"):
+        if getattr(req, name) is not None and getattr(fact, name) is not None:
+            value = getattr(fact, name)
+            fields[name] = list(value) if name == "tags" else value
     return fields
 
 
 def request_from_fields(fields: dict[str, Any]) -> WriteRequest:
-    """The WriteRequest a proposal's fact fields stand for (what approval writes)."""
-    tags = fields.get("tags", [])
-    return WriteRequest(
-        title=str(fields.get("title", "")),
-        body=str(fields.get("body", "")),
-        type=str(fields.get("type", "")),
-        scope=str(fields.get("scope") or "project"),
-        tags=[str(t) for t in tags] if isinstance(tags, list) else [],
-        confidence=str(fields.get("confidence") or "medium"),
-        source=str(fields.get("source") or "conversation"),
-        expires=str(fields["expires"]) if fields.get("expires") else None,
+    """The WriteRequest a proposal's fact fields stand for (what approval writes); a field
+    the proposal does not hold is left out (None), as its author left it out."""
+    req = WriteRequest(
+        title=str(fields.get("title", "")), body=str(fields.get("body", "")), type=str(fields.get("type", ""))
     )
+    tags = fields.get("tags")
+    given: dict[str, Any] = {
+        name: str(fields[name]) if fields.get(name) not in (None, "") else None
+        for name in ("scope", "confidence", "source", "expires")
+    }
+    given["tags"] = [str(t) for t in tags] if isinstance(tags, list) else None
+    for name, value in given.items():
+        setattr(req, name, value)  # None: left out, as memory_write takes it
+    return req
 
 
 class Change:
@@ -165,7 +162,7 @@ class WriteChange(Change):
 
     def with_author(self, author: str, proposal_id: str) -> Change:
         r = self.req
-        source = attributed_source(r.source, author, proposal_id)
+        source = attributed_source(r.source or "", author, proposal_id)
         req = WriteRequest(r.title, r.body, r.type, r.scope, r.tags, r.confidence, source, r.expires)
         return WriteChange(req, self.operation)
 

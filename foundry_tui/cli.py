@@ -54,6 +54,11 @@ def _emit(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
+def _emit_json_or_text(args: argparse.Namespace, data: object, text: str) -> None:
+    """With --json, `data` as indented JSON (non-ASCII kept as it is); otherwise `text`."""
+    _emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else text)
+
+
 def _project(args: argparse.Namespace) -> Any:
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.paths import find_root
@@ -122,10 +127,7 @@ def cmd_memory_search(args: argparse.Namespace) -> int:
     text, hits = memory_search(
         project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain
     )
-    if args.json:
-        _emit(json.dumps({"query": args.query, "hits": [h.to_dict() for h in hits]}, indent=2, ensure_ascii=False))
-    else:
-        _emit(text)
+    _emit_json_or_text(args, {"query": args.query, "hits": [h.to_dict() for h in hits]}, text)
     return 0
 
 
@@ -142,10 +144,7 @@ def cmd_memory_prune(args: argparse.Namespace) -> int:
     project = _project(args)
     project.sync()
     entries = prune_candidates(project.store, _today(args))
-    if args.json:
-        _emit(json.dumps({"candidates": prune_json(entries, project.store)}, indent=2, ensure_ascii=False))
-    else:
-        _emit(render_prune(entries))
+    _emit_json_or_text(args, {"candidates": prune_json(entries, project.store)}, render_prune(entries))
     return 0
 
 
@@ -169,10 +168,7 @@ def cmd_memory_list(args: argparse.Namespace) -> int:
     project = _project(args)
     project.sync()
     rows = fact_listing(project, _today(args), include_inactive=args.all)
-    if args.json:
-        _emit(json.dumps(rows, indent=2, ensure_ascii=False))
-    else:
-        _emit(render_listing(rows))
+    _emit_json_or_text(args, rows, render_listing(rows))
     return 0
 
 
@@ -180,7 +176,7 @@ def cmd_memory_dupes(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.neardup import find_dupes
 
     report = find_dupes(_project(args), _today(args), args.threshold)
-    _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
+    _emit_json_or_text(args, report.to_dict(), report.text())
     return 0
 
 
@@ -242,7 +238,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.doctor import run_doctor
 
     report = run_doctor(_project(args), _today(args))
-    _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
+    _emit_json_or_text(args, report.to_dict(), report.text())
     return 0 if report.ok else 1
 
 
@@ -454,15 +450,7 @@ def cmd_prefs_clear(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from foundry_tui.core.memory.vocabulary import (
-        CONFIDENCES,
-        DEFAULT_CONFIDENCE,
-        DEFAULT_SCOPE,
-        DEFAULT_SOURCE,
-        MAX_BODY_WORDS,
-        MAX_TITLE_CHARS,
-        TYPES,
-    )
+    from foundry_tui.core.memory import vocabulary as vocab
 
     parser = _Parser(prog="foundry", description="Foundry project memory for AI coding agents.")
     _global_options(parser, top=True)
@@ -478,19 +466,21 @@ def build_parser() -> argparse.ArgumentParser:
     mem = _group(commands, "memory", "facts: write, search, index, prune, show, list")
 
     p = sub(mem, "write", cmd_memory_write, "store one durable fact (dedup, ids and supersedes are automatic)")
-    p.add_argument("--title", required=True, help=f"the fact itself, at most {MAX_TITLE_CHARS} characters")
-    p.add_argument("--body", help=f"the claim, at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line")
+    p.add_argument("--title", required=True, help=f"the fact itself, at most {vocab.MAX_TITLE_CHARS} characters")
+    p.add_argument(
+        "--body", help=f"the claim, at most {vocab.MAX_BODY_WORDS} words; decisions and risks need a Why: line"
+    )
     p.add_argument("--body-file", metavar="FILE", help="read the body from FILE (- for stdin)")
-    p.add_argument("--type", required=True, help=f"one of {', '.join(TYPES)}")
-    p.add_argument("--scope", default=DEFAULT_SCOPE, help="project, module:<name> or vertical:<name>")
+    p.add_argument("--type", required=True, help=f"one of {', '.join(vocab.TYPES)}")
+    p.add_argument("--scope", default=vocab.DEFAULT_SCOPE, help="project, module:<name> or vertical:<name>")
     p.add_argument("--tags", default="", help="comma-separated retrieval words")
-    p.add_argument("--confidence", default=DEFAULT_CONFIDENCE, help=f"one of {', '.join(CONFIDENCES)}")
-    p.add_argument("--source", default=DEFAULT_SOURCE, help="adr-0007, conversation, code or external:<url>")
+    p.add_argument("--confidence", default=vocab.DEFAULT_CONFIDENCE, help=f"one of {', '.join(vocab.CONFIDENCES)}")
+    p.add_argument("--source", default=vocab.DEFAULT_SOURCE, help="adr-0007, conversation, code or external:<url>")
     p.add_argument("--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active")
 
     p = sub(mem, "search", cmd_memory_search, "search active facts by keywords")
     p.add_argument("query", help="keywords describing what you need to know")
-    p.add_argument("--type", help=f"only facts of this type ({', '.join(TYPES)})")
+    p.add_argument("--type", help=f"only facts of this type ({', '.join(vocab.TYPES)})")
     p.add_argument("--limit", type=int, help="at most this many hits, 1 to 25 (default: memoryRetrieval.maxFacts)")
     p.add_argument("--explain", action="store_true", help="show which term matched which field and the multipliers")
     p.add_argument("--json", action="store_true", help="machine-readable output")

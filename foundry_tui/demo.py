@@ -6,6 +6,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from foundry_tui.core.paths import Layout
+
 DEMO_SOURCE = Path(__file__).parent / "demo_project"
 
 
@@ -15,7 +17,7 @@ def make_demo_copy() -> Path:
     The bundled folder stores `.foundry` as `foundry` so that packaging tools keep it."""
     target = Path(tempfile.mkdtemp(prefix="foundry-demo-")) / "demo"
     shutil.copytree(DEMO_SOURCE, target)
-    (target / "foundry").rename(target / ".foundry")
+    (target / "foundry").rename(Layout(target).foundry)
     return target
 
 

@@ -14,17 +14,20 @@ from pathlib import Path
 from typing import IO, Any
 
 from foundry_tui.core.hook_events import HOOK_EVENTS
+from foundry_tui.core.paths import Layout
 
 PROMPT_MIN_CHARS = 12  # only prompts longer than this get facts
 PROMPT_MAX_FACTS = 5
 PROMPT_MIN_SCORE = 3.0
 READ_TOOLS = {"Read", "Grep", "Glob", "LS", "NotebookRead"}
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
-FACTS_MARK = ".foundry/memory/facts"
+# The layout under any root: its paths as an agent writes them (".foundry/memory/facts").
+_RELATIVE = Layout(Path())
+FACTS_MARK = _RELATIVE.facts_dir.as_posix()
 DENY_READ = (
-    "Foundry memory: do not read .foundry/memory/facts/ directly: it loads every fact into context, the cost the "
+    f"Foundry memory: do not read {FACTS_MARK}/ directly: it loads every fact into context, the cost the "
     "index exists to avoid. Use the memory_search tool of the foundry MCP server (keywords), or read "
-    ".foundry/memory/INDEX.md for the one-line index."
+    f"{_RELATIVE.index_path.as_posix()} for the one-line index."
 )
 DENY_EDIT = (
     "Foundry memory: do not edit fact files by hand: that bypasses the fingerprint check, id allocation and the "
@@ -67,8 +70,6 @@ def git_summary(root: Path) -> str:
 
 def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
-    from foundry_tui.core.config import Config
-    from foundry_tui.core.errors import ConfigError
     from foundry_tui.core.memory.index_file import build_index
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.paths import resolve_today
@@ -78,14 +79,11 @@ def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
         index = project.layout.index_path.read_text(encoding="utf-8").rstrip("\n")
     except (OSError, UnicodeDecodeError):
         project.sync()
-        try:
-            budget = project.config().index_token_budget
-        except ConfigError:
-            budget = Config().index_token_budget
+        budget = project.config_or_defaults()[0].index_token_budget
         index = build_index(project.active_facts(resolve_today()), budget)[0].rstrip("\n")
     context = "\n\n".join(
         [
-            "Foundry project memory. Search it with the memory_search tool; never read .foundry/memory/facts/ directly.",
+            f"Foundry project memory. Search it with the memory_search tool; never read {FACTS_MARK}/ directly.",
             index,
             *user_preferences_section(),
             "## Runbooks\n\n" + render_runbook_list(list_runbooks(project.layout)),
@@ -145,7 +143,6 @@ DENY_RESERVED = (
 
 def _aims_at_reserved(tool: str, value: str, cwd: Path, root: Path) -> bool:
     """An edit (or a shell command) that would write a proposal or a preferences file by hand."""
-    from foundry_tui.core.paths import Layout
     from foundry_tui.core.trust.reserved import PREFERENCES_FOLDER, PROPOSALS_WAVE, is_reserved_path
 
     if tool == "Bash":  # a command line: look for the folders' names
@@ -181,7 +178,8 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     if not isinstance(tool, str) or not isinstance(tool_input, dict) or tool not in READ_TOOLS | EDIT_TOOLS | {"Bash"}:
         return None
     cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
-    facts_dir = (root / ".foundry" / "memory" / "facts").resolve()
+    layout = Layout(root)
+    facts_dir = layout.facts_dir.resolve()
     hit = next((t for t in _targets(tool, tool_input) if _aims_at_facts(t, cwd, facts_dir)), None)
     reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
     if hit is None and tool in EDIT_TOOLS:  # reading a proposal is fine; writing one by hand is not
@@ -194,9 +192,8 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     if hit is None:
         return None
     from foundry_tui.core.events import record_event
-    from foundry_tui.core.paths import Layout
 
-    record_event(Layout(root), "gate_blocked", tool=tool, target=hit[:200])
+    record_event(layout, "gate_blocked", tool=tool, target=hit[:200])
     return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
 
 

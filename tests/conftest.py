@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +16,30 @@ from foundry_tui.demo import make_demo_copy, remove_demo_copy
 # Examples are judged on what they find, not on how fast a busy CI machine runs them.
 settings.register_profile("foundry", deadline=None)
 settings.load_profile("foundry")
+
+
+# Code that starts a file watcher: a Project's (`.watch()`) or the TUI's (`make_app(..., watch=True)`).
+_STARTS_A_WATCHER = re.compile(r"\.watch\(\)|watch=True")
+
+
+def _starts_a_watcher(item: pytest.Item) -> bool:
+    function = getattr(item, "function", None)
+    try:
+        return function is not None and bool(_STARTS_A_WATCHER.search(inspect.getsource(function)))
+    except (OSError, TypeError):
+        return False
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups from the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that depend on file-watch timing are `serial`: marked by hand, or found starting a
+    watcher. They share one xdist worker group (`--dist loadgroup` in pyproject.toml), so under
+    `-n auto` they run one after another instead of racing each other for inotify and CPU time."""
+    for item in items:
+        if not item.get_closest_marker("serial") and _starts_a_watcher(item):
+            item.add_marker(pytest.mark.serial)
+        if item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.xdist_group("serial"))
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ import pytest
 
 from foundry_tui.core.memory import cache, facts
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import memory_search
+from foundry_tui.core.memory.search import Hit, memory_search
 from foundry_tui.core.memory.snapshot import Snapshot
 from foundry_tui.core.memory.store import FactStore
 
@@ -115,6 +115,7 @@ def test_broken_files_are_cached_with_their_reason(root: Path, monkeypatch: pyte
     assert calls == [] and second.broken["fact-0001.md"].reason == first.broken["fact-0001.md"].reason
 
 
+@pytest.mark.serial
 def test_watcher_sees_in_place_edits_within_a_second(demo: Project) -> None:
     demo.sync()
     demo.use_search_index()
@@ -125,7 +126,7 @@ def test_watcher_sees_in_place_edits_within_a_second(demo: Project) -> None:
         with path.open("a") as handle:  # an in-place append: the folder's mtime does not move
             handle.write("\nDaylight saving is handled by zoneinfo.\n")
         deadline = time.monotonic() + 1.0
-        found = []
+        found: list[Hit] = []
         while time.monotonic() < deadline and not found:
             _text, found = memory_search(demo, "zoneinfo", TODAY)
             time.sleep(0.02)

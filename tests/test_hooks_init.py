@@ -187,3 +187,21 @@ def test_init_reports_a_malformed_file_and_leaves_it(tmp_path: Path) -> None:
     assert "problem   .mcp.json is not valid JSON (line 1, column 17" in run.out
     assert (tmp_path / ".mcp.json").read_text() == '{"mcpServers": {,}'
     assert (tmp_path / ".claude/settings.json").exists() and (tmp_path / ".foundry/config.json").exists()
+
+
+def test_the_gate_and_session_start_say_exactly_this(demo_root: Path) -> None:
+    """The texts an agent reads (built from the Layout, so they follow it)."""
+    from foundry_tui.core.hook_events import HOOK_EVENTS
+    from foundry_tui.hooks import HANDLERS
+
+    assert set(HANDLERS) == set(HOOK_EVENTS)  # every event word the CLI accepts has its handler
+    payload = {"tool_name": "Read", "cwd": str(demo_root), "tool_input": {"file_path": ".foundry/memory/facts/x.md"}}
+    assert hook("pre-tool-use", payload)[1]["hookSpecificOutput"]["permissionDecisionReason"] == (
+        "Foundry memory: do not read .foundry/memory/facts/ directly: it loads every fact into context, the cost the "
+        "index exists to avoid. Use the memory_search tool of the foundry MCP server (keywords), or read "
+        ".foundry/memory/INDEX.md for the one-line index."
+    )
+    context = hook("session-start", {"cwd": str(demo_root)})[1]["hookSpecificOutput"]["additionalContext"]
+    assert context.splitlines()[0] == (
+        "Foundry project memory. Search it with the memory_search tool; never read .foundry/memory/facts/ directly."
+    )

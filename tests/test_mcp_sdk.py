@@ -60,7 +60,7 @@ async def _text(client: Client, name: str, arguments: dict[str, Any]) -> tuple[b
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_handshake_and_tool_list(demo_root: Path, mode: str) -> None:
-    async with Client(_params(demo_root), mode=mode) as client:  # type: ignore[arg-type]
+    async with Client(_params(demo_root), mode=mode) as client:
         assert client.protocol_version == "2025-06-18"
         assert client.server_info is not None and client.server_info.name == "foundry"
         assert client.instructions is not None and client.instructions.startswith("Foundry memory and contracts.")

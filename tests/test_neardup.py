@@ -117,3 +117,22 @@ def test_candidate_generation_keeps_the_true_pairs() -> None:
     found = len(true_pairs & proposed) / len(true_pairs)
     assert found >= 0.9, found
     assert len(proposed) < len(finder.features) ** 2 / 8  # far fewer than all pairs
+
+
+def test_groups_and_pairs_follow_the_id_order_past_fact_9999() -> None:
+    """Ids sort by number everywhere (facts.id_order), so fact-10000 comes after fact-9999."""
+    pairs = [
+        Candidate("fact-9999", "fact-10000", 0.9, 0.9, 0.9, []),
+        Candidate("fact-0002", "fact-10001", 0.8, 0.8, 0.8, []),
+        Candidate("fact-0002", "fact-0003", 0.8, 0.8, 0.8, []),
+    ]
+    assert group(pairs) == [["fact-0002", "fact-0003", "fact-10001"], ["fact-9999", "fact-10000"]]
+    facts = [
+        Fact(id=f"fact-{n:04d}", type="domain", title="Retry failed uploads three times", body="Then give up.")
+        for n in (10000, 9999, 10001)
+    ]
+    assert [(c.a, c.b) for c in DupeFinder(facts).scan(0.5)] == [
+        ("fact-9999", "fact-10000"),
+        ("fact-9999", "fact-10001"),
+        ("fact-10000", "fact-10001"),
+    ]

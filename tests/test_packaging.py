@@ -55,7 +55,17 @@ def test_the_wheel_carries_the_licence_and_no_test_helpers(dist: dict[str, Path]
 def test_the_sdist_holds_everything_the_suite_reads(dist: dict[str, Path]) -> None:
     with tarfile.open(dist["sdist"]) as tar:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
-    for needed in (".ci/run", "LICENSE", "README.md", "tox.ini", "pyproject.toml", "tests/test_readme.py"):
+    # The README tests read .ci/run; tests/test_repo_docs.py reads the guides and the pre-commit config.
+    needed_files: tuple[str, ...] = (
+        ".ci/run",
+        "LICENSE",
+        "README.md",
+        "tox.ini",
+        "pyproject.toml",
+        "tests/test_readme.py",
+    )
+    needed_files += ("CONTRIBUTING.md", "docs/DECISIONS.md", ".pre-commit-config.yaml")
+    for needed in needed_files:
         assert needed in names
     assert {f"screenshots/{p.name}" for p in (REPO / "screenshots").glob("*.svg")} <= names
 

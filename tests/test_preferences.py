@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,8 @@ def test_nothing_saved_yet() -> None:
 
 @pytest.mark.parametrize("principal", [Principal("service", "ci-bot"), Principal("app", "reviewer")])
 def test_service_and_app_principals_are_declined(principal: Principal) -> None:
-    for call in (lambda c: get_preferences(c), lambda c: save_preferences(c, "x"), lambda c: request_clear(c)):
+    calls: list[Callable[[Caller], str]] = [get_preferences, lambda c: save_preferences(c, "x"), request_clear]
+    for call in calls:
         with pytest.raises(PreferencesDeclined) as caught:
             call(Caller(principal))
         assert str(caught.value) == (
@@ -95,11 +97,12 @@ def test_a_preferences_file_replaced_by_a_symlink_is_refused(tmp_path: Path) -> 
     path = _file("user:alice")
     path.unlink()
     path.symlink_to(target)
-    for call in (
+    calls: list[Callable[[], str]] = [
         lambda: get_preferences(ALICE),
         lambda: save_preferences(ALICE, "overwrite"),
         lambda: request_clear(ALICE),
-    ):
+    ]
+    for call in calls:
         with pytest.raises(FoundryError, match="has been replaced by a symlink; refusing to follow it"):
             call()
     assert target.read_text() == "someone else's notes" and path.is_symlink()

@@ -26,7 +26,7 @@ from foundry_tui.core.trust.principal import Caller, Principal, is_unattended, p
 from foundry_tui.core.trust.proposals import approve_proposal, list_proposals
 from foundry_tui.core.trust.reserved import is_reserved_path, is_reserved_wave, proposals_dir
 
-from .helpers import TODAY, run_cli, write
+from .helpers import TODAY, Run, run_cli, write
 
 ALICE = Caller(Principal("user", "alice"))
 BOB = Caller(Principal("user", "bob"))
@@ -42,7 +42,7 @@ def _facts(root: Path) -> dict[str, str]:
     return {p.name: p.read_text() for p in sorted(folder.glob("*.md"))}
 
 
-def _cli(root: Path, *args: str, principal: str | None = None, **env: str) -> object:
+def _cli(root: Path, *args: str, principal: str | None = None, **env: str) -> Run:
     full = {"FOUNDRY_TODAY": "2026-11-30", **env}
     if principal:
         full["FOUNDRY_PRINCIPAL"] = principal
@@ -97,8 +97,8 @@ def test_unattended_from_ci_or_foundry_unattended(env: dict[str, str], unattende
 
 def test_a_malformed_principal_stops_the_cli_with_one_line(root: Path) -> None:
     run = _cli(root, "memory", "list", principal="admin:root")
-    assert run.code == 2 and run.out == ""  # type: ignore[attr-defined]
-    assert run.err == (  # type: ignore[attr-defined]
+    assert run.code == 2 and run.out == ""
+    assert run.err == (
         "foundry: error: FOUNDRY_PRINCIPAL 'admin:root' is not a principal: use user:<name>, service:<name> or "
         "app:<name> (name: letters, digits, '.', '_', '@', '+' or '-')\n"
     )
@@ -142,13 +142,14 @@ def test_a_trust_list_trusts_exactly_its_members() -> None:
 def test_a_bad_trust_section_is_refused_naming_the_entry(root: Path, trust: object, message: str) -> None:
     (root / ".foundry" / "config.json").write_text(json.dumps({"trust": trust}))
     run = _cli(root, "memory", "write", "--title", "T is t", "--body", "b", "--type", "convention")
-    assert run.code == 1 and run.err == f"foundry: error: {message}\n"  # type: ignore[attr-defined]
+    assert run.code == 1 and run.err == f"foundry: error: {message}\n"
     assert _facts(root) == {}
 
 
 def test_init_writes_a_trust_section_only_when_asked(tmp_path: Path) -> None:
     plain, trusted = tmp_path / "plain", tmp_path / "trusted"
-    plain.mkdir(), trusted.mkdir()
+    plain.mkdir()
+    trusted.mkdir()
     assert run_cli("init", "--root", str(plain)).code == 0
     assert "trust" not in json.loads((plain / ".foundry/config.json").read_text())
     run = run_cli("init", "--root", str(trusted), "--trusted", "user:alice", "--trusted", "service:deployer")
@@ -167,8 +168,8 @@ def test_init_writes_a_trust_section_only_when_asked(tmp_path: Path) -> None:
 def test_an_unattended_write_is_denied_recorded_and_writes_nothing(root: Path) -> None:
     for env in ({"CI": "true"}, {"FOUNDRY_UNATTENDED": "1"}):
         run = _cli(root, "memory", "write", "--title", "CI found X", "--body", "b", "--type", "risk", **env)
-        assert run.code == 1 and run.out == ""  # type: ignore[attr-defined]
-        assert run.err == (  # type: ignore[attr-defined]
+        assert run.code == 1 and run.out == ""
+        assert run.err == (
             "foundry: error: this run is unattended (CI=true or FOUNDRY_UNATTENDED=1), so it may not change shared "
             "memory and nothing was written: report the fact in your output instead, for a person to record\n"
         )
@@ -335,7 +336,7 @@ def test_the_cli_parks_merge_tag_and_retire_for_an_untrusted_principal(project: 
         (["memory", "tag", "fact-0001", "rollout"], "tag fact-0001 +rollout"),
     ):
         run = _cli(root, *args, principal="user:bob")
-        assert run.code == 0 and f"Today it would: {would}\n" in run.out, args  # type: ignore[attr-defined]
+        assert run.code == 0 and f"Today it would: {would}\n" in run.out, args
     assert _facts(root) == before
 
 
@@ -352,8 +353,8 @@ def test_approve_writes_as_the_curator_keeping_the_author_in_source(project: Pro
     root = project.layout.root
     proposal_id = _parked(project)
     run = _cli(root, "proposals", "approve", proposal_id, principal="user:alice")
-    assert run.code == 0, run.err  # type: ignore[attr-defined]
-    assert run.out.startswith("approved: prop-0001 (proposed by user:bob)\ncreated: fact-0001\nIndex: 1/1")  # type: ignore[attr-defined]
+    assert run.code == 0, run.err
+    assert run.out.startswith("approved: prop-0001 (proposed by user:bob)\ncreated: fact-0001\nIndex: 1/1")
     assert "source: adr-0003; proposed by user:bob in prop-0001\n" in _facts(root)["fact-0001.md"]
     from foundry_tui.core.artefacts.adr import adr_for_source
 
@@ -367,7 +368,7 @@ def test_approve_writes_as_the_curator_keeping_the_author_in_source(project: Pro
         "created: fact-0001",
     )
     again = _cli(root, "proposals", "approve", proposal_id, principal="user:alice")
-    assert again.code == 2 and "prop-0001 is already approved by user:alice on 2026-11-30" in again.err  # type: ignore[attr-defined]
+    assert again.code == 2 and "prop-0001 is already approved by user:alice on 2026-11-30" in again.err
 
 
 def test_approving_as_an_untrusted_principal_is_refused(project: Project) -> None:
@@ -375,12 +376,12 @@ def test_approving_as_an_untrusted_principal_is_refused(project: Project) -> Non
     proposal_id = _parked(project)
     for principal in ("user:bob", "service:ci-bot"):
         run = _cli(root, "proposals", "approve", proposal_id, principal=principal)
-        assert run.code == 1 and run.err == (  # type: ignore[attr-defined]
+        assert run.code == 1 and run.err == (
             f"foundry: error: {principal} is not trusted, so it cannot approve proposals: trusted are user:alice; "
             "ask one of them, or add yours to trust.trusted in .foundry/config.json\n"
         )
     unattended = _cli(root, "proposals", "approve", proposal_id, principal="user:alice", CI="true")
-    assert unattended.code == 1 and "this run is unattended" in unattended.err  # type: ignore[attr-defined]
+    assert unattended.code == 1 and "this run is unattended" in unattended.err
     assert _facts(root) == {} and list_proposals(project.layout)[0].status == "pending"
 
 
@@ -399,15 +400,15 @@ def test_reject_keeps_the_proposal_with_its_reason(project: Project) -> None:
     proposal_id = _parked(project)
     path = proposals_dir(project.layout) / f"{proposal_id}.json"
     empty = _cli(root, "proposals", "reject", proposal_id, "--reason", "  ", principal="user:alice")
-    assert empty.code == 2 and "say why it is rejected" in empty.err  # type: ignore[attr-defined]
+    assert empty.code == 2 and "say why it is rejected" in empty.err
     run = _cli(root, "proposals", "reject", proposal_id, "--reason", "not our convention", principal="user:alice")
-    assert run.out == (  # type: ignore[attr-defined]
+    assert run.out == (
         "rejected: prop-0001 (proposed by user:bob): not our convention\nNothing was written; the proposal is kept.\n"
     )
     meta = json.loads(path.read_text())["proposal"]
     assert (meta["status"], meta["reason"], meta["decidedBy"]) == ("rejected", "not our convention", "user:alice")
     listing = _cli(root, "proposals", "list")
-    assert "rejected by user:alice on 2026-11-30: not our convention" in listing.out  # type: ignore[attr-defined]
+    assert "rejected by user:alice on 2026-11-30: not our convention" in listing.out
     assert _facts(root) == {}
 
 
@@ -418,11 +419,11 @@ def test_a_proposal_edited_into_invalid_json_is_listed_broken_and_never_approved
     path.write_text(path.read_text().replace('"status": "pending"', '"status": "pending",,'))
     broken_text = path.read_text()
     listing = _cli(root, "proposals", "list", "--json")
-    entry = json.loads(listing.out)["proposals"][0]  # type: ignore[attr-defined]
+    entry = json.loads(listing.out)["proposals"][0]
     assert entry["status"] == "broken" and entry["problem"].startswith("not valid JSON (line ")
     run = _cli(root, "proposals", "approve", proposal_id, principal="user:alice")
-    assert run.code == 2 and "prop-0001 is broken (not valid JSON" in run.err  # type: ignore[attr-defined]
-    assert "so it is never approved" in run.err  # type: ignore[attr-defined]
+    assert run.code == 2 and "prop-0001 is broken (not valid JSON" in run.err
+    assert "so it is never approved" in run.err
     assert _facts(root) == {} and path.read_text() == broken_text
 
 
@@ -446,11 +447,11 @@ def test_approved_retire_and_merge_proposals_apply(project: Project) -> None:
     write(project, "Blue green deploys always", "Two fleets, swapped.")
     _cli(root, "memory", "merge", "fact-0001", "fact-0002", principal="user:bob")
     run = _cli(root, "proposals", "approve", "prop-0001", principal="user:alice")
-    assert run.out.splitlines()[1] == "merged: fact-0003 (from fact-0001, fact-0002)"  # type: ignore[attr-defined]
+    assert run.out.splitlines()[1] == "merged: fact-0003 (from fact-0001, fact-0002)"
     assert "source: conversation; proposed by user:bob in prop-0001" in _facts(root)["fact-0003.md"]
     _cli(root, "memory", "retire", "fact-0003", principal="user:bob")
     run = _cli(root, "proposals", "approve", "prop-0002", principal="user:alice")
-    assert run.out.splitlines()[1] == "retired: fact-0003 (expires 2026-11-29)"  # type: ignore[attr-defined]
+    assert run.out.splitlines()[1] == "retired: fact-0003 (expires 2026-11-29)"
     assert "expires: 2026-11-29" in _facts(root)["fact-0003.md"]
 
 
@@ -459,14 +460,14 @@ def test_proposals_list_and_show(project: Project) -> None:
     write(project, "Deploys use blue green", "Two fleets.")
     _parked(project, "Deploys use blue green", "Two fleets, swapped.")
     listing = _cli(root, "proposals", "list")
-    assert listing.out == (  # type: ignore[attr-defined]
+    assert listing.out == (
         "prop-0001  pending   write    by user:bob, today: Deploys use blue green\n"
         "           would: updated fact-0001\n"
         "1 pending.\n"
     )
     shown = _cli(root, "proposals", "show", "prop-0001")
-    assert "--- active fact-0001\n+++ proposed\n" in shown.out  # type: ignore[attr-defined]
-    assert "-Two fleets.\n+Two fleets, swapped.\n" in shown.out  # type: ignore[attr-defined]
+    assert "--- active fact-0001\n+++ proposed\n" in shown.out
+    assert "-Two fleets.\n+Two fleets, swapped.\n" in shown.out
     assert _cli(root, "proposals", "list").code == 0
     assert _cli(root, "proposals", "show", "nope").code == 2
 
@@ -506,7 +507,7 @@ def test_blackboard_reads_and_writes_refuse_the_proposals_wave(project: Project)
         ["blackboard", "write", "--wave", "_Proposals", "--agent", "x", "--schema", "fact.v1", "--data", "{}"],
     ):
         run = _cli(root, *args)
-        assert run.code == 2 and "is reserved for parked memory proposals" in run.err, args  # type: ignore[attr-defined]
+        assert run.code == 2 and "is reserved for parked memory proposals" in run.err, args
     assert "_proposals" not in list_waves(project.layout)
 
 
@@ -516,7 +517,7 @@ def test_general_paths_cannot_reach_the_reserved_folders(project: Project, tmp_p
     (root / "link").symlink_to(proposals_dir(project.layout))
     for path in (".foundry/blackboard/_proposals/prop-0001.json", "link/prop-0001.json"):
         run = _cli(root, "contract", "validate", "fact.v1", "--path", path)
-        assert run.code == 2 and f"path '{path}' is in a reserved folder" in run.err  # type: ignore[attr-defined]
+        assert run.code == 2 and f"path '{path}' is in a reserved folder" in run.err
     assert is_reserved_path(project.layout, Path(".foundry/BLACKBOARD/../blackboard/_PROPOSALS/x.json"))
     assert not is_reserved_path(project.layout, Path(".foundry/blackboard/analysis/x.json"))
     # The preferences folder, even when FOUNDRY_DATA_DIR points inside the repository.
@@ -526,13 +527,13 @@ def test_general_paths_cannot_reach_the_reserved_folders(project: Project, tmp_p
     run = _cli(
         root, "contract", "validate", "fact.v1", "--path", "data/user-preferences/x.md", FOUNDRY_DATA_DIR=str(data)
     )
-    assert run.code == 2 and "is in a reserved folder" in run.err  # type: ignore[attr-defined]
+    assert run.code == 2 and "is in a reserved folder" in run.err
     # A runbook that is a link into the proposals wave is neither read nor listed.
     (root / ".foundry" / "runbooks").mkdir()
     (root / ".foundry" / "runbooks" / "sneaky.md").symlink_to(proposals_dir(project.layout) / "prop-0001.json")
     run = _cli(root, "runbook", "get", "sneaky")
-    assert run.code == 2 and "runbook 'sneaky' is in a reserved folder" in run.err  # type: ignore[attr-defined]
-    assert "sneaky" not in _cli(root, "runbook", "list").out  # type: ignore[attr-defined]
+    assert run.code == 2 and "runbook 'sneaky' is in a reserved folder" in run.err
+    assert "sneaky" not in _cli(root, "runbook", "list").out
 
 
 @given(st.text(max_size=30))

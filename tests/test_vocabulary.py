@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 from pathlib import Path
 
@@ -69,12 +70,13 @@ def test_the_mcp_schemas_are_built_from_the_vocabulary() -> None:
     assert write["confidence"]["description"] == "Defaults to medium"
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
 def test_the_cli_help_names_the_vocabulary() -> None:
-    parser = build_parser()
-    commands = next(a for a in parser._actions if a.dest == "command").choices
-    assert commands is not None
-    memory = next(a for a in commands["memory"]._actions if a.dest == "memory_command").choices
-    assert memory is not None
+    memory = _subcommands(_subcommands(build_parser())["memory"])
     help_text = " ".join(memory["write"].format_help().split())  # argparse wraps to the terminal
     assert f"at most {MAX_TITLE_CHARS} characters" in help_text
     assert f"at most {MAX_BODY_WORDS} words" in help_text

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 class Layout:
-    """The on-disk layout of one project (DESIGN.md, "Layout on disk").
+    """The on-disk layout of one project (docs/DECISIONS.md, "Layout on disk").
 
     A plain class, not a dataclass: the MCP server and the hooks import this module
     before anything else, and dataclasses costs more to import than the rest of it."""

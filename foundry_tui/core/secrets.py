@@ -9,6 +9,7 @@ The refusal names the kind of secret and where it is, and never echoes it.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -43,9 +44,25 @@ _PLACEHOLDER = re.compile(
 )
 
 
+# Values that prose puts after "token:" or "password =", not credentials: a fact id, a date,
+# a file in the repository ("Secret: see fact-0042", "API token: 2026-12-31",
+# "Secret: docs/runbooks/vault.md"), and words (see _is_word).
+_PROSE_VALUE = re.compile(r"fact-\d{4,}|\d{4}-\d{2}-\d{2}|(?:[\w.-]+/)+[\w.-]+\.[a-z]{1,4}")
+_SENTENCE_PUNCTUATION = ".,:;!?)"
+
+
+def _is_word(value: str) -> bool:
+    """Letters whose case changes at most three times: a word or a name as prose writes it
+    ("Refreshed", "PostgreSQL", "GitHub"), unlike random letters ("xKqPzWmT")."""
+    if not (value.isascii() and value.isalpha()):
+        return False
+    return sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value)) <= 3
+
+
 def _looks_real(value: str) -> bool:
-    """A value that is not a placeholder and has some entropy (mixed characters, not one repeated)."""
-    if _PLACEHOLDER.match(value) or len(set(value)) < 5:
+    """A value that is not a placeholder or prose and has some entropy (mixed characters, not one repeated)."""
+    value = value.rstrip(_SENTENCE_PUNCTUATION)  # the sentence's own punctuation is not part of a credential
+    if _PLACEHOLDER.match(value) or _PROSE_VALUE.fullmatch(value) or _is_word(value) or len(set(value)) < 5:
         return False
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]"))
     counts = [value.count(c) for c in set(value)]

@@ -4,16 +4,8 @@ the CLI's, so the two never disagree."""
 
 from __future__ import annotations
 
-from foundry_tui.core.config import DEFAULT_MAX_FACTS, MAX_LIMIT
-from foundry_tui.core.memory.vocabulary import (
-    CONFIDENCES,
-    DEFAULT_CONFIDENCE,
-    DEFAULT_SCOPE,
-    DEFAULT_SOURCE,
-    MAX_BODY_WORDS,
-    MAX_TITLE_CHARS,
-    TYPES,
-)
+from foundry_tui.core import config
+from foundry_tui.core.memory import vocabulary as vocab
 
 TYPE_CHECKING = False  # imported on the first tool call: keep typing and datetime out of it
 if TYPE_CHECKING:
@@ -52,12 +44,12 @@ TOOLS: list[Tool] = [
         _obj(
             {
                 "query": {"type": "string", "description": "Keywords describing what you need to know", "minLength": 1},
-                "type": {"type": "string", "enum": list(TYPES), "description": "Only facts of this type"},
+                "type": {"type": "string", "enum": list(vocab.TYPES), "description": "Only facts of this type"},
                 "limit": {
                     "type": "integer",
                     "minimum": 1,
-                    "maximum": MAX_LIMIT,
-                    "description": f"Default memoryRetrieval.maxFacts ({DEFAULT_MAX_FACTS})",
+                    "maximum": config.MAX_LIMIT,
+                    "description": f"Default memoryRetrieval.maxFacts ({config.DEFAULT_MAX_FACTS})",
                 },
             },
             ["query"],
@@ -72,17 +64,17 @@ TOOLS: list[Tool] = [
             {
                 "title": {
                     "type": "string",
-                    "maxLength": MAX_TITLE_CHARS,
-                    "description": f"States the fact itself, not the topic. Max {MAX_TITLE_CHARS} characters",
+                    "maxLength": vocab.MAX_TITLE_CHARS,
+                    "description": f"States the fact itself, not the topic. Max {vocab.MAX_TITLE_CHARS} characters",
                 },
                 "body": {
                     "type": "string",
-                    "description": f"Max {MAX_BODY_WORDS} words. For decision and risk, include Why: and How to apply: lines",
+                    "description": f"Max {vocab.MAX_BODY_WORDS} words. For decision and risk, include Why: and How to apply: lines",
                 },
-                "type": {"type": "string", "enum": list(TYPES)},
+                "type": {"type": "string", "enum": list(vocab.TYPES)},
                 "scope": {
                     "type": "string",
-                    "description": f"project | module:<name> | vertical:<name>. Defaults to {DEFAULT_SCOPE}",
+                    "description": f"project | module:<name> | vertical:<name>. Defaults to {vocab.DEFAULT_SCOPE}",
                 },
                 "tags": {
                     "type": "array",
@@ -91,12 +83,12 @@ TOOLS: list[Tool] = [
                 },
                 "confidence": {
                     "type": "string",
-                    "enum": list(CONFIDENCES),
-                    "description": f"Defaults to {DEFAULT_CONFIDENCE}",
+                    "enum": list(vocab.CONFIDENCES),
+                    "description": f"Defaults to {vocab.DEFAULT_CONFIDENCE}",
                 },
                 "source": {
                     "type": "string",
-                    "description": f"adr-0007 | conversation | code | external:<url>. Defaults to {DEFAULT_SOURCE}",
+                    "description": f"adr-0007 | conversation | code | external:<url>. Defaults to {vocab.DEFAULT_SOURCE}",
                 },
                 "expires": {**_DATE, "description": "YYYY-MM-DD after which the fact stops being loaded"},
             },
@@ -257,10 +249,10 @@ def call_tool(
             title=args["title"],
             body=args["body"],
             type=args["type"],
-            scope=args.get("scope", DEFAULT_SCOPE),
+            scope=args.get("scope", vocab.DEFAULT_SCOPE),
             tags=args.get("tags", []),
-            confidence=args.get("confidence", DEFAULT_CONFIDENCE),
-            source=args.get("source", DEFAULT_SOURCE),
+            confidence=args.get("confidence", vocab.DEFAULT_CONFIDENCE),
+            source=args.get("source", vocab.DEFAULT_SOURCE),
             expires=args.get("expires"),
         )
         gate = guarded_memory_write(project, caller, req, today)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime as _dt
 
 from foundry_tui.core.artefacts.blackboard import blackboard_tokens
-from foundry_tui.core.config import Config
-from foundry_tui.core.errors import ConfigError
 from foundry_tui.core.events import count_events, read_events
 from foundry_tui.core.memory.index_file import build_index
 from foundry_tui.core.memory.project import Project
@@ -57,10 +55,7 @@ def token_report(project: Project, today: _dt.date) -> str:
 def token_figures(project: Project, today: _dt.date) -> TokenFigures:
     project.sync()
     layout = project.layout
-    try:
-        config = project.config()
-    except ConfigError:
-        config = Config()
+    config, _problem = project.config_or_defaults()  # the report still counts with a broken config.json
     try:
         index_text = layout.index_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 
 from foundry_tui.core.curation.neardup import DupeFinder, group
+from foundry_tui.core.memory.facts import id_order
 from foundry_tui.core.memory.index_file import build_index, index_line
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.tokens import tokens_for_chars
@@ -31,7 +32,7 @@ def over_budget(project: Project, today: _dt.date) -> tuple[list[str], list[Cons
     for ids in group(finder.scan(project.config().dupe_threshold)):
         lengths = sorted((len(index_line(by_id[i])) + 1 for i in ids), reverse=True)
         options.append(Consolidation(ids, tokens_for_chars(sum(lengths[1:]))))
-    options.sort(key=lambda c: (-c.saved_tokens, c.ids))
+    options.sort(key=lambda c: (-c.saved_tokens, [id_order(i) for i in c.ids]))
     return report.omitted_ids, options
 
 

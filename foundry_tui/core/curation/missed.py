@@ -46,7 +46,7 @@ def missed_searches(project: Project, today: _dt.date, near: int = 3) -> list[Mi
             shared = words & set(weights)
             if shared:
                 scored.append((fact, sum(finder.idf[w] for w in shared) / max(len(words), 1)))
-        scored.sort(key=lambda fs: (-fs[1], fs[0].id))
+        scored.sort(key=lambda fs: (-fs[1], fs[0].order_key))
         result.append(MissedSearch(spelled[key], count, scored[:near]))
     return result
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.facts import Fact, id_order
 
 TITLE_WEIGHT, TAG_WEIGHT, BODY_WEIGHT = 2.0, 1.5, 1.0
 SAME_TYPE_BONUS = 0.05
@@ -302,7 +302,7 @@ class DupeFinder:
         """Pairs worth scoring: all of them for a small memory; otherwise the facts sharing at
         least two of each other's rarest words (bitsets over facts: a few big-integer ANDs per
         fact instead of comparing every pair)."""
-        ids = sorted(self.features)
+        ids = sorted(self.features, key=id_order)
         if len(ids) <= all_pairs_up_to:
             return {(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]}
         position = {fid: i for i, fid in enumerate(ids)}
@@ -331,7 +331,7 @@ class DupeFinder:
     def scan(self, threshold: float = DEFAULT_DUPE_THRESHOLD) -> list[Candidate]:
         """Every pair scoring at least `threshold`, best first."""
         found = [self.score(a, b) for a, b in self.candidate_pairs() if self._quick(a, b)[0] >= threshold]
-        found.sort(key=lambda c: (-c.score, c.a, c.b))
+        found.sort(key=lambda c: (-c.score, id_order(c.a), id_order(c.b)))
         return found
 
 
@@ -352,7 +352,7 @@ def group(candidates: Iterable[Candidate]) -> list[list[str]]:
     groups: dict[str, list[str]] = defaultdict(list)
     for x in parent:
         groups[find(x)].append(x)
-    return sorted((sorted(g) for g in groups.values()), key=lambda g: (-len(g), g[0]))
+    return sorted((sorted(g, key=id_order) for g in groups.values()), key=lambda g: (-len(g), id_order(g[0])))
 
 
 class DupeReport:

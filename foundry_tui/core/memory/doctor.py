@@ -101,6 +101,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _verdict(name: str, problems: list[str], status: str, summary: str, ok_summary: str) -> Check:
+    """`status` with `summary` and one line per problem, or ok with `ok_summary` when there are none."""
+    return Check(name, status, summary, problems) if problems else Check(name, OK, ok_summary)
+
+
 def check_config(ctx: DoctorContext) -> Iterator[Check]:
     if ctx.config_error is not None:
         yield Check("config", FAIL, "config.json cannot be used; defaults assumed below", [f"{ctx.config_error}"])
@@ -112,14 +117,12 @@ def check_config(ctx: DoctorContext) -> Iterator[Check]:
 
 def check_fact_files(ctx: DoctorContext) -> Iterator[Check]:
     broken = sorted(ctx.store.broken.values(), key=lambda b: b.name)
-    if not broken:
-        yield Check("fact files", OK, f"{_plural(len(ctx.store.facts), 'fact file')} load")
-        return
-    yield Check(
+    yield _verdict(
         "fact files",
+        [f"{ctx.rel_facts}/{b.name}: {b.reason}" for b in broken],
         FAIL,
         f"{_plural(len(broken), 'file')} of {len(ctx.store.file_names())} cannot be loaded (the rest still load)",
-        [f"{ctx.rel_facts}/{b.name}: {b.reason}" for b in broken],
+        f"{_plural(len(ctx.store.facts), 'fact file')} load",
     )
 
 
@@ -149,10 +152,13 @@ def check_fact_sizes(ctx: DoctorContext) -> Iterator[Check]:
             oversize.append(
                 f"{fact.id}: body is {words} words, over {MAX_BODY_WORDS}: split or tighten it through memory_write"
             )
-    if oversize:
-        yield Check("fact sizes", WARN, f"{_plural(len(oversize), 'fact')} over the size limits", oversize)
-    else:
-        yield Check("fact sizes", OK, "titles and bodies within limits")
+    yield _verdict(
+        "fact sizes",
+        oversize,
+        WARN,
+        f"{_plural(len(oversize), 'fact')} over the size limits",
+        "titles and bodies within limits",
+    )
 
 
 def check_duplicate_titles(ctx: DoctorContext) -> Iterator[Check]:
@@ -160,33 +166,29 @@ def check_duplicate_titles(ctx: DoctorContext) -> Iterator[Check]:
     for fact in ctx.active:
         by_title.setdefault(normalise(fact.title), []).append(fact.id)
     shared = [ids for ids in by_title.values() if len(ids) > 1]
-    if not shared:
-        yield Check("duplicate titles", OK, "no two active facts share a title")
-        return
-    yield Check(
+    yield _verdict(
         "duplicate titles",
-        FAIL,
-        f"{_plural(len(shared), 'title')} shared by several active facts",
         [
             f"{', '.join(ids)} share a title: retire all but one (set expires) or rewrite one through memory_write"
             for ids in shared
         ],
+        FAIL,
+        f"{_plural(len(shared), 'title')} shared by several active facts",
+        "no two active facts share a title",
     )
 
 
 def check_reasoning(ctx: DoctorContext) -> Iterator[Check]:
     missing_why = [f for f in ctx.active if f.needs_why]
-    if not missing_why:
-        yield Check("reasoning", OK, "every active decision and risk has a **Why:** line")
-        return
-    yield Check(
+    yield _verdict(
         "reasoning",
-        FAIL,
-        f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
         [
             f"{f.id} ({ctx.rel_facts}/{f.id}.md): add a **Why:** line through memory_write, or retire it"
             for f in missing_why
         ],
+        FAIL,
+        f"{_plural(len(missing_why), 'active decision or risk fact')} without **Why:**",
+        "every active decision and risk has a **Why:** line",
     )
 
 
@@ -224,10 +226,13 @@ def _supersedes_cycles(ctx: DoctorContext) -> Iterator[str]:
 
 def check_supersedes(ctx: DoctorContext) -> Iterator[Check]:
     problems = [*_dangling_links(ctx), *_supersedes_cycles(ctx)]
-    if problems:
-        yield Check("supersedes", FAIL, f"{_plural(len(problems), 'broken link')}", problems)
-    else:
-        yield Check("supersedes", OK, "every supersedes names an existing fact, no cycles")
+    yield _verdict(
+        "supersedes",
+        problems,
+        FAIL,
+        _plural(len(problems), "broken link"),
+        "every supersedes names an existing fact, no cycles",
+    )
 
 
 def check_index_budget(ctx: DoctorContext) -> Iterator[Check]:

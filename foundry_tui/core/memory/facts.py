@@ -25,6 +25,7 @@ from foundry_tui.core.memory.vocabulary import (
 )
 from foundry_tui.core.memory.vocabulary import TYPES as TYPES  # re-exported: the TUI reads it here
 
+# The spec's frontmatter fields, in the order a fact file is written.
 FIELD_ORDER: tuple[str, ...] = (
     "id",
     "type",
@@ -37,6 +38,9 @@ FIELD_ORDER: tuple[str, ...] = (
     "expires",
     "supersedes",
 )
+# Every field a Fact holds: the frontmatter's, the body, and the unknown keys kept as they were
+# (also the parse cache's columns, core/memory/snapshot.py).
+RECORD_FIELDS: tuple[str, ...] = (*FIELD_ORDER, "body", "extras")
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
 WHY_MARKER = "**Why:**"
 MERGED_FROM = "merged_from"  # frontmatter key of a merged fact: every source it replaces
@@ -49,22 +53,6 @@ _UNBOLDED_LINE = re.compile(r"^([ \t]*)(why|how to apply):(?!\*)", re.IGNORECASE
 
 class FactFileError(ValueError):
     """A fact file that cannot be loaded; the message says what is wrong and what to do."""
-
-
-RECORD_FIELDS = (
-    "id",
-    "type",
-    "title",
-    "body",
-    "scope",
-    "tags",
-    "confidence",
-    "source",
-    "created",
-    "expires",
-    "supersedes",
-    "extras",
-)
 
 
 class Fact:
@@ -121,8 +109,7 @@ class Fact:
 
     @property
     def order_key(self) -> tuple[int, str]:
-        """Sorts ids by number without parsing them (fact-0999 < fact-1000 < fact-10000)."""
-        return (len(self.id), self.id)
+        return id_order(self.id)
 
     @property
     def has_why(self) -> bool:
@@ -147,39 +134,24 @@ class Fact:
         return tuple(ids)
 
     def to_record(self) -> tuple[Any, ...]:
-        """The fields as plain marshal-able values, in the snapshot's column order."""
-        return (
-            self.id,
-            self.type,
-            self.title,
-            self.body,
-            self.scope,
-            list(self.tags),
-            self.confidence,
-            self.source,
-            self.created,
-            self.expires,
-            self.supersedes,
-            _plain(self.extras) if self.extras else None,
-        )
+        """The fields as plain marshal-able values, in RECORD_FIELDS order (the snapshot's columns)."""
+        record = {name: getattr(self, name) for name in RECORD_FIELDS}
+        record["tags"] = list(self.tags)
+        record["extras"] = _plain(self.extras) if self.extras else None
+        return tuple(record.values())
 
     def to_dict(self) -> dict[str, Any]:
         """The fact as JSON-ready data, fields in the spec's order, then the body."""
-        data: dict[str, Any] = {
-            "id": self.id,
-            "type": self.type,
-            "scope": self.scope,
-            "title": self.title,
-            "tags": list(self.tags),
-            "confidence": self.confidence,
-            "source": self.source,
-            "created": self.created,
-            "expires": self.expires,
-            "supersedes": self.supersedes,
-        }
+        data: dict[str, Any] = {name: getattr(self, name) for name in FIELD_ORDER}
+        data["tags"] = list(self.tags)
         data.update(_plain(self.extras))
         data["body"] = self.body
         return data
+
+
+def id_order(fact_id: str) -> tuple[int, str]:
+    """The one sort key of fact ids: by number, without parsing them (fact-0999 < fact-1000 < fact-10000)."""
+    return (len(fact_id), fact_id)
 
 
 def fact_number(fact_id: str) -> int:
@@ -369,18 +341,10 @@ def render_fact_text(fact: Fact) -> str:
     """The file text for `fact`: the spec's fields in the spec's order, then unknown keys kept."""
     import frontmatter
 
-    meta: dict[str, Any] = {
-        "id": fact.id,
-        "type": fact.type,
-        "scope": fact.scope,
-        "title": fact.title,
-        "tags": list(fact.tags),
-        "confidence": fact.confidence,
-        "source": fact.source,
-        "created": YamlDate(fact.created) if fact.created else None,
-        "expires": YamlDate(fact.expires) if fact.expires else None,
-        "supersedes": fact.supersedes,
-    }
+    meta: dict[str, Any] = {name: getattr(fact, name) for name in FIELD_ORDER}
+    meta["tags"] = list(fact.tags)
+    meta["created"] = YamlDate(fact.created) if fact.created else None
+    meta["expires"] = YamlDate(fact.expires) if fact.expires else None
     meta.update(fact.extras)
     post = frontmatter.Post(fact.body, handler=_yaml_handler(), **meta)
     return (

@@ -1,4 +1,4 @@
-"""Keyword retrieval (spec 000, "How retrieval scores", with DESIGN.md's term rules).
+"""Keyword retrieval (spec 000, "How retrieval scores", with the term rules of docs/DECISIONS.md, "Search").
 
 A query is lowercased and split on every character that is not a letter or digit;
 terms shorter than three characters and repeats are dropped. A term matches a field
@@ -307,7 +307,8 @@ def join_fields(facts: list[Fact]) -> tuple[FieldIndex, FieldIndex, FieldIndex] 
 
 
 def tie_break(ftype: str, fact_id: str) -> tuple[int, int]:
-    """After the score: the index's type order, then the newest id first."""
+    """After the score: the index's type order, then the newest id first (the reverse of
+    facts.id_order; by number here, as a string key cannot be negated)."""
     return (TYPE_RANK.get(ftype, 99), -int(fact_id[5:]))
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.memory import cache as _cache
-from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, parse_fact_text
+from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, id_order, parse_fact_text
 from foundry_tui.core.memory.snapshot import Snapshot
 from foundry_tui.core.paths import Layout
 
@@ -71,10 +71,6 @@ class Changes:
             elif names:
                 parts.append(f"{len(names)} facts {verb}")
         return ", ".join(parts)
-
-
-def _id_order(fact: Fact) -> tuple[int, str]:
-    return (len(fact.id), fact.id)
 
 
 def _is_fact_file(name: str) -> bool:
@@ -360,11 +356,11 @@ class FactStore:
             for old in fact.replaced_ids():
                 if old != fact.id:
                     newer = replaced.get(old)
-                    if newer is None or (len(fact.id), fact.id) > (len(newer), newer):
+                    if newer is None or id_order(fact.id) > id_order(newer):
                         replaced[old] = fact.id  # the newest fact naming it
         iso = day.isoformat()
         active = [f for f in self.facts.values() if f.id not in replaced and (f.expires is None or f.expires >= iso)]
-        active.sort(key=_id_order)
+        active.sort(key=lambda f: f.order_key)
         self._derived = (self.generation, day, active, replaced)
         return self._derived
 

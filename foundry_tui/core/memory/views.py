@@ -139,8 +139,6 @@ class Overview:
         *,
         with_doctor: bool = True,
     ) -> None:
-        from foundry_tui.core.config import Config
-        from foundry_tui.core.errors import ConfigError
         from foundry_tui.core.memory.doctor import run_doctor
         from foundry_tui.core.memory.index_file import build_index, index_order
         from foundry_tui.core.memory.prune import prune_candidates
@@ -157,11 +155,8 @@ class Overview:
             if reason:
                 self.inactive[fact.id] = reason
         self.replaced_by = dict(store.superseded_by())
-        try:
-            config = project.config()
-            self.config_problem: str | None = None
-        except ConfigError as exc:
-            config, self.config_problem = Config(), str(exc)
+        config, config_error = project.config_or_defaults()
+        self.config_problem: str | None = None if config_error is None else str(config_error)
         self.budget = config.index_token_budget
         _text, report = build_index(active, self.budget)
         self.index_tokens = report.tokens

@@ -33,7 +33,7 @@ NINE = [
 ]
 
 
-# The trust subsystem's tools follow the spec's nine (DESIGN.md, "Trust").
+# The trust subsystem's tools follow the spec's nine (docs/DECISIONS.md, "Trust").
 PREFERENCE_TOOLS = ["get_user_preferences", "save_user_preferences", "clear_user_preferences"]
 
 

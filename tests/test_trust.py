@@ -1,4 +1,4 @@
-"""Trust (DESIGN.md, "Trust"): the principal, the write gate, proposals and the reserved wave,
+"""Trust (docs/DECISIONS.md, "Trust"): the principal, the write gate, proposals and the reserved wave,
 through the core and through the real `foundry` command line."""
 
 from __future__ import annotations

@@ -70,17 +70,12 @@ def git_summary(root: Path) -> str:
 
 def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
-    from foundry_tui.core.memory.index_file import build_index
+    from foundry_tui.core.memory.index_file import served_index
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
-    try:
-        index = project.layout.index_path.read_text(encoding="utf-8").rstrip("\n")
-    except (OSError, UnicodeDecodeError):
-        project.sync()
-        budget = project.config_or_defaults()[0].index_token_budget
-        index = build_index(project.active_facts(resolve_today()), budget)[0].rstrip("\n")
+    index = served_index(project, resolve_today()).rstrip("\n")
     context = "\n\n".join(
         [
             f"Foundry project memory. Search it with the memory_search tool; never read {FACTS_MARK}/ directly.",
@@ -155,46 +150,45 @@ def _aims_at_reserved(tool: str, value: str, cwd: Path, root: Path) -> bool:
         return False
 
 
-def _targets(tool: str, tool_input: dict[str, Any]) -> list[str]:
-    keys = {"Bash": ("command",)}.get(tool, ("file_path", "path", "pattern", "glob", "notebook_path"))
-    return [v for k in keys if isinstance(v := tool_input.get(k), str) and v]
-
-
-def _aims_at_facts(value: str, cwd: Path, facts_dir: Path) -> bool:
-    if FACTS_MARK in value.replace("\\", "/"):
-        return True
-    try:
-        path = Path(value).expanduser()
-        path = (cwd / path) if not path.is_absolute() else path
-        resolved = path.resolve()
-        return resolved == facts_dir or facts_dir in resolved.parents
-    except (OSError, ValueError):
-        return False
-
-
 def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     tool = event.get("tool_name")
     tool_input = event.get("tool_input")
     if not isinstance(tool, str) or not isinstance(tool_input, dict) or tool not in READ_TOOLS | EDIT_TOOLS | {"Bash"}:
         return None
+    from foundry_tui.core import read_gate
+
     cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
-    layout = Layout(root)
-    facts_dir = layout.facts_dir.resolve()
-    hit = next((t for t in _targets(tool, tool_input) if _aims_at_facts(t, cwd, facts_dir)), None)
+    if tool == "Bash":
+        command = tool_input.get("command")
+        hit = read_gate.command_reads_facts(command, cwd, root) if isinstance(command, str) else None
+    elif tool in EDIT_TOOLS:
+        path = tool_input.get("file_path") or tool_input.get("notebook_path")
+        hit = path if isinstance(path, str) and read_gate.edits_facts(path, cwd, root) else None
+    else:
+        hit = read_gate.tool_reads_facts(tool, tool_input, cwd, root)
     reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
-    if hit is None and tool in EDIT_TOOLS:  # reading a proposal is fine; writing one by hand is not
-        hit = next((t for t in _targets(tool, tool_input) if _aims_at_reserved(tool, t, cwd, root)), None)
+    if hit is None:  # reading a proposal is fine; writing one (or preferences) by hand is not
+        hit = _reserved_write(tool, tool_input, cwd, root)
         reason = DENY_RESERVED
-    elif hit is None and tool == "Bash":
-        command = next(iter(_targets(tool, tool_input)), "")
-        if command and _aims_at_reserved(tool, command, cwd, root) and _writes(command):
-            hit, reason = command, DENY_RESERVED
     if hit is None:
         return None
     from foundry_tui.core.events import record_event
 
-    record_event(layout, "gate_blocked", tool=tool, target=hit[:200])
+    record_event(Layout(root), "gate_blocked", tool=tool, target=hit[:200])
     return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
+
+
+def _reserved_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
+    """The target of an edit, or a writing shell command, aimed at a reserved folder."""
+    if tool == "Bash":
+        command = tool_input.get("command")
+        if isinstance(command, str) and _aims_at_reserved(tool, command, cwd, root) and _writes(command):
+            return command
+        return None
+    if tool not in EDIT_TOOLS:
+        return None
+    path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    return path if isinstance(path, str) and path and _aims_at_reserved(tool, path, cwd, root) else None
 
 
 def _writes(command: str) -> bool:

@@ -48,6 +48,12 @@ HOOKS = (
     "foundry_tui.core.trust.preferences",
     "foundry_tui.core.trust.reserved",
     "foundry_tui.core.memory.vocabulary",  # constants only, no imports: ~0.3 ms (python -X importtime)
+    # Only when the read gate denies a call: the denial is logged, and the secret guard
+    # redacts what it logs (issue 9). About 35 ms of pattern compiling, once, on a denial,
+    # as the guard cost before it was rewritten (python -X importtime).
+    "foundry_tui.core.secrets",
+    # pre-tool-use: the read gate's judgement (issue 9); fnmatch and re, a few ms.
+    "foundry_tui.core.read_gate",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")

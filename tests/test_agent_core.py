@@ -123,12 +123,13 @@ def test_project_contract_wins_and_fact_files_miss_two_properties(demo: Project)
 def test_blackboard(demo: Project) -> None:
     layout = demo.layout
     shutil.rmtree(layout.blackboard_dir)
-    outcome = blackboard_write(layout, "../../etc", "a/b c", "finding.v1", {**FINDING, "summary": "s" * 500})
-    assert outcome.written and outcome.path == layout.blackboard_dir / "..-..-etc" / "a-b-c.json"
-    with pytest.raises(InputError, match="not a usable name"):
-        blackboard_write(layout, "..", "agent", "finding.v1", FINDING)
+    outcome = blackboard_write(layout, "w/../../etc", "a/b c", "finding.v1", {**FINDING, "summary": "s" * 500})
+    assert outcome.written and outcome.path == layout.blackboard_dir / "w-..-..-etc" / "a-b-c.json"
+    for wave in ("..", "../../etc"):  # a dot name would be hidden: written but never listed
+        with pytest.raises(InputError, match=r"starts with '\.'"):
+            blackboard_write(layout, wave, "agent", "finding.v1", FINDING)
     assert sanitise("w" * 100, "wave") == "w" * 80
-    listing = blackboard_read(layout, "../../etc")
+    listing = blackboard_read(layout, "w/../../etc")
     assert listing.splitlines()[1] == "  " + "s" * 400
     blackboard_write(layout, "plan", "planner", "plan.v1", {"goal": "Ship it", "steps": ["a"]})
     blackboard_write(layout, "plan", "other", "review.v1", {"summary": "Line one\nline two", "findings": []})
@@ -178,7 +179,7 @@ SECRETS = {
     "ANTHROPIC=sk-ant-api03-abcdefghijklmnopqrstuvwxyz": "an Anthropic API key",
     "postgres://app:Sup3rS3cr3t!@db.internal/shop": "a credential in a URL",
     "password = 'hunter2-Xq9#zT'": "a password assignment with a real-looking value",
-    'api_key: "9f8e7d6c5b4a39281706f5e4"': "a api_key assignment with a real-looking value",
+    'api_key: "9f8e7d6c5b4a39281706f5e4"': "an API key assignment with a real-looking value",
     # Still caught beside the prose exemptions below: random letters, and a sentence's full stop after a value.
     "password: xKqPzWmTaB": "a password assignment with a real-looking value",
     "The deploy token = Zq8-rT2x!kP.": "a token assignment with a real-looking value",

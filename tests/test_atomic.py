@@ -26,7 +26,7 @@ def _synced_kinds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_atomic_write_syncs_the_file_then_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     kinds = _synced_kinds(monkeypatch)
-    atomic_write(tmp_path / "INDEX.md", "text\n")
+    atomic_write(tmp_path / "INDEX.md", "text\n", inside=None)
     assert kinds == ["file", "folder"]
     assert (tmp_path / "INDEX.md").read_text() == "text\n"
     assert [p.name for p in tmp_path.iterdir()] == ["INDEX.md"]  # no temp file left
@@ -34,9 +34,9 @@ def test_atomic_write_syncs_the_file_then_its_folder(tmp_path: Path, monkeypatch
 
 def test_exclusive_create_syncs_the_new_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     kinds = _synced_kinds(monkeypatch)
-    assert exclusive_create(tmp_path / "fact-0001.md", "a\n") is True
+    assert exclusive_create(tmp_path / "fact-0001.md", "a\n", inside=None) is True
     assert kinds == ["file", "folder"]
     kinds.clear()
-    assert exclusive_create(tmp_path / "fact-0001.md", "b\n") is False  # claimed: nothing new to sync
+    assert exclusive_create(tmp_path / "fact-0001.md", "b\n", inside=None) is False  # claimed: nothing new to sync
     assert kinds == ["file"]
     assert (tmp_path / "fact-0001.md").read_text() == "a\n"

@@ -81,13 +81,13 @@ def test_index_state_detects_missing_stale_and_hand_edits(demo: Project) -> None
     memory_index(demo, TODAY)
     path = demo.layout.index_path
     expected, _ = build_index(demo.active_facts(TODAY), 4000)
-    assert index_state(path, expected) == "current"
+    assert index_state(path, expected, inside=demo.layout) == "current"
     write(demo, "A new convention", "Body.")  # rebuilds INDEX.md
-    assert index_state(path, expected) == "stale"
+    assert index_state(path, expected, inside=demo.layout) == "stale"
     path.write_text(path.read_text().replace("Celery", "Huey"))
-    assert index_state(path, expected) == "edited"
+    assert index_state(path, expected, inside=demo.layout) == "edited"
     path.unlink()
-    assert index_state(path, expected) == "missing"
+    assert index_state(path, expected, inside=demo.layout) == "missing"
 
 
 def test_prune_report_is_the_spec_text(demo: Project) -> None:

@@ -14,7 +14,19 @@ from pathlib import Path
 
 from foundry_tui.core.errors import FoundryError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.paths import Layout
+
 TEMP_SUFFIX = ".tmp"
+
+
+def _check(path: Path, inside: Layout | None) -> None:
+    """The folders above `path` must stay inside the project root (the rename or link that
+    puts the file in place never follows a link at `path` itself). `inside=None` is for
+    files outside any project (the parse cache)."""
+    if inside is not None:
+        inside.check_parent_inside(path)
 
 
 def _write_temp(path: Path, data: bytes) -> Path:
@@ -54,8 +66,10 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, text: str | bytes) -> None:
-    """Replace `path` with `text` in one step: readers see the old file or the new one."""
+def atomic_write(path: Path, text: str | bytes, *, inside: Layout | None) -> None:
+    """Replace `path` with `text` in one step: readers see the old file or the new one.
+    `inside`: the project whose root the path must not leave (UnsafePathError otherwise)."""
+    _check(path, inside)
     data = text.encode("utf-8") if isinstance(text, str) else text
     temp = _write_temp(path, data)
     try:
@@ -67,11 +81,12 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     _sync_folder(path.parent)
 
 
-def exclusive_create(path: Path, text: str) -> bool:
+def exclusive_create(path: Path, text: str, *, inside: Layout | None) -> bool:
     """Create `path` with `text` only if it does not exist; False if it does.
 
     The content is complete before the name appears (a hard link of a finished temp
     file), so a claimed id never shows up as an empty or half-written fact."""
+    _check(path, inside)
     temp = _write_temp(path, text.encode("utf-8"))
     try:
         try:

@@ -11,6 +11,8 @@ TYPE_CHECKING = False  # the MCP tool schemas read the limits below: keep typing
 if TYPE_CHECKING:
     from typing import Any
 
+    from foundry_tui.core.paths import Layout
+
 # Shipped profiles: only the index budget differs (spec: 2500 for startup-mvp to 6000 for full).
 PROFILES: dict[str, int] = {"startup-mvp": 2500, "standard": 4000, "full": 6000}
 DEFAULT_PROFILE = "standard"
@@ -86,10 +88,11 @@ def parse_config(data: object, where: str = "config.json") -> Config:
     return Config(budget, max_facts, float(min_score), profile, data, float(threshold))
 
 
-def load_config(path: Path) -> Config:
-    """The project's config, or the defaults when the file does not exist."""
+def load_config(path: Path, layout: Layout | None = None) -> Config:
+    """The project's config, or the defaults when the file does not exist. With `layout`,
+    a config.json that leads out of the project root is refused, not read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = layout.read_text(path) if layout is not None else path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return Config()
     except OSError as exc:

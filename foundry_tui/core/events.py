@@ -6,19 +6,33 @@ import datetime as _dt
 import json
 import os
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from foundry_tui.core.paths import Layout
 
+MAX_LOG_BYTES = 512 * 1024 * 1024  # the log only grows; past this it is not read (doctor-level trouble)
+
 
 def record_event(layout: Layout, kind: str, **fields: Any) -> None:
-    """Append one event. Never raises: accounting must not break the call it accounts for."""
-    event = {"kind": kind, "time": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds"), **fields}
+    """Append one event. Never raises: accounting must not break the call it accounts for.
+    A string the secret guard flags (a search query, a blocked command) is logged as a
+    redaction marker: the log is a file anyone with the checkout can read."""
+    from foundry_tui.core.secrets import redact
+
+    event = {
+        "kind": kind,
+        "time": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds"),
+        **{name: _redacted(value, redact) for name, value in fields.items()},
+    }
     line = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
     try:
+        layout.check_parent_inside(layout.events_path)  # a metrics folder linked out of the root: doctor reports it
         layout.metrics_dir.mkdir(parents=True, exist_ok=True)
         # O_APPEND: concurrent writers' lines do not interleave (one write call per line).
-        fd = os.open(layout.events_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        # O_NOFOLLOW: an events.jsonl that is a link is never appended through.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK
+        fd = os.open(layout.events_path, flags, 0o644)
         try:
             os.write(fd, line)
         finally:
@@ -27,10 +41,20 @@ def record_event(layout: Layout, kind: str, **fields: Any) -> None:
         pass
 
 
+def _redacted(value: Any, redact: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: _redacted(item, redact) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redacted(item, redact) for item in value]
+    return value
+
+
 def read_events(layout: Layout) -> list[dict[str, Any]]:
     """Every well-formed event; a damaged line is skipped."""
     try:
-        text = layout.events_path.read_text(encoding="utf-8", errors="replace")
+        text = layout.read_bytes(layout.events_path, MAX_LOG_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return []
     events = []

@@ -21,7 +21,8 @@ from foundry_tui.core.errors import InputError
 from foundry_tui.core.hook_events import HOOK_EVENTS
 from foundry_tui.core.paths import Layout
 
-IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/")
+# The last: the temp files a writer killed mid-write leaves beside its target (`.INDEX.md.<pid>.<n>.tmp`).
+IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/", ".foundry/**/.*.tmp")
 MCP_ENTRY = {"type": "stdio", "command": "foundry", "args": ["mcp"]}
 # Claude Code event name → (matcher, command)
 HOOKS: dict[str, tuple[str | None, str]] = {
@@ -44,7 +45,7 @@ class InitReport:
 def _load_json(path: Path, layout: Layout, report: InitReport) -> tuple[bool, Any]:
     """(usable, data): data is None when the file does not exist."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = layout.read_text(path)
     except FileNotFoundError:
         return True, None
     except (OSError, UnicodeDecodeError) as exc:
@@ -64,12 +65,13 @@ def _load_json(path: Path, layout: Layout, report: InitReport) -> tuple[bool, An
     return True, data
 
 
-def _write_json(path: Path, data: Any) -> None:
-    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+def _write_json(path: Path, data: Any, layout: Layout) -> None:
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", inside=layout)
 
 
 def _folders(layout: Layout, report: InitReport) -> None:
     for folder in (layout.facts_dir, layout.runbooks_dir, layout.blackboard_dir, layout.contracts_dir, layout.adr_dir):
+        layout.check_inside(folder)
         if folder.is_dir():
             continue
         folder.mkdir(parents=True, exist_ok=True)
@@ -87,7 +89,7 @@ def _config(layout: Layout, profile: str | None, report: InitReport) -> None:
         return
     wanted = profile_config(profile or DEFAULT_PROFILE)
     if data is None:
-        _write_json(path, wanted)
+        _write_json(path, wanted, layout)
         report.add(
             "created",
             f"{layout.relative(path)} (profile {wanted['profile']}, index budget {wanted['indexTokenBudget']})",
@@ -104,14 +106,14 @@ def _config(layout: Layout, profile: str | None, report: InitReport) -> None:
             f"{layout.relative(path)} already uses profile {data.get('profile')}; kept (edit the file to change it)"
         )
     if merged != data:
-        _write_json(path, merged)
+        _write_json(path, merged, layout)
         report.add("merged", f"{layout.relative(path)} (added missing settings)")
 
 
 def _gitignore(layout: Layout, report: InitReport) -> None:
     path = layout.root / ".gitignore"
     try:
-        text = path.read_text(encoding="utf-8")
+        text = layout.read_text(path)
     except FileNotFoundError:
         text = ""
     present = {line.strip() for line in text.splitlines()}
@@ -120,7 +122,12 @@ def _gitignore(layout: Layout, report: InitReport) -> None:
         return
     prefix = "" if not text or text.endswith("\n") else "\n"
     atomic_write(
-        path, text + prefix + "# Foundry: per-session scratch and local metrics\n" + "".join(f"{m}\n" for m in missing)
+        path,
+        text
+        + prefix
+        + "# Foundry: per-session scratch, local metrics, temp files of interrupted writes\n"
+        + "".join(f"{m}\n" for m in missing),
+        inside=layout,
     )
     report.add(
         "created" if not text else "merged", f".gitignore (+{len(missing)} line{'s' if len(missing) > 1 else ''})"
@@ -140,7 +147,7 @@ def _mcp(layout: Layout, report: InitReport) -> None:
     if servers and "foundry" in servers:
         return
     existed = path.exists()
-    _write_json(path, {**data, "mcpServers": {**(servers or {}), "foundry": MCP_ENTRY}})
+    _write_json(path, {**data, "mcpServers": {**(servers or {}), "foundry": MCP_ENTRY}}, layout)
     report.add("merged" if existed else "created", '.mcp.json (server "foundry": foundry mcp)')
 
 
@@ -173,7 +180,7 @@ def _hooks(layout: Layout, report: InitReport) -> None:
         added += 1
     if added:
         existed = path.exists()
-        _write_json(path, {**data, "hooks": hooks})
+        _write_json(path, {**data, "hooks": hooks}, layout)
         report.add(
             "merged" if existed else "created", f".claude/settings.json (+{added} hook{'s' if added > 1 else ''})"
         )
@@ -193,7 +200,7 @@ def _trust(layout: Layout, trusted: list[str] | None, report: InitReport) -> Non
         return
     added = [w for w in dict.fromkeys(trusted) if w not in listed]
     if added:
-        _write_json(layout.config_path, {**data, "trust": {**section, "trusted": [*listed, *added]}})
+        _write_json(layout.config_path, {**data, "trust": {**section, "trusted": [*listed, *added]}}, layout)
         report.add("merged", f"{layout.relative(layout.config_path)} (trusted: {', '.join(added)})")
 
 

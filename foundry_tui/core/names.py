@@ -15,10 +15,15 @@ MAX_NAME = 80
 
 def sanitise(value: str, what: str) -> str:
     """The blackboard rule: anything outside [A-Za-z0-9._-] becomes '-', cut to 80 characters.
-    A result made only of dots (`.`, `..`) would still name a parent folder, so it is refused."""
+    A result starting with a dot is refused: `.`/`..` would name a folder above, and any
+    other dot name is hidden, so it would be written but never listed."""
     if not isinstance(value, str) or not value:
         raise InputError(f"{what} is empty: give a name such as 'analysis'")
     name = _UNSAFE.sub("-", value)[:MAX_NAME]
+    if name.startswith("."):
+        raise InputError(
+            f"{what} '{value}' starts with '.': such names are hidden and never listed; start with a letter or digit"
+        )
     if set(name) <= {"."}:
         raise InputError(f"{what} '{value}' is not a usable name: use letters, digits, '.', '_' or '-'")
     return name

@@ -229,7 +229,9 @@ class FoundryServer:
                     from foundry_tui.core.memory.write import memory_index
 
                     memory_index(project, self.today())
-                return str(layout.index_path.read_text(encoding="utf-8"))
+                from foundry_tui.core.memory.index_file import served_index
+
+                return served_index(project, self.today())
             if uri == "foundry://contracts":
                 from foundry_tui.core.artefacts.contracts import describe_contracts
 

@@ -29,9 +29,9 @@ class Adr:
         return f"adr-{self.number:04d}"
 
 
-def _parse(path: Path, number: int, slug: str) -> Adr:
+def _parse(layout: Layout, path: Path, number: int, slug: str) -> Adr:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = layout.read_text(path)
     except (OSError, UnicodeDecodeError):
         return Adr(number, slug, slug, "unreadable", path)
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), slug)
@@ -43,13 +43,13 @@ def _parse(path: Path, number: int, slug: str) -> Adr:
 
 
 def list_adrs(layout: Layout) -> list[Adr]:
-    if not layout.adr_dir.is_dir():
+    if not layout.adr_dir.is_dir() or not layout.is_inside(layout.adr_dir):
         return []
     adrs = []
     for path in sorted(layout.adr_dir.iterdir()):
         match = _ADR_NAME.fullmatch(path.name)
         if match:
-            adrs.append(_parse(path, int(match.group(1)), match.group(2)))
+            adrs.append(_parse(layout, path, int(match.group(1)), match.group(2)))
     return adrs
 
 
@@ -91,17 +91,17 @@ def new_adr(layout: Layout, title: str, supersedes: int | None = None, today: _d
             "## Decision\n\nWhat we will do.\n\n"
             "## Consequences\n\nWhat becomes easier or harder because of this decision.\n"
         )
-        if not exclusive_create(path, text):
+        if not exclusive_create(path, text, inside=layout):
             raise InputError(f"{layout.relative(path)} already exists")
         if old is not None:
             new = Adr(number, path.stem[5:], title, "Accepted", path)
-            old_text = old.path.read_text(encoding="utf-8")
+            old_text = layout.read_text(old.path)
             marked = f"Superseded by {_link(new)}"
             if _STATUS.search(old_text):
                 old_text = _STATUS.sub(lambda m: f"{m.group(1)}{marked}\n", old_text, count=1)
             else:
                 old_text = old_text.rstrip("\n") + f"\n\n## Status\n\n{marked}\n"
-            atomic_write(old.path, old_text)
+            atomic_write(old.path, old_text, inside=layout)
         return path
 
 

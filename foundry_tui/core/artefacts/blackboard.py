@@ -13,7 +13,7 @@ from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.names import sanitise
 from foundry_tui.core.paths import Layout
-from foundry_tui.core.secrets import refuse_secrets
+from foundry_tui.core.secrets import find_secret, refuse_secrets
 from foundry_tui.core.tokens import estimate_tokens
 
 SUMMARY_LIMIT = 400
@@ -28,7 +28,19 @@ class WriteOutcome:
 
 
 def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: Any) -> WriteOutcome:
-    """Validate and write one artifact; on failure nothing is written."""
+    """Validate and write one artifact; on failure nothing is written.
+
+    `producedBy` is the agent name as given, so a different name that sanitises to the
+    same file (`a/b`, `a b`) is refused instead of overwriting that agent's artifact."""
+    for what, name in (("wave", wave), ("agent", agent)):
+        found = find_secret(name) if isinstance(name, str) else None
+        if found:  # checked before anything echoes the name
+            raise InputError(
+                f"refused: the {what} name looks like {found[0]}; names become committed file names and producedBy, "
+                "so use a role or step name such as 'reviewer'"
+            )
+    if isinstance(agent, str) and any(ord(c) < 32 or ord(c) == 127 for c in agent):
+        raise InputError("the agent name contains a control character (a newline, a tab …): use a plain name")
     from foundry_tui.core.trust.reserved import refuse_reserved_wave
 
     refuse_reserved_wave(wave)  # only the trust policy parks proposals there
@@ -37,19 +49,57 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
     if not isinstance(data, dict):
         raise InputError("data must be a JSON object (the artifact)")
     refuse_secrets({"data": data})
-    artifact = {**data, "schema": schema, "producedBy": agent_name}
+    path = layout.blackboard_dir / wave_name / f"{agent_name}.json"
+    _check_wave_owner(layout, wave, wave_name)
+    owner = _producer_of(layout, path)
+    if owner is not None and owner != agent:
+        raise InputError(
+            f"agent '{agent}' would be written to {layout.relative(path)}, which holds the artifact of agent "
+            f"'{owner}': use a name that differs in letters, digits, '.', '_' or '-'"
+        )
+    artifact = {**data, "schema": schema, "producedBy": agent}
     problems = violations(load_contract(layout, schema), artifact)
     if problems:
         text = "\n".join(
             [f"Rejected: artifact does not satisfy {schema}.", *(f"- {p}" for p in problems), "Fix and call again."]
         )
         return WriteOutcome(False, text)
-    path = layout.blackboard_dir / wave_name / f"{agent_name}.json"
     body = json.dumps(artifact, indent=2, ensure_ascii=False) + "\n"
-    atomic_write(path, body)
+    atomic_write(path, body, inside=layout)
+    if wave != wave_name:  # remember the name as given, so another that sanitises here is refused
+        atomic_write(path.parent / WAVE_NAME_FILE, wave + "\n", inside=layout)
     size = len(body.encode("utf-8"))
     rel = layout.relative(path)
     return WriteOutcome(True, f"Wrote {rel} ({size} bytes, ~{estimate_tokens(body)} tokens).\n{FIREWALL}", path)
+
+
+WAVE_NAME_FILE = ".wave-name"  # hidden: never listed as an artifact
+
+
+def _check_wave_owner(layout: Layout, wave: str, wave_name: str) -> None:
+    """Refuse a wave name that sanitises onto a folder another wave name made. A folder made
+    by a plain name (one sanitising leaves as is) has no `.wave-name`; one made by any other
+    name records it there."""
+    folder = layout.blackboard_dir / wave_name
+    try:
+        owner: str | None = layout.read_text(folder / WAVE_NAME_FILE).rstrip("\n")
+    except (OSError, UnicodeDecodeError):
+        owner = wave_name if folder.is_dir() else None
+    if owner is not None and owner != wave:
+        raise InputError(
+            f"wave '{wave}' would be written to {layout.relative(folder)}/, which holds wave '{owner}': "
+            "use a name that differs in letters, digits, '.', '_' or '-'"
+        )
+
+
+def _producer_of(layout: Layout, path: Path) -> str | None:
+    """The `producedBy` of the artifact at `path`, or None (no file, or none to be read)."""
+    try:
+        data = json.loads(layout.read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    producer = data.get("producedBy") if isinstance(data, dict) else None
+    return producer if isinstance(producer, str) else None
 
 
 @dataclass
@@ -95,10 +145,12 @@ def list_waves(layout: Layout) -> list[str]:
     from foundry_tui.core.trust.reserved import is_reserved_wave
 
     folder = layout.blackboard_dir
-    if not folder.is_dir():
+    if not folder.is_dir() or not layout.is_inside(folder):
         return []
     return sorted(
-        p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".") and not is_reserved_wave(p.name)
+        p.name
+        for p in folder.iterdir()
+        if p.is_dir() and not p.name.startswith(".") and layout.is_inside(p) and not is_reserved_wave(p.name)
     )
 
 
@@ -110,6 +162,7 @@ def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[
     folder = layout.blackboard_dir / wave_name
     if not folder.is_dir():
         return []
+    layout.check_inside(folder)
     names = [f"{sanitise(agent, 'agent')}.json"] if agent is not None else sorted(p.name for p in folder.glob("*.json"))
     artifacts = []
     for name in names:
@@ -117,7 +170,7 @@ def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[
             continue
         path = folder / name
         try:
-            text = path.read_text(encoding="utf-8")
+            text = layout.read_text(path)
         except FileNotFoundError:
             continue
         except (OSError, UnicodeDecodeError) as exc:

@@ -22,8 +22,12 @@ PROVIDE_ONE = "Provide either `data` or `path`."
 
 def contract_ids(layout: Layout) -> list[str]:
     ids = {p.name[:-5] for p in SHIPPED_DIR.glob("*.json")}
-    if layout.contracts_dir.is_dir():
-        ids |= {p.name[:-5] for p in layout.contracts_dir.glob("*.json") if not p.name.startswith(".")}
+    if layout.contracts_dir.is_dir() and layout.is_inside(layout.contracts_dir):
+        ids |= {
+            p.name[:-5]
+            for p in layout.contracts_dir.glob("*.json")
+            if not p.name.startswith(".") and layout.is_inside(p)  # a contract linked out of the root is not one
+        }
     return sorted(ids)
 
 
@@ -32,6 +36,8 @@ def contract_path(layout: Layout, contract_id: str) -> Path:
     for folder in (layout.contracts_dir, SHIPPED_DIR):
         path = folder / f"{contract_id}.json"
         if path.is_file():
+            if folder == layout.contracts_dir:
+                layout.check_inside(path)
             return path
     raise NotFoundError(f"unknown contract '{contract_id}'; available: {', '.join(contract_ids(layout))}")
 
@@ -39,7 +45,8 @@ def contract_path(layout: Layout, contract_id: str) -> Path:
 def load_contract(layout: Layout, contract_id: str) -> dict[str, Any]:
     path = contract_path(layout, contract_id)
     try:
-        schema = json.loads(path.read_text(encoding="utf-8"))
+        text = layout.read_text(path) if path.parent != SHIPPED_DIR else path.read_text(encoding="utf-8")
+        schema = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FoundryError(f"contract {layout.relative(path)} cannot be used ({exc}): fix the file") from None
     if not isinstance(schema, dict):
@@ -127,7 +134,7 @@ def load_json_file(layout: Layout, raw_path: str) -> Any:
 
     refuse_reserved_path(layout, path, f"path '{raw_path}'")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(layout.read_text(path))
     except FileNotFoundError:
         raise NotFoundError(f"no file '{raw_path}' under the project root") from None
     except json.JSONDecodeError as exc:

@@ -10,7 +10,7 @@ from typing import Any
 from foundry_tui.core.atomic import exclusive_create
 from foundry_tui.core.errors import InputError, NotFoundError
 from foundry_tui.core.names import check_slug, slugify
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import Layout, UnsafePathError
 
 EMPTY_TEXT = "No runbooks yet. Create one with the runbook-author skill after any task worth repeating."
 
@@ -24,10 +24,10 @@ class Runbook:
     problem: str | None = None
 
 
-def _front(path: Path) -> tuple[dict[str, Any], str | None]:
+def _front(layout: Layout, path: Path) -> tuple[dict[str, Any], str | None]:
     """A runbook's frontmatter, or ({}, reason) when it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = layout.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         return {}, f"cannot be read ({exc})"
     if not text.startswith("---"):
@@ -44,18 +44,18 @@ def _front(path: Path) -> tuple[dict[str, Any], str | None]:
 
 def list_runbooks(layout: Layout) -> list[Runbook]:
     folder = layout.runbooks_dir
-    if not folder.is_dir():
+    if not folder.is_dir() or not layout.is_inside(folder):  # doctor names a folder linked out of the root
         return []
     books = []
     for path in sorted(folder.glob("*.md")):
-        if path.name.startswith("."):
+        if path.name.startswith(".") or not layout.is_inside(path):  # never list (or read) a link out of the root
             continue
         if path.is_symlink():  # a link into a reserved folder must not leak its first lines
             from foundry_tui.core.trust.reserved import is_reserved_path
 
             if is_reserved_path(layout, path):
                 continue
-        meta, problem = _front(path)
+        meta, problem = _front(layout, path)
         title = str(meta.get("title") or path.stem)
         trigger = meta.get("trigger")
         if isinstance(trigger, list):
@@ -88,7 +88,9 @@ def get_runbook(layout: Layout, slug: str) -> str:
 
     refuse_reserved_path(layout, path, f"runbook '{slug}'")  # a runbook symlinked into a reserved folder
     try:
-        return path.read_text(encoding="utf-8")
+        return layout.read_text(path)
+    except UnsafePathError as exc:
+        raise NotFoundError(f"runbook '{slug}' cannot be read: {exc}") from None
     except FileNotFoundError:
         available = ", ".join(b.slug for b in list_runbooks(layout)) or "none yet"
         raise NotFoundError(f"no runbook '{slug}'; available: {available}") from None
@@ -103,6 +105,7 @@ def new_runbook(layout: Layout, title: str, trigger: str | None = None, slug: st
         raise InputError("runbook title is empty: say what the procedure does, e.g. 'Deploy to production'")
     slug = check_slug(slug or slugify(title), "runbook slug")
     path = layout.runbooks_dir / f"{slug}.md"
+    layout.check_inside(layout.runbooks_dir)
     layout.runbooks_dir.mkdir(parents=True, exist_ok=True)
     trigger_line = f"trigger: {_yaml_scalar(trigger)}\n" if trigger else ""
     text = (
@@ -110,7 +113,7 @@ def new_runbook(layout: Layout, title: str, trigger: str | None = None, slug: st
         f"_Written {_dt.date.today().isoformat()}. Follow it step by step; fix it when reality differs._\n\n"
         "1. First step.\n2. Next step.\n3. How to check that it worked.\n"
     )
-    if not exclusive_create(path, text):
+    if not exclusive_create(path, text, inside=layout):
         raise InputError(f"runbook '{slug}' already exists: edit {layout.relative(path)} or pick another --slug")
     return path
 

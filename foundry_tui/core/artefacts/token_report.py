@@ -57,14 +57,14 @@ def token_figures(project: Project, today: _dt.date) -> TokenFigures:
     layout = project.layout
     config, _problem = project.config_or_defaults()  # the report still counts with a broken config.json
     try:
-        index_text = layout.index_path.read_text(encoding="utf-8")
+        index_text = layout.read_text(layout.index_path)
     except (OSError, UnicodeDecodeError):
         index_text, _ = build_index(project.active_facts(today), config.index_token_budget)
     index_tokens = estimate_tokens(index_text)
     fact_tokens = 0
     for name in project.store.file_names():
         try:
-            fact_tokens += estimate_tokens((layout.facts_dir / name).read_text(encoding="utf-8"))
+            fact_tokens += estimate_tokens(layout.read_text(layout.facts_dir / name))
         except (OSError, UnicodeDecodeError):
             continue
     board = blackboard_tokens(layout)

@@ -115,7 +115,7 @@ class Undo:
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(path)  # the merged fact did not exist before the merge
                 else:
-                    atomic_write(path, data)
+                    atomic_write(path, data, inside=project.layout)
             project.sync()
 
 
@@ -141,7 +141,7 @@ def merge_facts(project: Project, plan: MergePlan, today: _dt.date) -> MergeResu
                 raise InputError(
                     f"{fact.id} is no longer active ({project.store.inactive_reason(fact, today)}): plan the merge again"
                 )
-        index_before = layout.index_path.read_bytes() if layout.index_path.exists() else None
+        index_before = layout.read_bytes(layout.index_path) if layout.index_path.exists() else None
         create_fact(project, new)
         report = rebuild_index(project, today)
     undo = Undo({layout.facts_dir / f"{new.id}.md": None, layout.index_path: index_before})

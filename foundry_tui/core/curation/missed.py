@@ -9,6 +9,7 @@ from foundry_tui.core.curation.neardup import DupeFinder, terms
 from foundry_tui.core.events import read_events
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.secrets import REDACTED
 
 
 class MissedSearch:
@@ -30,7 +31,10 @@ def missed_searches(project: Project, today: _dt.date, near: int = 3) -> list[Mi
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     for event in read_events(project.layout):
-        if event.get("kind") == "memory_search" and event.get("hits") == 0 and isinstance(event.get("query"), str):
+        query = event.get("query")
+        if event.get("kind") == "memory_search" and event.get("hits") == 0 and isinstance(query, str):
+            if query == REDACTED:  # a query that carried a secret: not a search to learn from
+                continue
             key = " ".join(event["query"].lower().split())
             counts[key] += 1
             spelled.setdefault(key, event["query"].strip())

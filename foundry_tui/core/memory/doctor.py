@@ -7,12 +7,14 @@ Adding a check is adding one function to that tuple.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
@@ -21,7 +23,7 @@ from foundry_tui.core.memory.facts import Fact, normalise
 from foundry_tui.core.memory.index_file import IndexReport, build_index, index_state
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import LINK_ADVICE, Layout, UnsafePathError
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -79,7 +81,8 @@ class DoctorContext:
     """What the checks read, gathered once per run (the store is synced before)."""
 
     def __init__(self, project: Project, today: _dt.date) -> None:
-        project.sync()
+        with contextlib.suppress(UnsafePathError):  # the facts folder leads out of the root: check_links names it
+            project.sync()
         self.project = project
         self.today = today
         self.layout: Layout = project.layout
@@ -126,18 +129,49 @@ def check_fact_files(ctx: DoctorContext) -> Iterator[Check]:
     )
 
 
+def _project_entries(layout: Layout) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk of .foundry/ and docs/adr/, never following a link (a link is an entry, not a folder)."""
+    for top in (layout.foundry, layout.adr_dir):
+        if top.is_dir() and not top.is_symlink():
+            yield from os.walk(top, followlinks=False)
+
+
 def check_leftover_temp_files(ctx: DoctorContext) -> Iterator[Check]:
-    facts_dir = ctx.layout.facts_dir
-    if not facts_dir.is_dir():
-        return
-    temps = sorted(n for n in os.listdir(facts_dir) if n.startswith(".") and n.endswith(TEMP_SUFFIX))
+    """The `.<name>.<pid>.<n>.tmp` files a writer killed mid-write leaves (INDEX.md, facts, runbooks …)."""
+    temps = sorted(
+        ctx.layout.relative(Path(folder) / name)
+        for folder, _dirs, files in _project_entries(ctx.layout)
+        for name in files
+        if name.startswith(".") and name.endswith(TEMP_SUFFIX)
+    )
     if temps:
         yield Check(
             "leftover temp files",
             WARN,
             f"{_plural(len(temps), 'file')} left by an interrupted write",
-            [f"{ctx.rel_facts}/{t}: delete it (the write it belonged to did not finish)" for t in temps],
+            [f"{t}: delete it (the write it belonged to did not finish)" for t in temps],
         )
+
+
+def check_links(ctx: DoctorContext) -> Iterator[Check]:
+    """Links under .foundry/ (and docs/adr/) that lead out of the root: nothing reads or
+    writes through them, so what they stand for is missing (issue 9)."""
+    layout = ctx.layout
+    candidates = [layout.foundry, layout.adr_dir]
+    for folder, dirs, files in _project_entries(layout):
+        candidates += [Path(folder) / name for name in (*dirs, *files)]
+    problems = []
+    for path in candidates:
+        if path.is_symlink() and not layout.is_inside(path):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            problems.append(f"{layout.relative(path)} -> {target}: {LINK_ADVICE}")
+    if problems:
+        verb = "leads" if len(problems) == 1 else "lead"
+        summary = f"{_plural(len(problems), 'link')} under .foundry/ {verb} out of the project root"
+        yield Check("links", FAIL, summary, sorted(problems))  # silent when none, as leftover temp files
 
 
 def check_fact_sizes(ctx: DoctorContext) -> Iterator[Check]:
@@ -255,7 +289,7 @@ def check_index_budget(ctx: DoctorContext) -> Iterator[Check]:
 
 def check_index_file(ctx: DoctorContext) -> Iterator[Check]:
     rel_index = ctx.layout.relative(ctx.layout.index_path)
-    state = index_state(ctx.layout.index_path, ctx.index[0])
+    state = index_state(ctx.layout.index_path, ctx.index[0], inside=ctx.layout)
     if state == "current":
         yield Check("INDEX.md", OK, f"{rel_index} is current")
         return
@@ -306,6 +340,7 @@ CHECKS: tuple[DoctorCheck, ...] = (
     check_config,
     check_fact_files,
     check_leftover_temp_files,
+    check_links,
     check_fact_sizes,
     check_duplicate_titles,
     check_reasoning,

@@ -62,7 +62,7 @@ class Project:
         except FileNotFoundError:
             key = None
         if self._config is None or self._config[0] != key:
-            self._config = (key, load_config(self.layout.config_path))
+            self._config = (key, load_config(self.layout.config_path, self.layout))
         return self._config[1]
 
     def config_or_defaults(self) -> tuple[Config, ConfigError | None]:

@@ -17,7 +17,7 @@ from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.memory import cache as _cache
 from foundry_tui.core.memory.facts import Fact, FactFileError, fact_number, id_order, parse_fact_text
 from foundry_tui.core.memory.snapshot import Snapshot
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, read_regular
 
 
 class BrokenFile:
@@ -78,11 +78,16 @@ def _is_fact_file(name: str) -> bool:
 
 
 def read_fact_file(path: Path) -> Fact | BrokenFile:
-    """Parse one fact file; a problem becomes a BrokenFile with a one-line reason."""
+    """Parse one fact file; a problem becomes a BrokenFile with a one-line reason.
+
+    The caller has checked that the facts folder stays inside the root; the file itself
+    must be a regular file, not a link (it could lead anywhere), a FIFO or a device."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = decode_text(read_regular(path, follow=False, shown=path.name))
     except UnicodeDecodeError:
         return BrokenFile(path.name, "not UTF-8 text: save the file as UTF-8")
+    except UnsafePathError as exc:
+        return BrokenFile(path.name, str(exc).removeprefix(f"{path.name} "))
     except OSError as exc:
         return BrokenFile(path.name, f"cannot be read ({exc.strerror})")
     try:
@@ -196,6 +201,7 @@ class FactStore:
                 gc.enable()
 
     def _refresh(self) -> Changes:
+        self.layout.check_inside(self.layout.facts_dir)  # a facts folder linked out of the root is refused by name
         try:
             self._dir_mtime = os.stat(self.layout.facts_dir).st_mtime_ns
         except FileNotFoundError:
@@ -249,6 +255,7 @@ class FactStore:
         if not self._loaded:
             self.refresh()
             return Changes()
+        self.layout.check_inside(self.layout.facts_dir)
         changes = Changes()
         for name in sorted(names):
             if not _is_fact_file(name):
@@ -325,7 +332,7 @@ class FactStore:
         keys = [k for name in names for k in self._entries[name][0]]
         snapshot = Snapshot.build(names, keys, {name: self._entries[name][1] for name in names})
         with contextlib.suppress(OSError):
-            atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)))
+            atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)), inside=None)
 
     # ---- the active set --------------------------------------------------------------
 

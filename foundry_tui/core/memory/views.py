@@ -66,7 +66,7 @@ def render_fact_detail(project: Project, fact: Fact, today: _dt.date, adr: tuple
         target = project.layout.relative(found) if found else "not found in docs/adr/"
         lines.append(f"source: [{ref}]({target})" if found else f"source: {ref} ({target})")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = project.layout.read_text(path)
     except OSError as exc:
         text = f"(cannot read the file: {exc.strerror})"
     return "\n".join(lines) + "\n\n" + text.rstrip("\n")

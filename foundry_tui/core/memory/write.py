@@ -112,7 +112,12 @@ def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
     """Rebuild INDEX.md from the active facts and report budget usage."""
     from foundry_tui.core.memory.index_file import write_index
 
-    return write_index(project.layout.index_path, project.active_facts(today), project.config().index_token_budget)
+    return write_index(
+        project.layout.index_path,
+        project.active_facts(today),
+        project.config().index_token_budget,
+        inside=project.layout,
+    )
 
 
 def memory_index(project: Project, today: _dt.date) -> IndexReport:
@@ -158,10 +163,11 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
 def create_fact(project: Project, new: Fact) -> None:
     """Give `new` the next free id and write its file (exclusive create). Caller holds the memory lock."""
     number = project.store.max_number() + 1
+    project.layout.check_inside(project.layout.facts_dir)
     project.layout.facts_dir.mkdir(parents=True, exist_ok=True)
     while True:
         new.id = format_id(number)
-        if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new)):
+        if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new), inside=project.layout):
             break
         number += 1
     project.store.record_written(new)
@@ -183,7 +189,7 @@ def rewrite_facts(
         facts = [find_fact(project, fact_id) for fact_id in fact_ids]  # all known before any write
         for fact in facts:
             path = project.layout.facts_dir / f"{fact.id}.md"
-            original = path.read_text(encoding="utf-8")
+            original = project.layout.read_text(path)
             current = parse_fact_text(original, fact.id)
             before = {name: getattr(current, name) for name in _IN_PLACE_FIELDS}
             change(current)
@@ -198,7 +204,7 @@ def rewrite_facts(
             text = edit_frontmatter(original, changes)
             if text is None or render_fact_text(parse_fact_text(text, fact.id)) != expected:
                 text = expected  # cannot edit in place faithfully: write the whole fact anew
-            atomic_write(path, text)
+            atomic_write(path, text, inside=project.layout)
         project.sync()
         return rebuild_index(project, today)
 

@@ -118,7 +118,7 @@ def save_preferences(caller: Caller, content: str) -> str:
     _refuse_links(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     _refuse_links(path)
-    atomic_write(path, content)
+    atomic_write(path, content, inside=None)  # outside any project, by design
     return (
         f"Saved the preferences of {principal} ({len(content):,} of {MAX_CHARS:,} characters). "
         "Saving replaces the whole file: next time read them first (get_user_preferences), merge your change in, "
@@ -143,7 +143,7 @@ def request_clear(caller: Caller) -> str:
     import json
 
     stamp = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-    atomic_write(request, json.dumps({"requestedAt": stamp}) + "\n")
+    atomic_write(request, json.dumps({"requestedAt": stamp}) + "\n", inside=None)
     return (
         f"Clear request parked: the preferences of {principal} stay until the person confirms with "
         "`foundry prefs clear --confirm` (or in the TUI). Deleting cannot be undone, so it is never done at once."

@@ -248,7 +248,7 @@ def park(project: Project, caller: Caller, change: Change, today: _dt.date) -> l
             proposal_id = f"prop-{max(number, 1):04d}"
             data = _artifact(proposal_id, caller, part, preview, today)
             path = folder / f"{proposal_id}.json"
-            if exclusive_create(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n"):
+            if exclusive_create(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", inside=project.layout):
                 break
             number += 1
         made.append(Proposal(proposal_id, path, data))
@@ -286,13 +286,13 @@ def _decidable(proposal: Proposal, verb: str) -> None:
         raise InputError(f"{proposal.id} is already {proposal.outcome()}")
 
 
-def _decide(proposal: Proposal, caller: Caller, today: _dt.date, status: str, **fields: Any) -> None:
+def _decide(layout: Layout, proposal: Proposal, caller: Caller, today: _dt.date, status: str, **fields: Any) -> None:
     assert proposal.data is not None
     meta = dict(proposal.meta)
     meta.update(status=status, decidedBy=str(caller.principal), decidedOn=today.isoformat(), decidedAt=_now())
     meta.update(fields)
     proposal.data["proposal"] = meta
-    atomic_write(proposal.path, json.dumps(proposal.data, indent=2, ensure_ascii=False) + "\n")
+    atomic_write(proposal.path, json.dumps(proposal.data, indent=2, ensure_ascii=False) + "\n", inside=layout)
 
 
 def approve_proposal(project: Project, caller: Caller, proposal_id: str, today: _dt.date) -> str:
@@ -309,7 +309,7 @@ def approve_proposal(project: Project, caller: Caller, proposal_id: str, today: 
         applied = proposal.change().with_author(proposal.author, proposal.id).apply(project, today)
         result = applied.text.splitlines()[0]
         extra: dict[str, Any] = {"factId": applied.fact_id} if applied.fact_id else {}
-        _decide(proposal, caller, today, "approved", result=result, **extra)
+        _decide(layout, proposal, caller, today, "approved", result=result, **extra)
     record_event(layout, "proposal_approved", id=proposal.id, result=result)
     lines = [f"approved: {proposal.id} (proposed by {proposal.author})", applied.text]
     if applied.action == "unchanged":
@@ -330,7 +330,7 @@ def reject_proposal(project: Project, caller: Caller, proposal_id: str, reason: 
     with folder_lock(proposals_dir(layout)):
         proposal = load_proposal(layout, proposal_id)
         _decidable(proposal, "rejected")
-        _decide(proposal, caller, today, "rejected", reason=why)
+        _decide(layout, proposal, caller, today, "rejected", reason=why)
     record_event(layout, "proposal_rejected", id=proposal.id)
     return f"rejected: {proposal.id} (proposed by {proposal.author}): {why}\nNothing was written; the proposal is kept."
 

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from foundry_tui.core.artefacts.adr import list_adrs
 from foundry_tui.core.artefacts.runbooks import list_runbooks
+from foundry_tui.core.paths import Layout
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.workers import deliver
 
@@ -63,7 +64,7 @@ class LibraryScreen(LiveScreen):
             (a.path, Text.assemble((f"{a.number:04d}", "bold"), f" {a.title}", (f"\n  {a.status}", "dim")))
             for a in list_adrs(layout)
         ]
-        texts = {str(path): _read(path) for path, _ in [*books, *adrs]}
+        texts = {str(path): _read(layout, path) for path, _ in [*books, *adrs]}
         return deliver(self, self.Loaded(books, adrs, texts))
 
     def on_library_screen_loaded(self, event: Loaded) -> None:
@@ -86,9 +87,9 @@ class LibraryScreen(LiveScreen):
         self._open("#adr-text", event.option.id)
 
 
-def _read(path: Path) -> str:
+def _read(layout: Layout, path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = layout.read_text(path)  # the root's guard: no link out of it, no FIFO
     except (OSError, UnicodeDecodeError) as exc:
         return f"*cannot be read: {exc}*"
     if text.startswith("---"):  # runbook frontmatter: show the document, not its YAML

@@ -125,9 +125,10 @@ def cmd_memory_search(args: argparse.Namespace) -> int:
 
     project = _project(args)
     text, hits = memory_search(
-        project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain
+        project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain, ranker=args.ranker
     )
-    _emit_json_or_text(args, {"query": args.query, "hits": [h.to_dict() for h in hits]}, text)
+    payload = {"query": args.query, "ranker": project.ranker(args.ranker), "hits": [h.to_dict() for h in hits]}
+    _emit_json_or_text(args, payload, text)
     return 0
 
 
@@ -484,6 +485,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="at most this many hits, 1 to 25 (default: memoryRetrieval.maxFacts)")
     p.add_argument("--explain", action="store_true", help="show which term matched which field and the multipliers")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--ranker", choices=("spec", "bm25"), help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)"
+    )
 
     sub(mem, "index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
     p = sub(mem, "prune", cmd_memory_prune, "list facts to retire (changes nothing)")

@@ -17,8 +17,7 @@ from foundry_tui.core.hook_events import HOOK_EVENTS
 from foundry_tui.core.paths import Layout
 
 PROMPT_MIN_CHARS = 12  # only prompts longer than this get facts
-PROMPT_MAX_FACTS = 5
-PROMPT_MIN_SCORE = 3.0
+PROMPT_MAX_FACTS = 5  # each above the ranker's threshold (search.prompt_hits)
 READ_TOOLS = {"Read", "Grep", "Glob", "LS", "NotebookRead"}
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
 # The layout under any root: its paths as an agent writes them (".foundry/memory/facts").
@@ -112,14 +111,14 @@ def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | No
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
         return None
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.search import render_results
+    from foundry_tui.core.memory.search import prompt_hits, render_results
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
     if not project.layout.facts_dir.is_dir():
         return None
     project.sync()
-    hits = project.search(prompt, resolve_today(), limit=PROMPT_MAX_FACTS, min_score=PROMPT_MIN_SCORE)
+    hits = prompt_hits(project, prompt, resolve_today(), limit=PROMPT_MAX_FACTS)
     if not hits:
         return None
     text = render_results(hits, prompt, 0)

@@ -54,6 +54,10 @@ HOOKS = (
     "foundry_tui.core.secrets",
     # pre-tool-use: the read gate's judgement (issue 9); fnmatch and re, a few ms.
     "foundry_tui.core.read_gate",
+    # Stop words: one frozenset, imported with search (0.3 ms: python -X importtime -c "import foundry_tui.core.memory.search").
+    "foundry_tui.core.memory.stopwords",
+    # The bm25 ranker, only when memoryRetrieval.ranker is "bm25" (3 ms on a machine at load 10, same command).
+    "foundry_tui.core.memory.bm25",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")

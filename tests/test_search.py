@@ -187,3 +187,69 @@ def test_adding_a_tag_never_lowers_a_score(tags: list[str], query_words: list[st
 def test_score_fact_rounds_away_float_noise() -> None:
     hit = score_fact(_fact(type="decision", confidence="low"), [])
     assert hit.score == 0
+
+
+# ---- the bitset index: exactly the scan's hits, in the scan's order, for any term frequency ----
+
+common_word = st.sampled_from(["service", "deploy", "cache", "token"])
+
+
+@st.composite
+def dense_fact_sets(draw: st.DrawFn) -> list[Fact]:
+    """Up to 50 facts where a few words occur in about 40% of them, also inside longer words,
+    so that their postings are bitsets (more than 16 facts) and not sets."""
+    n = draw(st.integers(0, 50))
+    numbers = draw(st.lists(st.integers(1, 400), min_size=n, max_size=n, unique=True))
+    vocabulary = st.sampled_from(["service", "services", "deploy", "cache", "token", "tokens", "ab", "abé", "x1"])
+
+    def field(max_words: int) -> str:
+        return " ".join(draw(st.lists(vocabulary, max_size=max_words)))
+
+    return [
+        Fact(
+            id=f"fact-{number:04d}",
+            type=draw(st.sampled_from(TYPES)),
+            title=field(5),
+            body=field(12),
+            tags=tuple(draw(st.lists(vocabulary, max_size=3))),
+            confidence=draw(st.sampled_from(["high", "medium", "low"])),
+        )
+        for number in numbers
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    dense_fact_sets(),
+    st.lists(st.one_of(common_word, word, st.sampled_from(["ice", "vic", "ken"])), min_size=1, max_size=4).map(
+        " ".join
+    ),
+    st.sampled_from([0.0, 0.8, 1.0, 2.0, 3.0, 4.5]),
+    st.integers(1, 25),
+    st.one_of(st.none(), st.sampled_from(TYPES)),
+)
+def test_bitset_index_top_equals_scan(
+    facts: list[Fact], query: str, min_score: float, limit: int, ftype: str | None
+) -> None:
+    index = SearchIndex()
+    by_id = {f.id: f for f in facts}
+    index.sync(by_id, 1)
+    terms = query_terms(query)
+    wanted = [f for f in facts if ftype is None or f.type == ftype]
+    scanned = rank(match_facts(wanted, terms), limit, min_score)
+    top = index.top(terms, index.eligible_bits(by_id, ftype), min_score, limit)
+    assert [(h.fact.id, h.score, h.matches) for h in top] == [(h.fact.id, h.score, h.matches) for h in scanned]
+
+
+def test_bitset_index_follows_adds_and_removes() -> None:
+    facts = {f"fact-{n:04d}": _fact(id=f"fact-{n:04d}", title="cache rules", body="redis") for n in range(1, 300)}
+    index = SearchIndex()
+    index.sync(facts, 1)  # "cache" and "redis" are bitsets from here on
+    facts = {i: f for i, f in facts.items() if i != "fact-0005"}
+    facts["fact-0300"] = _fact(id="fact-0300", title="cache", body="memcached")
+    index.sync(facts, 2)
+    top = index.top(["cache"], index.eligible_bits(facts), 0, 3)
+    assert [h.fact.id for h in top] == ["fact-0300", "fact-0299", "fact-0298"]  # newest first among equals
+    hits = index.top(["redis"], index.eligible_bits(facts), 0, 25)
+    assert "fact-0005" not in [h.fact.id for h in hits] and len(hits) == 25
+    assert [h.fact.id for h in index.top(["memcached"], index.eligible_bits(facts), 0, 25)] == ["fact-0300"]

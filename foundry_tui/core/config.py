@@ -20,13 +20,15 @@ DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
 DEFAULT_MIN_SCORE = 1.0
 MAX_LIMIT = 25
+RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/bm25.py)
+DEFAULT_RANKER = "spec"
 DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/curation/neardup.py); chosen on tests/data/neardup_pairs.py
 
 
 class Config:
     """The settings the engine reads; every field has the spec's default."""
 
-    __slots__ = ("dupe_threshold", "index_token_budget", "max_facts", "min_score", "profile", "raw")
+    __slots__ = ("dupe_threshold", "index_token_budget", "max_facts", "min_score", "profile", "ranker", "raw")
 
     def __init__(
         self,
@@ -36,6 +38,7 @@ class Config:
         profile: str | None = None,
         raw: dict[str, Any] | None = None,
         dupe_threshold: float = DEFAULT_DUPE_THRESHOLD,
+        ranker: str = DEFAULT_RANKER,
     ) -> None:
         self.index_token_budget = index_token_budget
         self.max_facts = max_facts
@@ -43,6 +46,7 @@ class Config:
         self.profile = profile
         self.raw = raw
         self.dupe_threshold = dupe_threshold
+        self.ranker = ranker
 
 
 def profile_config(profile: str) -> dict[str, Any]:
@@ -79,13 +83,18 @@ def parse_config(data: object, where: str = "config.json") -> Config:
     min_score = retrieval.get("minScore", DEFAULT_MIN_SCORE)
     if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or min_score < 0:
         raise ConfigError(f"{where}: memoryRetrieval.minScore must be a number of 0 or more")
+    ranker = retrieval.get("ranker", DEFAULT_RANKER)
+    if ranker not in RANKERS:
+        raise ConfigError(
+            f"{where}: memoryRetrieval.ranker must be one of {', '.join(map(json.dumps, RANKERS))}, not {json.dumps(ranker)}"
+        )
     dupes = data.get("nearDuplicates", {})
     if not isinstance(dupes, dict):
         raise ConfigError(f"{where}: nearDuplicates must be an object")
     threshold = dupes.get("threshold", DEFAULT_DUPE_THRESHOLD)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
         raise ConfigError(f"{where}: nearDuplicates.threshold must be a number above 0 and at most 1")
-    return Config(budget, max_facts, float(min_score), profile, data, float(threshold))
+    return Config(budget, max_facts, float(min_score), profile, data, float(threshold), ranker)
 
 
 def load_config(path: Path, layout: Layout | None = None) -> Config:

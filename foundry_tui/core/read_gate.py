@@ -17,12 +17,16 @@ import os
 import re
 from pathlib import Path
 
+from foundry_tui.core.paths import Layout
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 # Canonical spelling of a fact file, relative to the root, for matching patterns.
-_FACT_PARTS = (".foundry", "memory", "facts", "fact-0001.md")
+_RELATIVE = Layout(Path())
+_FACT_PARTS = (*_RELATIVE.facts_dir.parts, "fact-0001.md")
+_FOUNDRY_NAME = _RELATIVE.foundry.name
 _GLOB_CHARS = frozenset("*?[")
 MAX_GLOB_MATCHES = 2000
 MAX_GLOB_DEPTH = 8  # segments below the root; a deeper pattern is judged by its text alone
@@ -52,12 +56,13 @@ class _Facts:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.folder = root / ".foundry" / "memory" / "facts"
+        layout = Layout(root)
+        self.folder = layout.facts_dir
         self.folder_id = _inode(self.folder)
         self.folder_real = self.folder.resolve()
         self.root_real = root.resolve()
         # .foundry and .foundry/memory: a recursive search there reaches the facts.
-        self.memory_ids = {i for i in (_inode(root / ".foundry"), _inode(root / ".foundry" / "memory")) if i}
+        self.memory_ids = {i for i in (_inode(layout.foundry), _inode(layout.memory_dir)) if i}
         self.root_id = _inode(root)
 
 
@@ -212,7 +217,7 @@ def tool_reads_facts(tool: str, tool_input: dict[str, Any], cwd: Path, root: Pat
             # root down (anthropics/claude-code#16936), unless a glob names them: a glob
             # overrides ripgrep's other filters.
             glob_value = tool_input.get("glob")
-            if isinstance(glob_value, str) and any(w in glob_value.casefold() for w in ("facts", ".foundry")):
+            if isinstance(glob_value, str) and any(w in glob_value.casefold() for w in ("facts", _FOUNDRY_NAME)):
                 return glob_value
     return None
 
@@ -297,12 +302,12 @@ def _excludes_facts(program: str, args: list[str]) -> bool:
     includes = []
     for i, arg in enumerate(args):
         value = arg.split("=", 1)[1] if "=" in arg else (args[i + 1] if i + 1 < len(args) else "")
-        if arg.startswith("--exclude-dir") and value.strip("/").casefold() in (".foundry", "memory", "facts"):
+        if arg.startswith("--exclude-dir") and value.strip("/").casefold() in _FACT_PARTS[:-1]:
             return True
         if arg.startswith("--include"):
             includes.append(value)
         if (program == "rg" and arg in ("-g", "--glob", "--iglob")) or arg.startswith(("--glob=", "--iglob=")):
-            if value.startswith("!") and any(w in value.casefold() for w in (".foundry", "facts")):
+            if value.startswith("!") and any(w in value.casefold() for w in (_FOUNDRY_NAME, "facts")):
                 return True
             if not value.startswith("!"):
                 includes.append(value)
@@ -324,7 +329,7 @@ def _find_reads_facts(args: list[str], cwd: Path, facts: _Facts, piped_to_reader
     names = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-name", "-iname")]
     if names and not any(fnmatch.fnmatch(_FACT_PARTS[-1], n) for n in names):
         return None
-    if any(w in " ".join(args).casefold() for w in ("-prune", "-not -path", "! -path")) and ".foundry" in " ".join(
+    if any(w in " ".join(args).casefold() for w in ("-prune", "-not -path", "! -path")) and _FOUNDRY_NAME in " ".join(
         args
     ):
         return None

@@ -14,10 +14,10 @@ import threading
 import time
 from pathlib import Path
 
-from foundry_tui.core.config import MAX_LIMIT, Config, load_config
+from foundry_tui.core.config import MAX_LIMIT, RANKERS, Config, load_config
 from foundry_tui.core.errors import ConfigError, InputError, NotFoundError
 from foundry_tui.core.memory.facts import Fact, check_choice
-from foundry_tui.core.memory.search import Hit, ScanFields, match_facts, query_terms, rank
+from foundry_tui.core.memory.search import Hit, ScanFields, query_terms, rank
 from foundry_tui.core.memory.store import Changes, FactStore
 from foundry_tui.core.memory.vocabulary import TYPES
 from foundry_tui.core.paths import Layout
@@ -146,6 +146,22 @@ class Project:
     def active_facts(self, today: _dt.date) -> list[Fact]:
         return self.store.active_facts(today)
 
+    def ranker(self, override: str | None = None) -> str:
+        """The ranker a search uses: `override` (checked), else memoryRetrieval.ranker."""
+        if override is None:
+            return self.config().ranker
+        if override not in RANKERS:
+            raise InputError(f"unknown ranker '{override}': use one of {', '.join(RANKERS)}")
+        return override
+
+    def has_terms(self, query: str, ranker: str | None = None) -> bool:
+        """Whether `query` has a word the ranker searches for (not only stop words or short words)."""
+        if self.ranker(ranker) == "bm25":
+            from foundry_tui.core.memory.bm25 import query_stems
+
+            return bool(query_stems(query))
+        return bool(query_terms(query))
+
     def search(
         self,
         query: str,
@@ -154,30 +170,48 @@ class Project:
         type: str | None = None,
         limit: int | None = None,
         min_score: float | None = None,
+        ranker: str | None = None,
     ) -> list[Hit]:
-        """Scored hits for `query` among the active facts (the core of memory_search)."""
+        """Scored hits for `query` among the active facts (the core of memory_search), ranked by
+        `ranker` ("spec" or "bm25"; default: memoryRetrieval.ranker)."""
         if type is not None:
             check_choice(type, TYPES, "type")
+        ranker = self.ranker(ranker)
         config = self.config()
         if limit is None:
             limit = config.max_facts
         if not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
-        terms = query_terms(query)
         floor = config.min_score if min_score is None else min_score
+        if ranker == "bm25":
+            return self._search_bm25(query, today, type, limit, floor)
+        terms = query_terms(query)
         with self._lock:
             index = self._search_index
             snapshot = self.store.pending_snapshot
             if index is not None:
                 index.sync(self.store.facts, self.store.generation)
-                active = self.store.active_by_id(today)
-                if type is not None:
-                    active = {i: f for i, f in active.items() if f.type == type}
-                hits = match_facts(active, terms, index, floor)
+            if index is not None and not index.clashes:
+                eligible = index.eligible_bits(self.store.active_by_id(today), type)
+                hits = index.top(terms, eligible, floor, limit)
             elif snapshot is not None:  # unchanged since the snapshot: build Facts for the hits only
                 hits = snapshot.scan(today.isoformat(), type).match(terms, floor, limit)
             else:
                 hits = self.scan_fields(today, type).match(terms, floor, limit)
+        return rank(hits, limit, floor)
+
+    def _search_bm25(self, query: str, today: _dt.date, type: str | None, limit: int, floor: float) -> list[Hit]:
+        from foundry_tui.core.memory.bm25 import bm25_search, query_words
+
+        words = query_words(query)
+        stems = list(words)
+        if not stems:
+            return []
+        with self._lock:
+            snapshot = self.store.pending_snapshot
+            # Statistics over every active fact, whatever the type filter, so a filter never changes a score.
+            scan = snapshot.scan(today.isoformat()) if snapshot is not None else self.scan_fields(today)
+            hits = bm25_search(scan, stems, floor, limit, type, words)
         return rank(hits, limit, floor)
 
     def active_count(self, today: _dt.date) -> int:

@@ -1,7 +1,7 @@
 """Keyword retrieval (spec 000, "How retrieval scores", with the term rules of docs/DECISIONS.md, "Search").
 
 A query is lowercased and split on every character that is not a letter or digit;
-terms shorter than three characters and repeats are dropped. A term matches a field
+terms shorter than three characters, stop words (stopwords.py) and repeats are dropped. A term matches a field
 when it occurs in that field, lowercased, as a substring: +3 title, +2 any tag,
 +1 body; then x1.2 for decision or constraint and x1.15 / x1.0 / x0.8 for confidence.
 Order: score descending, then the index's type order, then newest id first.
@@ -18,6 +18,7 @@ from typing import Protocol
 
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.stopwords import STOP_WORDS
 from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
 TYPE_CHECKING = False
@@ -37,7 +38,7 @@ def query_terms(query: str) -> list[str]:
     """The distinct search terms of `query`, in order of first appearance."""
     seen: dict[str, None] = {}
     for term in TERM_RE.findall(query.lower()):
-        if len(term) >= MIN_TERM_CHARS:
+        if len(term) >= MIN_TERM_CHARS and term not in STOP_WORDS:
             seen.setdefault(term, None)
     return list(seen)
 
@@ -99,11 +100,13 @@ class Hit:
 
     __slots__ = ("confidence_multiplier", "fact", "matches", "points", "score", "type_multiplier")
 
+    ranker = "spec"
+
     def __init__(
         self,
         fact: Fact,
         score: float,
-        points: int,
+        points: float,
         type_multiplier: float,
         confidence_multiplier: float,
         matches: tuple[TermMatch, ...],
@@ -117,6 +120,10 @@ class Hit:
 
     def __repr__(self) -> str:
         return f"Hit({self.fact.id}, score={self.score}, matches={self.matches!r})"
+
+    def points_text(self) -> str:
+        """The score before the multipliers, as the TUI's breakdown names it."""
+        return f"{self.points} points"
 
     def explain(self) -> str:
         """One line: which term matched which field, and the multipliers."""
@@ -244,6 +251,7 @@ class ScanFields:
         self.order_at = order_at
         self.count = count
         self.eligible = eligible
+        self.bm25_stats: object = None  # the bm25 ranker's field lengths, computed once (bm25.py)
 
     @classmethod
     def of(cls, facts: list[Fact]) -> ScanFields:
@@ -336,10 +344,20 @@ def render_hit(hit: Hit, explain: bool = False) -> str:
     return "\n".join(lines)
 
 
-def render_results(hits: Sequence[Hit], query: str, active_count: int, explain: bool = False) -> str:
-    """The memory_search reply: one block per hit, separated by a blank line."""
+NO_TERMS_HINT = (
+    'Every word of the query is too short or too common to search for (such as "the", "which", "how"): '
+    "search with the words that name what you need, such as a tool, a service or a topic."
+)
+
+
+def render_results(
+    hits: Sequence[Hit], query: str, active_count: int, explain: bool = False, searchable: bool = True
+) -> str:
+    """The memory_search reply: one block per hit, separated by a blank line. With no hits,
+    the spec's reply; when the query had no word to search for (`searchable` false), a hint follows it."""
     if not hits:
-        return f'No stored fact matches "{query}". Memory holds {active_count} active facts.'
+        reply = f'No stored fact matches "{query}". Memory holds {active_count} active facts.'
+        return reply if searchable else f"{reply}\n{NO_TERMS_HINT}"
     return "\n\n".join(render_hit(hit, explain) for hit in hits)
 
 
@@ -357,9 +375,28 @@ def memory_search(
     type: str | None = None,
     limit: int | None = None,
     explain: bool = False,
+    ranker: str | None = None,
 ) -> tuple[str, list[Hit]]:
-    """The memory_search reply text and its hits."""
+    """The memory_search reply text and its hits (ranked by `ranker`, else the configured one)."""
     _check_query(query)
     project.sync()
-    hits = project.search(query, today, type=type, limit=limit)
-    return render_results(hits, query, project.active_count(today), explain), hits
+    hits = project.search(query, today, type=type, limit=limit, ranker=ranker)
+    searchable = bool(hits) or project.has_terms(query, ranker)
+    return render_results(hits, query, project.active_count(today), explain, searchable), hits
+
+
+# What the prompt hook injects, per ranker (chosen on the tuning part of benchmarks/data/,
+# docs/DECISIONS.md): spec hits scoring at least PROMPT_MIN_SCORE; bm25 hits whose BM25 sum
+# is at least PROMPT_MIN_COVERAGE of the most the prompt's words could score (raw BM25
+# grows with the size of the memory; the fraction does not).
+PROMPT_MIN_SCORE = 8.5
+PROMPT_MIN_COVERAGE = 0.14
+
+
+def prompt_hits(project: Project, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
+    """The facts the prompt hook injects for `prompt`: the configured ranker's best hits above its threshold."""
+    ranker = project.ranker()
+    if ranker == "bm25":
+        hits = project.search(prompt, today, limit=limit, min_score=0.0, ranker=ranker)
+        return [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE]
+    return project.search(prompt, today, limit=limit, min_score=PROMPT_MIN_SCORE, ranker=ranker)

@@ -37,7 +37,18 @@ _COLUMNS = (*RECORD_FIELDS, "replaces")
 class Snapshot:
     """Names, stats and columns of every fact file, plus the joined search fields."""
 
-    __slots__ = ("_active", "_by_name", "_fact_at", "broken", "columns", "fields", "keys", "names", "positions")
+    __slots__ = (
+        "_active",
+        "_by_name",
+        "_fact_at",
+        "_scans",
+        "broken",
+        "columns",
+        "fields",
+        "keys",
+        "names",
+        "positions",
+    )
 
     def __init__(
         self,
@@ -57,6 +68,7 @@ class Snapshot:
         self._active: dict[tuple[str, str | None], set[int]] = {}
         self._by_name: dict[str, int] | None = None
         self._fact_at: dict[int, int] | None = None
+        self._scans: dict[tuple[str, str | None], ScanFields] = {}
 
     # ---- building and storing ------------------------------------------------------------
 
@@ -167,7 +179,14 @@ class Snapshot:
         return found
 
     def scan(self, today_iso: str, type: str | None = None) -> ScanFields:
-        """Index-free search over the active facts, building Facts only for hits."""
+        """Index-free search over the active facts, building Facts only for hits (kept, so that
+        what a ranker derives from it, such as bm25's statistics, serves the next search too)."""
+        found = self._scans.get((today_iso, type))
+        if found is None:
+            found = self._scans[(today_iso, type)] = self._scan(today_iso, type)
+        return found
+
+    def _scan(self, today_iso: str, type: str | None) -> ScanFields:
         c = self.columns
         types, confidences, ids = c["type"], c["confidence"], c["id"]
 

@@ -1,68 +1,172 @@
-"""An in-memory word index for substring search in long-lived processes.
+"""An in-memory word index for the spec ranker in long-lived processes (MCP server, TUI).
 
 A search term is letters and digits only, so it occurs in a field exactly when it
 occurs inside one of the field's words (maximal runs of letters and digits). The
 index maps each word to the facts holding it, per field, and finds the words that
-contain a term with one C-speed scan of the joined vocabulary, so a query costs a
-few set unions instead of a scan of every fact body.
+contain a term with one C-speed scan of the joined vocabulary.
+
+Postings are sets of fact numbers (`fact-0042` is 42) for rare words and integer
+bitsets (bit 42) for common ones, so a term in 40% of the facts is a few big-integer
+ORs, not a loop over its hits. The spec's points (+3 title, +2 tags, +1 body per
+term) are added as bit-sliced counters (one bitset per bit of the points), and the
+top N are read off by score class (points x the type/confidence multiplier of each
+(type, confidence) pair), newest first within a class: the cost of a query grows
+with its terms, not with how many facts they match.
 """
 
 from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Iterable, Mapping
 
 from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.search import MIN_TERM_CHARS, search_fields
+from foundry_tui.core.memory.search import (
+    CONFIDENCE_MULTIPLIER,
+    MIN_TERM_CHARS,
+    TYPE_MULTIPLIER,
+    Hit,
+    TermMatch,
+    score_fact,
+    search_fields,
+)
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
-Postings = dict[str, set[str]]
+Posting = set[int] | int
+Postings = dict[str, Posting]
 # Maximal runs of letters and digits at least MIN_TERM_CHARS long: shorter words can
 # never contain a search term, so they are not indexed.
 _WORD_RE = re.compile(rf"[^\W_]{{{MIN_TERM_CHARS},}}")
+# A set with more members than 1/BITSET_RATIO of the facts becomes a bitset: from there on
+# the bitset is smaller than the set and its unions run in C over machine words.
+BITSET_RATIO = 256
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD_RE.findall(text))
 
 
+def bits_of(numbers: Iterable[int]) -> int:
+    """A bitset with the given bit numbers set."""
+    nums = numbers if isinstance(numbers, (set, frozenset, list, tuple)) else list(numbers)
+    if len(nums) < 16:
+        out = 0
+        for n in nums:
+            out |= 1 << n
+        return out
+    buf = bytearray((max(nums) >> 3) + 1)
+    for n in nums:
+        buf[n >> 3] |= 1 << (n & 7)
+    return int.from_bytes(buf, "little")
+
+
+def numbers_of(bits: int, limit: int | None = None) -> list[int]:
+    """The set bits of `bits`, highest first (at most `limit` of them)."""
+    out: list[int] = []
+    while bits and (limit is None or len(out) < limit):
+        top = bits.bit_length() - 1
+        out.append(top)
+        bits ^= 1 << top
+    return out
+
+
+def _add_at(slices: list[int], bits: int, k: int) -> None:
+    """Add `bits` x 2**k to the bit-sliced counters."""
+    carry = bits
+    while len(slices) < k:
+        slices.append(0)
+    while carry:
+        if k == len(slices):
+            slices.append(carry)
+            return
+        current = slices[k]
+        slices[k] = current ^ carry
+        carry &= current
+        k += 1
+
+
 class SearchIndex:
-    """Words → fact ids, for titles, tags and bodies; kept in step with a FactStore."""
+    """Words → fact numbers, for titles, tags and bodies; kept in step with a FactStore."""
 
     def __init__(self) -> None:
         self._postings: tuple[Postings, Postings, Postings] = ({}, {}, {})
         self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...]]] = {}
+        self._by_number: dict[int, Fact] = {}
+        self._classes: dict[tuple[str, str], Posting] = {}  # (type, confidence) -> facts
         self._vocabulary: str | None = None
+        self._bulk = False
+        self._threshold = 64
         self.generation = -1
+        self._eligible: tuple[object, str | None, int] | None = None
 
     def __len__(self) -> int:
         return len(self._indexed)
 
+    @property
+    def clashes(self) -> bool:
+        """Whether two ids share a number (fact-0042 and fact-00042): bit 42 cannot stand for
+        both, so Project searches by scanning until one is gone."""
+        return len(self._by_number) != len(self._indexed)
+
+    # ---- maintenance ---------------------------------------------------------------------
+
+    def _put(self, table: dict[str, Posting] | dict[tuple[str, str], Posting], key: object, n: int) -> None:
+        bucket = table.get(key)  # type: ignore[call-overload]
+        if bucket is None:
+            table[key] = {n}  # type: ignore[index]
+            if isinstance(key, str):
+                self._vocabulary = None
+        elif isinstance(bucket, int):
+            table[key] = bucket | (1 << n)  # type: ignore[index]
+        else:
+            bucket.add(n)
+            if not self._bulk and len(bucket) > self._threshold:
+                table[key] = bits_of(bucket)  # type: ignore[index]
+
+    def _take(self, table: dict[str, Posting] | dict[tuple[str, str], Posting], key: object, n: int) -> None:
+        bucket = table.get(key)  # type: ignore[call-overload]
+        if bucket is None:
+            return
+        if isinstance(bucket, int):
+            bucket &= ~(1 << n)
+            table[key] = bucket  # type: ignore[index]
+        else:
+            bucket.discard(n)
+        if not bucket:
+            del table[key]  # type: ignore[arg-type]
+            if isinstance(key, str):
+                self._vocabulary = None
+
     def add(self, fact: Fact) -> None:
         if fact.id in self._indexed:
             self.remove(fact.id)
+        n = fact.number
         words = tuple(_words(text) for text in search_fields(fact))
         for postings, field_words in zip(self._postings, words, strict=True):
             for word in field_words:
-                bucket = postings.get(word)
-                if bucket is None:
-                    postings[word] = {fact.id}
-                    self._vocabulary = None
-                else:
-                    bucket.add(fact.id)
+                self._put(postings, word, n)
+        self._put(self._classes, (fact.type, fact.confidence), n)
         self._indexed[fact.id] = (fact, words)
+        self._by_number[n] = fact
+        self._eligible = None
 
     def remove(self, fact_id: str) -> None:
         entry = self._indexed.pop(fact_id, None)
         if entry is None:
             return
-        for postings, field_words in zip(self._postings, entry[1], strict=True):
+        fact, words = entry
+        n = fact.number
+        for postings, field_words in zip(self._postings, words, strict=True):
             for word in field_words:
-                bucket = postings.get(word)
-                if bucket is not None:
-                    bucket.discard(fact_id)
-                    if not bucket:
-                        del postings[word]
-                        self._vocabulary = None
+                self._take(postings, word, n)
+        self._take(self._classes, (fact.type, fact.confidence), n)
+        if self._by_number.get(n) is fact:
+            del self._by_number[n]
+            if self.clashes:  # another id with this number keeps the bit
+                other = next((f for f, _w in self._indexed.values() if f.number == n), None)
+                if other is not None:
+                    self._by_number[n] = other
+        self._eligible = None
 
     def sync(self, facts: dict[str, Fact], generation: int) -> None:
         """Index exactly `facts`: add new and changed ones, drop the ones gone."""
@@ -70,6 +174,7 @@ class SearchIndex:
             return
         gc_was_enabled = gc.isenabled()
         gc.disable()  # many small sets at once: the cyclic GC would only re-scan them
+        self._bulk = True
         try:
             for fact_id in [i for i in self._indexed if i not in facts]:
                 self.remove(fact_id)
@@ -78,9 +183,26 @@ class SearchIndex:
                 if entry is None or entry[0] is not fact:
                     self.add(fact)
         finally:
+            self._bulk = False
+            self._compact()
             if gc_was_enabled:
                 gc.enable()
         self.generation = generation
+
+    def _compact(self) -> None:
+        """Turn every set grown past the threshold into a bitset (after a bulk load)."""
+        self._threshold = max(16, (max(self._by_number, default=0) + 1) // BITSET_RATIO)
+        threshold = self._threshold
+        for table in (*self._postings, self._classes):
+            for key, bucket in table.items():
+                if isinstance(bucket, set) and len(bucket) > threshold:
+                    table[key] = bits_of(bucket)  # type: ignore[index]
+        for key in self._classes:
+            bucket = self._classes[key]
+            if isinstance(bucket, set):
+                self._classes[key] = bits_of(bucket)
+
+    # ---- lookups -------------------------------------------------------------------------
 
     def _vocab(self) -> str:
         if self._vocabulary is None:
@@ -90,19 +212,110 @@ class SearchIndex:
             self._vocabulary = "\n" + "\n".join(words) + "\n"
         return self._vocabulary
 
-    def match_term(self, term: str) -> tuple[set[str], set[str], set[str]]:
-        """Ids of facts whose title, tags and body contain `term` (a letters-and-digits term)."""
+    def term_bits(self, term: str) -> tuple[int, int, int]:
+        """Bitsets of the facts whose title, tags and body contain `term` (letters and digits)."""
         vocab = self._vocab()
-        found: tuple[set[str], set[str], set[str]] = (set(), set(), set())
-        title_p, tags_p, body_p = self._postings
+        bits = [0, 0, 0]
+        small: list[set[int]] = [set(), set(), set()]
         pos = vocab.find(term)
         while pos != -1:
             start = vocab.rfind("\n", 0, pos) + 1
             end = vocab.find("\n", pos)
             word = vocab[start:end]
-            for bucket, postings in zip(found, (title_p, tags_p, body_p), strict=True):
-                ids = postings.get(word)
-                if ids:
-                    bucket |= ids
+            for field, postings in enumerate(self._postings):
+                bucket = postings.get(word)
+                if bucket is None:
+                    continue
+                if isinstance(bucket, int):
+                    bits[field] |= bucket
+                else:
+                    small[field] |= bucket
             pos = vocab.find(term, end)
-        return found
+        return (
+            bits[0] | bits_of(small[0]) if small[0] else bits[0],
+            bits[1] | bits_of(small[1]) if small[1] else bits[1],
+            bits[2] | bits_of(small[2]) if small[2] else bits[2],
+        )
+
+    def match_term(self, term: str) -> tuple[set[str], set[str], set[str]]:
+        """Ids of facts whose title, tags and body contain `term` (a letters-and-digits term)."""
+        title, tags, body = self.term_bits(term)
+        by_number = self._by_number
+        return (
+            {by_number[n].id for n in numbers_of(title)},
+            {by_number[n].id for n in numbers_of(tags)},
+            {by_number[n].id for n in numbers_of(body)},
+        )
+
+    def eligible_bits(self, active: Mapping[str, Fact], type: str | None = None) -> int:
+        """The bitset of the `active` facts (of one type); kept while `active` is the same object."""
+        cached = self._eligible
+        if cached is not None and cached[0] is active and cached[1] == type:
+            return cached[2]
+        bits = bits_of([f.number for f in active.values() if type is None or f.type == type])
+        self._eligible = (active, type, bits)
+        return bits
+
+    def top(self, terms: list[str], eligible: int, min_score: float, limit: int) -> list[Hit]:
+        """The best `limit` hits among the `eligible` facts scoring at least `min_score`, in the
+        product's order (score, then type order, then newest id): exactly what a scan of every
+        fact followed by rank() gives."""
+        if not terms or not eligible:
+            return []
+        per_term = [(term, self.term_bits(term)) for term in terms]
+        slices: list[int] = []
+        matched = 0
+        for _term, (title, tags, body) in per_term:
+            title &= eligible
+            tags &= eligible
+            body &= eligible
+            matched |= title | tags | body
+            # +3 title = 2 + 1, +2 tags, +1 body, as bit-sliced additions
+            _add_at(slices, title, 0)
+            _add_at(slices, title, 1)
+            _add_at(slices, tags, 1)
+            _add_at(slices, body, 0)
+        if not matched:
+            return []
+        # Every (score, type rank) class: points p of facts of one (type, confidence).
+        classes: dict[tuple[float, int], list[tuple[int, int]]] = {}
+        for (ftype, confidence), members in self._classes.items():
+            assert isinstance(members, int)
+            members &= matched
+            if not members:
+                continue
+            tm = TYPE_MULTIPLIER.get(ftype, 1.0)
+            cm = CONFIDENCE_MULTIPLIER.get(confidence, 1.0)
+            rank = TYPE_RANK.get(ftype, 99)
+            for p in range(1, 6 * len(terms) + 1):
+                score = round(p * tm * cm, 9)  # as score_fact() computes it, to the last bit
+                if score >= min_score:
+                    classes.setdefault((-score, rank), []).append((p, members))
+        equal: dict[int, int] = {}
+
+        def points_equal(p: int) -> int:
+            found = equal.get(p)
+            if found is None:
+                if p >> len(slices):
+                    found = 0
+                else:
+                    found = matched
+                    for k, s in enumerate(slices):
+                        found &= s if p >> k & 1 else ~s
+                equal[p] = found
+            return found
+
+        chosen: list[int] = []
+        for key in sorted(classes):
+            members = 0
+            for p, in_class in classes[key]:
+                members |= points_equal(p) & in_class
+            if members:
+                chosen += numbers_of(members, limit - len(chosen))
+                if len(chosen) >= limit:
+                    break
+        hits = []
+        for n in chosen:
+            marks = [TermMatch(t, bool(a >> n & 1), bool(g >> n & 1), bool(b >> n & 1)) for t, (a, g, b) in per_term]
+            hits.append(score_fact(self._by_number[n], [m for m in marks if m.points]))
+        return hits

@@ -119,7 +119,7 @@ class FactDetail(VerticalScroll):
             score.update(Text(f'Not among the hits for "{query}".', style="dim"))
         else:
             text = Text.assemble(
-                ("score ", "dim"), (format_score(hit.score), f"bold {colours.success}"), f" = {hit.points} points"
+                ("score ", "dim"), (format_score(hit.score), f"bold {colours.success}"), f" = {hit.points_text()}"
             )
             for match in hit.matches:
                 text.append(f"\n  {match.describe()}")

@@ -1,0 +1,202 @@
+"""Retrieval benchmark: quality and latency of both rankers, side by side in one run.
+
+Quality: recall@8 and MRR (reciprocal rank of the first target within the top 25) of
+the `spec` and `bm25` rankers on benchmarks/data/retrieval_questions.json over the
+generated memory of retrieval_corpus.py (10,000 facts), the held-out part first (the
+figure to quote) and the tuning part beside it.
+
+Latency, for each ranker: memory_search through a running `foundry mcp` driven over
+stdio (p50/p95 for queries of three terms that each occur in about 40% of the facts,
+and the first search after start, median of 7 fresh servers) and
+`foundry hook user-prompt-submit` as a whole process for ordinary questions.
+
+    python benchmarks/bench_retrieval.py                     # quality, then latency at 1,000 and 10,000
+    python benchmarks/bench_retrieval.py --sizes 10000 100000
+    python benchmarks/bench_retrieval.py --quality-only
+    python benchmarks/bench_retrieval.py --latency-only --baseline ../main   # main's spec ranker beside ours
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from bench_memory import INIT, Server, foundry_command, percentiles  # noqa: E402
+from retrieval_corpus import build_corpus, write_corpus  # noqa: E402
+
+from foundry_tui.core.memory.project import Project  # noqa: E402
+from foundry_tui.core.memory.search import query_terms  # noqa: E402
+from foundry_tui.core.paths import resolve_today  # noqa: E402
+
+TODAY = resolve_today("2026-11-30")
+QUESTIONS = json.loads((HERE / "data" / "retrieval_questions.json").read_text())
+RANKERS = ("spec", "bm25")
+
+
+def set_ranker(root: Path, ranker: str) -> None:
+    (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
+
+
+def quality(root: Path, ids: dict[str, str]) -> None:
+    project = Project(root)
+    project.sync()
+    print("quality at 10,000 facts (recall@8 / MRR)")
+    for ranker in RANKERS:
+        cells = []
+        for part in ("heldout", "tuning"):
+            found = reciprocal = 0.0
+            for q in QUESTIONS[part]:
+                hits = project.search(q["question"], TODAY, limit=25, ranker=ranker)
+                targets = {ids[k] for k in q["targets"]}
+                rank = next((n for n, h in enumerate(hits, 1) if h.fact.id in targets), None)
+                found += rank is not None and rank <= 8
+                reciprocal += 1 / rank if rank else 0
+            count = len(QUESTIONS[part])
+            cells.append(f"{part} ({count} q): {found / count:.3f} / {reciprocal / count:.3f}")
+        print(f"  {ranker:<5} " + "   ".join(cells))
+
+
+def frequent_terms(count: int, share: float = 0.4, how_many: int = 12) -> list[tuple[str, float]]:
+    """Search terms (not stop words) whose share of facts, as the spec ranker matches them
+    (substrings of title, tags or body), is closest to `share`."""
+    facts, _ids = build_corpus(count)
+    texts = [f"{f['title']}\0{' '.join(f['tags'])}\0{f['body']}".lower() for f in facts]  # type: ignore[arg-type]
+    sample = texts[:2000]
+    words: dict[str, int] = {}
+    for text in sample:
+        for w in set(re.findall(r"[a-z]{3,}", text)):
+            words[w] = words.get(w, 0) + 1
+    candidates = [w for w, n in words.items() if abs(n / len(sample) - share) < 0.12 and query_terms(w) == [w]]
+    measured = [(w, sum(1 for t in texts if w in t) / len(texts)) for w in candidates]
+    measured.sort(key=lambda wf: abs(wf[1] - share))
+    return measured[:how_many]
+
+
+def _spawn(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True)
+    return (time.perf_counter() - start) * 1000
+
+
+class CodeServer(Server):
+    """`python -m foundry_tui mcp` run from another checkout (`--baseline`), for a side-by-side figure."""
+
+    def __init__(self, root: Path, code: Path) -> None:
+        import selectors
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "foundry_tui", "mcp", "--root", str(root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=code,
+        )
+        self.sel = selectors.DefaultSelector()
+        assert self.proc.stdout is not None
+        self.sel.register(self.proc.stdout, selectors.EVENT_READ)
+        self.next_id = 1
+
+
+def start_server(root: Path, code: Path | None) -> Server:
+    return Server(root) if code is None else CodeServer(root, code)
+
+
+def hook_run(root: Path, prompt: str, code: Path | None = None) -> float:
+    event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)})
+    command = [*foundry_command()] if code is None else [sys.executable, "-m", "foundry_tui"]
+    start = time.perf_counter()
+    subprocess.run(
+        [*command, "hook", "user-prompt-submit"], input=event.encode(), capture_output=True, check=True, cwd=code
+    )
+    return (time.perf_counter() - start) * 1000
+
+
+def latency(count: int, baseline: Path | None) -> None:
+    base = Path(tempfile.mkdtemp(prefix=f"foundry-retrieval-{count}-"))
+    os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
+    os.environ["FOUNDRY_TODAY"] = "2026-11-30"
+    root = base / "project"
+    try:
+        write_corpus(root, count)
+        Project(root).sync()  # a previous session left the parse cache behind
+        terms = frequent_terms(count)
+        shares = ", ".join(f"{w} {s:.0%}" for w, s in terms[:6])
+        queries = [" ".join(w for w, _s in terms[i : i + 3]) for i in range(0, len(terms) - 2)]
+        queries = [queries[i % len(queries)] for i in range(60)]
+        prompts = [q["question"] for q in QUESTIONS["heldout"]][:11]
+        print(f"{count:,} facts; three-term queries from: {shares} ...")
+        runs: list[tuple[str, str, Path | None]] = [(r, r, None) for r in RANKERS]
+        if baseline is not None:
+            runs.append(("spec", f"spec, {baseline}", baseline))
+        for ranker, label, code in runs:
+            set_ranker(root, ranker)
+            firsts = []
+            for attempt in range(7):
+                fresh = start_server(root, code)
+                fresh.request("initialize", INIT["params"])  # type: ignore[arg-type]
+                firsts.append(fresh.search(queries[attempt])[0])
+                fresh.close()
+            server = start_server(root, code)
+            server.request("initialize", INIT["params"])  # type: ignore[arg-type]
+            server.search(queries[0])
+            time.sleep(max(2.0, count / 4000))  # the word index builds in the background
+            for q in queries[:5]:
+                server.search(q)  # warm-up
+            p50, p95 = percentiles([server.search(q)[0] for q in queries])
+            server.close()
+            hooks = statistics.median(hook_run(root, p, code) for p in prompts)
+            print(
+                f"  {label:<5} memory_search p50 {p50:.2f} ms, p95 {p95:.2f} ms (bar p50 < 2 at 10,000, < 20 at 100,000); "
+                f"first search {statistics.median(firsts):.0f} ms (median of 7 starts; bar 150 at 10,000); "
+                f"hook user-prompt-submit {hooks:.0f} ms (median of 11 questions; bar 100 at 1,000, 250 at 10,000)"
+            )
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--quality-only", action="store_true")
+    parser.add_argument("--latency-only", action="store_true")
+    parser.add_argument(
+        "--baseline", type=Path, metavar="CHECKOUT", help="also time the spec ranker of another checkout (e.g. main)"
+    )
+    args = parser.parse_args()
+    # Installed packages carry compiled bytecode; a checkout run with PYTHONDONTWRITEBYTECODE
+    # would compile every module in every process, which no user pays.
+    for checkout in (HERE.parent, args.baseline):
+        if checkout is not None:
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "foundry_tui")], check=True)
+    baseline = statistics.median(_spawn([sys.executable, "-c", "pass"]) for _ in range(11))
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
+        f"python -c pass {baseline:.0f} ms (reference: about 11 ms on an idle machine)"
+    )
+    if not args.latency_only:
+        base = Path(tempfile.mkdtemp(prefix="foundry-quality-"))
+        os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
+        try:
+            quality(base / "project", write_corpus(base / "project", 10000))
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+    if not args.quality_only:
+        for count in args.sizes:
+            latency(count, args.baseline)
+
+
+if __name__ == "__main__":
+    main()

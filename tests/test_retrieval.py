@@ -1,0 +1,295 @@
+"""Stop words, the bm25 ranker and choosing a ranker, through the core, the CLI and a running MCP server."""
+
+from __future__ import annotations
+
+import json
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foundry_tui.core.memory import bm25
+from foundry_tui.core.memory.bm25 import Bm25Hit, bm25_search, query_stems, stem
+from foundry_tui.core.memory.facts import TYPES, Fact
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.search import NO_TERMS_HINT, ScanFields, memory_search, query_terms, rank
+from foundry_tui.core.memory.stopwords import STOP_WORDS
+
+from .helpers import TODAY, run_cli
+from .test_mcp_raw import RawServer, _call
+
+NO_TERMS_REPLY = 'No stored fact matches "which of the". Memory holds 13 active facts.\n' + NO_TERMS_HINT
+
+
+def _use_ranker(root: Path, ranker: str) -> None:
+    (root / ".foundry/config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
+
+
+# ---- stop words -----------------------------------------------------------------------------
+
+
+def test_stop_words_are_dropped_from_queries() -> None:
+    assert query_terms("Which database do we use?") == ["database"]
+    assert query_stems("Which database do we use?") == ["databas"]
+    assert query_terms("please fix the typo in the README") == ["fix", "typo", "readme"]
+    assert {"the", "which", "does", "use", "please", "should"} <= STOP_WORDS
+    # never a word that names a subject a fact could be about
+    assert not {"database", "test", "deploy", "api", "cache", "fix", "bug", "log", "go"} & STOP_WORDS
+
+
+@pytest.mark.parametrize("ranker", ["spec", "bm25"])
+def test_glue_words_no_longer_inject_unrelated_facts(demo_root: Path, ranker: str) -> None:
+    """The issue's examples: 'the' matched PostgreSQL's fact; 'use' matched 'user'."""
+    demo = Project(demo_root)
+    _text, hits = memory_search(demo, "please fix the typo in the README", TODAY, ranker=ranker)
+    assert hits == []
+    _text, hits = memory_search(demo, "which database do we use", TODAY, ranker=ranker)
+    assert [h.fact.id for h in hits] == ["fact-0009"]
+
+
+@pytest.mark.parametrize("ranker", ["spec", "bm25"])
+def test_a_query_of_stop_words_only_gets_the_no_hit_reply_with_a_hint(demo: Project, ranker: str) -> None:
+    text, hits = memory_search(demo, "which of the", TODAY, ranker=ranker)
+    assert hits == [] and text == NO_TERMS_REPLY
+    # with a real term and no hit, the spec's reply exactly, and no hint
+    text, _hits = memory_search(demo, "kubernetes helm", TODAY, ranker=ranker)
+    assert text == 'No stored fact matches "kubernetes helm". Memory holds 13 active facts.'
+
+
+def test_stop_word_hint_through_the_cli_and_mcp(demo_root: Path) -> None:
+    run = run_cli("memory", "search", "which of the", "--root", str(demo_root), "--today", "2026-11-30")
+    assert run.code == 0 and run.out == NO_TERMS_REPLY + "\n"
+    srv = RawServer(demo_root)
+    try:
+        srv.ask(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
+            }
+        )
+        answer = _call(srv, 1, "memory_search", {"query": "which of the"})
+        assert answer["result"]["content"][0]["text"].endswith(NO_TERMS_HINT)
+    finally:
+        srv.close()
+
+
+# ---- bm25 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("deploys", "deploy"),
+        ("deploying", "deploy"),
+        ("deployed", "deploy"),
+        ("retries", "retry"),
+        ("retried", "retry"),
+        ("caching", "cach"),
+        ("cache", "cach"),
+        ("caches", "cach"),
+        ("migrations", "migrat"),
+        ("migrate", "migrat"),
+        ("logging", "log"),
+        ("process", "process"),
+        ("processes", "process"),
+        ("status", "status"),
+        ("s3", "s3"),
+        ("api", "api"),
+    ],
+)
+def test_light_stemming(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
+def test_bm25_whole_words_fields_and_multipliers() -> None:
+    facts = [
+        Fact("fact-0001", "glossary", "User accounts", "A user signs in.", tags=("users",)),
+        Fact("fact-0002", "decision", "Use PostgreSQL", "We use PostgreSQL for data.", confidence="high"),
+        Fact("fact-0003", "domain", "Reports", "Monthly reports list every database table."),
+        Fact("fact-0004", "domain", "Database of record", "The database is the source of truth."),
+    ]
+    scan = ScanFields.of(facts)
+    # whole words: "use" is a stop word and "user" is not "use"; "data" is not "database"
+    assert rank(bm25_search(scan, query_stems("which database do we use"), 0), 8, 0)[0].fact.id == "fact-0004"
+    hits = rank(bm25_search(scan, query_stems("database"), 0), 8, 0)
+    assert [h.fact.id for h in hits] == ["fact-0004", "fact-0003"]  # title beats body
+    hit = hits[0]
+    assert isinstance(hit, Bm25Hit) and hit.matches[0].counts == (1, 0, 1)  # type: ignore[attr-defined]
+    high = rank(bm25_search(scan, query_stems("postgresql"), 0), 8, 0)[0]
+    assert high.type_multiplier == 1.2 and high.confidence_multiplier == 1.15
+    assert high.score == pytest.approx(high.points * 1.2 * 1.15)
+
+
+def test_bm25_explain_and_json_through_the_cli(demo_root: Path) -> None:
+    args = ("memory", "search", "run database migrations", "--root", str(demo_root), "--today", "2026-11-30")
+    run = run_cli(*args, "--ranker", "bm25", "--explain")
+    assert run.code == 0
+    explains = [line for line in run.out.splitlines() if line.startswith("_score")]
+    assert explains[0].startswith('_score 10.50 = bm25 7.61 ("run" body ×1 +0.79; "database" title ×1, tags ×1 +4.01;')
+    assert explains[1].endswith("× 0.67 of the words × 1 risk × 1 confidence medium_")
+    data = json.loads(run_cli(*args, "--ranker", "bm25", "--json").out)
+    assert data["ranker"] == "bm25" and data["query"] == "run database migrations"
+    assert [h["id"] for h in data["hits"]] == ["fact-0009", "fact-0015"]
+    assert {"id", "type", "title", "confidence", "score", "points", "matches"} <= set(data["hits"][0])
+    assert json.loads(run_cli(*args, "--json").out)["ranker"] == "spec"
+
+
+def test_ranker_from_config_and_bad_values(demo_root: Path) -> None:
+    args = ("memory", "search", "run database migrations", "--root", str(demo_root), "--today", "2026-11-30")
+    assert len(json.loads(run_cli(*args, "--json").out)["hits"]) == 5  # spec: "run" alone scores
+    _use_ranker(demo_root, "bm25")
+    data = json.loads(run_cli(*args, "--json").out)
+    assert data["ranker"] == "bm25" and len(data["hits"]) == 2
+    assert json.loads(run_cli(*args, "--json", "--ranker", "spec").out)["ranker"] == "spec"
+    run = run_cli(*args, "--ranker", "lucene")
+    assert run.code == 2 and "invalid choice: 'lucene'" in run.err
+    _use_ranker(demo_root, "tfidf")
+    run = run_cli(*args)
+    assert run.code == 1
+    assert run.err == 'foundry: error: config.json: memoryRetrieval.ranker must be one of "spec", "bm25", not "tfidf"\n'
+
+
+def test_mcp_memory_search_uses_the_configured_ranker(demo_root: Path) -> None:
+    _use_ranker(demo_root, "bm25")
+    srv = RawServer(demo_root)
+    try:
+        srv.ask(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
+            }
+        )
+        text = _call(srv, 1, "memory_search", {"query": "run database migrations"})["result"]["content"][0]["text"]
+        assert [line.split()[1] for line in text.splitlines() if line.startswith("### ")] == ["fact-0009", "fact-0015"]
+    finally:
+        srv.close()
+
+
+def test_hook_uses_the_configured_ranker(demo_root: Path) -> None:
+    event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "How do we run database migrations here?"})
+    for ranker in ("spec", "bm25"):
+        _use_ranker(demo_root, ranker)
+        run = run_cli(
+            "hook", "user-prompt-submit", "--root", str(demo_root), stdin=event, env={"FOUNDRY_TODAY": "2026-11-30"}
+        )
+        context = json.loads(run.out)["hookSpecificOutput"]["additionalContext"]
+        assert context.split("### ")[1].startswith("fact-0009 ")
+
+
+async def test_tui_breakdown_explains_bm25(demo_root: Path) -> None:
+    """The TUI searches with the configured ranker and its score breakdown explains bm25."""
+    from textual.widgets import Static
+
+    from .tui_helpers import make_app, option_ids, select, settle
+
+    _use_ranker(demo_root, "bm25")
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"snake json")
+        await settle(pilot)
+        assert option_ids(pilot, "#results") == ["fact-0007", "fact-0014"]
+        await select(pilot, "fact-0014", "#results")
+        assert str(app.screen.query_one("#detail-score", Static).render()) == (
+            "score 5.83 = bm25 5.83 × 1.00 of the words\n"
+            '  "snake" title ×1, body ×1 +2.91\n'
+            '  "json" title ×1, body ×1 +2.91\n'
+            "  × 1 (convention) × 1 (confidence medium)"
+        )
+
+
+# ---- properties ------------------------------------------------------------------------------
+
+word = st.text(alphabet=string.ascii_lowercase[:5], min_size=2, max_size=6)
+text = st.lists(word, max_size=10).map(" ".join)
+
+
+@st.composite
+def fact_lists(draw: st.DrawFn) -> list[Fact]:
+    return [
+        Fact(
+            id=f"fact-{i + 1:04d}",
+            type=draw(st.sampled_from(TYPES)),
+            title=draw(text),
+            body=draw(text),
+            tags=tuple(draw(st.lists(word, max_size=3))),
+            confidence=draw(st.sampled_from(["high", "medium", "low"])),
+        )
+        for i in range(draw(st.integers(0, 10)))
+    ]
+
+
+@settings(max_examples=100)
+@given(fact_lists(), st.lists(word, min_size=1, max_size=4).map(" ".join), st.one_of(st.none(), st.sampled_from(TYPES)))
+def test_bm25_hits_hold_a_query_word_and_a_type_filter_never_changes_a_score(
+    facts: list[Fact], query: str, ftype: str | None
+) -> None:
+    scan = ScanFields.of(facts)
+    stems = query_stems(query)
+    hits = rank(bm25_search(scan, stems, 0), 25, 0)
+    for hit in hits:
+        words = {stem(w) for w in " ".join((hit.fact.title, *hit.fact.tags, hit.fact.body)).split()}
+        assert words & set(stems)
+        assert hit.score > 0
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    by_id = {h.fact.id: h.score for h in rank(bm25_search(ScanFields.of(facts), stems, 0), 25, 0)}
+    for hit in rank(bm25_search(ScanFields.of(facts), stems, 0, type=ftype), 25, 0):
+        assert (ftype is None or hit.fact.type == ftype) and by_id[hit.fact.id] == hit.score
+
+
+@settings(max_examples=100)
+@given(
+    fact_lists(),
+    st.lists(word, min_size=1, max_size=4).map(" ".join),
+    st.one_of(st.none(), st.sampled_from(TYPES)),
+    st.sampled_from([0.0, 0.5, 2.0]),
+    st.integers(1, 25),
+)
+def test_bm25_dense_and_sparse_scoring_agree_to_the_last_bit(
+    facts: list[Fact], query: str, ftype: str | None, min_score: float, limit: int
+) -> None:
+    """Queries matching many facts are scored over arrays; the result must be the per-hit loop's."""
+    stems = query_stems(query)
+
+    def run(dense_from: int) -> list[tuple[str, float, float]]:
+        original = bm25.DENSE_FROM
+        bm25.DENSE_FROM = dense_from
+        try:
+            hits = rank(bm25_search(ScanFields.of(facts), stems, min_score, limit, ftype), limit, min_score)
+        finally:
+            bm25.DENSE_FROM = original
+        return [(h.fact.id, h.score, h.points) for h in hits]
+
+    assert run(0) == run(10**9)  # never dense, always dense
+
+
+@settings(max_examples=100)
+@given(fact_lists(), st.lists(word, min_size=2, max_size=4).map(" ".join))
+def test_pairs_searched_fact_by_fact_or_whole_field_agree(facts: list[Fact], query: str) -> None:
+    """Adjacent pairs are looked for only in facts holding both words when those are few."""
+    stems = query_stems(query)
+
+    def run(few: int) -> list[tuple[str, float, tuple[object, ...]]]:
+        original = bm25.FEW_CANDIDATES
+        bm25.FEW_CANDIDATES = few
+        try:
+            hits = rank(bm25_search(ScanFields.of(facts), stems, 0), 25, 0)
+        finally:
+            bm25.FEW_CANDIDATES = original
+        return [(h.fact.id, h.score, tuple((m.term, m.counts) for m in h.matches)) for h in hits]  # type: ignore[attr-defined]
+
+    assert run(0) == run(10**9)  # always fact by fact, always the whole field

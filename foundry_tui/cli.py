@@ -584,6 +584,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(prefs, "clear", cmd_prefs_clear, "ask to delete your preferences; --confirm carries a pending request out")
     p.add_argument("--confirm", action="store_true", help="delete them now (a clear request must be pending)")
 
+    from foundry_tui.cli_sessions import add_session_commands
+
+    add_session_commands(commands, sub, _group)
+
     sub(commands, "tokens", cmd_tokens, "the token report")
     sub(commands, "mcp", cmd_mcp, "run the stdio MCP server")
     p = sub(commands, "tui", cmd_tui, "open the terminal application")

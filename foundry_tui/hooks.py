@@ -67,6 +67,31 @@ def git_summary(root: Path) -> str:
     return f"Git: on {branch}, last commit {last}{changes}."
 
 
+def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
+    """(the session's tiers, a memory request) for this hook (core/sessions/context.py);
+    a junk session id or an unusable store is one line on stderr, and no session part."""
+    if "session_id" not in event:
+        return "", ""
+    from foundry_tui.core.config import Config, load_config
+    from foundry_tui.core.errors import ConfigError, FoundryError
+    from foundry_tui.core.paths import Layout
+    from foundry_tui.core.sessions.context import hook_session_context
+
+    layout = Layout(root)
+    try:
+        config = load_config(layout.config_path)
+    except ConfigError:
+        config = Config()
+    try:
+        return hook_session_context(layout, event, config.observation_trigger_tokens, config.reflection_trigger_tokens)
+    except FoundryError as exc:
+        print(f"foundry hook: session memory skipped: {exc}", file=sys.stderr)
+        return "", ""
+    except Exception as exc:  # a bug, or a Python without sqlite3: the facts still come
+        print(f"foundry hook: session memory skipped: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return "", ""
+
+
 def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
     from foundry_tui.core.memory.index_file import served_index
@@ -75,15 +100,17 @@ def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
 
     project = Project(root)
     index = served_index(project, resolve_today()).rstrip("\n")
-    context = "\n\n".join(
-        [
-            f"Foundry project memory. Search it with the memory_search tool; never read {FACTS_MARK}/ directly.",
-            index,
-            *user_preferences_section(),
-            "## Runbooks\n\n" + render_runbook_list(list_runbooks(project.layout)),
-            git_summary(root),
-        ]
-    )
+    tiers, request = session_memory(event, root)
+    parts = [
+        tiers,
+        f"Foundry project memory. Search it with the memory_search tool; never read {FACTS_MARK}/ directly.",
+        index,
+        *user_preferences_section(),
+        "## Runbooks\n\n" + render_runbook_list(list_runbooks(project.layout)),
+        git_summary(root),
+        request,
+    ]
+    context = "\n\n".join(part for part in parts if part)
     return _output(HOOK_EVENTS["session-start"][0], additionalContext=context)
 
 
@@ -107,25 +134,32 @@ def user_preferences_section() -> list[str]:
 
 
 def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+    """The session's tiers, then the facts that may bear on the prompt, then a memory request."""
+    tiers, request = session_memory(event, root)
+    facts = prompt_facts(event, root)
+    parts = [part for part in (tiers, facts, request) if part]
+    if not parts:
+        return None
+    return _output(HOOK_EVENTS["user-prompt-submit"][0], additionalContext="\n\n".join(parts))
+
+
+def prompt_facts(event: dict[str, Any], root: Path) -> str:
+    """At most 5 facts scoring 3 or more, for prompts longer than 12 characters; else ""."""
     prompt = event.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
-        return None
+        return ""
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.memory.search import prompt_hits, render_results
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
     if not project.layout.facts_dir.is_dir():
-        return None
+        return ""
     project.sync()
     hits = prompt_hits(project, prompt, resolve_today(), limit=PROMPT_MAX_FACTS)
     if not hits:
-        return None
-    text = render_results(hits, prompt, 0)
-    return _output(
-        HOOK_EVENTS["user-prompt-submit"][0],
-        additionalContext=f"Foundry memory: facts that may bear on this prompt.\n\n{text}",
-    )
+        return ""
+    return f"Foundry memory: facts that may bear on this prompt.\n\n{render_results(hits, prompt, 0)}"
 
 
 DENY_RESERVED = (

@@ -58,6 +58,14 @@ HOOKS = (
     "foundry_tui.core.memory.stopwords",
     # The bm25 ranker, only when memoryRetrieval.ranker is "bm25" (3 ms on a machine at load 10, same command).
     "foundry_tui.core.memory.bm25",
+    # Session memory (SessionStart and UserPromptSubmit with a session_id; stdlib sqlite3, imported lazily).
+    # Measured with benchmarks/bench_session_hook.py against the commit before it: see README "Session memory".
+    "foundry_tui.core.sessions",
+    "foundry_tui.core.sessions.agents",
+    "foundry_tui.core.sessions.context",
+    "foundry_tui.core.sessions.ledger",
+    "foundry_tui.core.sessions.store",
+    "foundry_tui.core.sessions.transcript",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")

@@ -84,7 +84,7 @@ SHOTS: dict[str, Callable[[Pilot[Any]], Awaitable[None]]] = {
     "tokens": lambda pilot: keys(pilot, "f5"),
     "doctor": lambda pilot: keys(pilot, "d"),
     "curator": curator,
-    "approvals": lambda pilot: keys(pilot, "f7"),
+    "approvals": lambda pilot: keys(pilot, "f8"),
 }
 # Shots that need the demo changed first, and who the app acts for in them.
 PREPARE: dict[str, Callable[[Path], None]] = {"approvals": park_two}

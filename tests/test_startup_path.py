@@ -54,9 +54,15 @@ INITIALIZE = {
     "method": "initialize",
     "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
 }
+# As Claude Code sends them: with the session id and the transcript (session memory reads both).
+SESSION = {"session_id": "5c1b8f7e-3a2d-4e61-9d0b-7f4e2a9c1d33", "transcript_path": "/nonexistent/transcript.jsonl"}
 HOOK_EVENTS = {
-    "session-start": {"hook_event_name": "SessionStart", "source": "startup"},
-    "user-prompt-submit": {"hook_event_name": "UserPromptSubmit", "prompt": "how do we run database migrations?"},
+    "session-start": {"hook_event_name": "SessionStart", "source": "startup", **SESSION},
+    "user-prompt-submit": {
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "how do we run database migrations?",
+        **SESSION,
+    },
     "pre-tool-use": {
         "hook_event_name": "PreToolUse",
         "tool_name": "Read",

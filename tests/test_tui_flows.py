@@ -385,12 +385,16 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         await pilot.press("f6")
         await settle(pilot)
         on_curator = await _palette_titles(app)
+        await pilot.press("f7")
+        await settle(pilot)
+        on_sessions = await _palette_titles(app)
     app_titles = [
         "Show Memory",
         "Show Blackboard",
         "Show Library",
         "Show Tokens",
         "Show Curator",
+        "Show Sessions",
         "Show Approvals",
         "Show Keys",
         "Quit",
@@ -406,6 +410,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         *app_titles,
     ]
     assert on_curator == ["Merge Group", "Undo Merge", "Add Tag", "Retire Selected", *app_titles]
+    assert on_sessions == ["Promote Working Fact", *app_titles]
 
 
 async def test_palette_leaves_out_what_check_action_refuses(demo_root: Path) -> None:

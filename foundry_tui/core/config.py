@@ -23,12 +23,24 @@ MAX_LIMIT = 25
 RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/bm25.py)
 DEFAULT_RANKER = "spec"
 DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/curation/neardup.py); chosen on tests/data/neardup_pairs.py
+DEFAULT_OBSERVATION_TRIGGER = 30_000  # spec 004 §3: session memory's triggers, in tokens
+DEFAULT_REFLECTION_TRIGGER = 40_000
 
 
 class Config:
     """The settings the engine reads; every field has the spec's default."""
 
-    __slots__ = ("dupe_threshold", "index_token_budget", "max_facts", "min_score", "profile", "ranker", "raw")
+    __slots__ = (
+        "dupe_threshold",
+        "index_token_budget",
+        "max_facts",
+        "min_score",
+        "observation_trigger_tokens",
+        "profile",
+        "ranker",
+        "raw",
+        "reflection_trigger_tokens",
+    )
 
     def __init__(
         self,
@@ -39,6 +51,8 @@ class Config:
         raw: dict[str, Any] | None = None,
         dupe_threshold: float = DEFAULT_DUPE_THRESHOLD,
         ranker: str = DEFAULT_RANKER,
+        observation_trigger_tokens: int = DEFAULT_OBSERVATION_TRIGGER,
+        reflection_trigger_tokens: int = DEFAULT_REFLECTION_TRIGGER,
     ) -> None:
         self.index_token_budget = index_token_budget
         self.max_facts = max_facts
@@ -47,6 +61,8 @@ class Config:
         self.raw = raw
         self.dupe_threshold = dupe_threshold
         self.ranker = ranker
+        self.observation_trigger_tokens = observation_trigger_tokens
+        self.reflection_trigger_tokens = reflection_trigger_tokens
 
 
 def profile_config(profile: str) -> dict[str, Any]:
@@ -57,6 +73,10 @@ def profile_config(profile: str) -> dict[str, Any]:
         "profile": profile,
         "indexTokenBudget": PROFILES[profile],
         "memoryRetrieval": {"maxFacts": DEFAULT_MAX_FACTS, "minScore": 1},
+        "sessionMemory": {
+            "observationTriggerTokens": DEFAULT_OBSERVATION_TRIGGER,
+            "reflectionTriggerTokens": DEFAULT_REFLECTION_TRIGGER,
+        },
     }
 
 
@@ -94,7 +114,19 @@ def parse_config(data: object, where: str = "config.json") -> Config:
     threshold = dupes.get("threshold", DEFAULT_DUPE_THRESHOLD)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
         raise ConfigError(f"{where}: nearDuplicates.threshold must be a number above 0 and at most 1")
-    return Config(budget, max_facts, float(min_score), profile, data, float(threshold), ranker)
+    sessions = data.get("sessionMemory", {})
+    if not isinstance(sessions, dict):
+        raise ConfigError(f"{where}: sessionMemory must be an object")
+    triggers = []
+    for key, default in (
+        ("observationTriggerTokens", DEFAULT_OBSERVATION_TRIGGER),
+        ("reflectionTriggerTokens", DEFAULT_REFLECTION_TRIGGER),
+    ):
+        value = sessions.get(key, default)
+        if not _is_int(value) or value < 1:
+            raise ConfigError(f"{where}: sessionMemory.{key} must be a positive whole number of tokens")
+        triggers.append(value)
+    return Config(budget, max_facts, float(min_score), profile, data, float(threshold), ranker, *triggers)
 
 
 def load_config(path: Path, layout: Layout | None = None) -> Config:

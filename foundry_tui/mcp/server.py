@@ -51,6 +51,8 @@ class FoundryServer:
         self._warmup: threading.Thread | None = None
         self._warm_after_reply = False
         self._tool_calls = 0
+        self._session_store: Any = None
+        self._store_lock = threading.Lock()
 
     # ---- the engine, loaded after initialize ---------------------------------------------
 
@@ -71,6 +73,28 @@ class FoundryServer:
             project.sync()
         except Exception as exc:  # the first real call will report the problem properly
             print(f"foundry mcp: warm-up skipped: {exc}", file=sys.stderr)
+        self._hold_session_store()
+
+    def _hold_session_store(self) -> None:
+        """Keep one idle connection to the session store while the server runs. The agent's
+        hooks then never close its last connection, which would checkpoint the WAL with an
+        fsync on every prompt (about 10 to 30 ms here; 0.5 ms without). The server never
+        creates the store (its agent's first hook does): it tries again after each tool call."""
+        with self._store_lock:  # the warm-up thread and the loop may both try
+            if self._session_store is None:
+                self._session_store = self._open_session_store()
+
+    def _open_session_store(self) -> Any:
+        try:
+            from foundry_tui.core.sessions.store import SessionStore
+
+            store = SessionStore(self.project().layout)
+            if store.exists():
+                store.hold()
+                return store
+        except Exception:  # a corrupt store: the memory tools report it when called
+            pass
+        return None
 
     def start_warmup(self) -> None:
         if self._warmup is None:
@@ -261,9 +285,12 @@ class FoundryServer:
                 # After the first answer: the watcher and the word index (both no-ops once started).
                 self._project.watch()
                 self._project.use_search_index(background=True)
+                self._hold_session_store()  # once the agent's first hook has made the store
         project = self._project
         if project is not None:
             project.close()
+        if self._session_store is not None:
+            self._session_store.close()
 
 
 def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""The MCP tools (the spec's nine, then the trust subsystem's preference tools): their input schemas, descriptions, argument checks, and the
-core call each one makes. Every reply text comes from the same core function as
+"""The MCP tools (spec 002's nine, spec 004's three for session memory, and the trust
+subsystem's three for preferences): their input schemas, descriptions, argument checks, and
+the core call each one makes. Every reply text comes from the same core function as
 the CLI's, so the two never disagree."""
 
 from __future__ import annotations
@@ -159,6 +160,45 @@ TOOLS: list[Tool] = [
         "Reports Foundry token accounting for the project, including the recorded gate events.",
         _obj({}, []),
     ),
+    # Session memory (spec 004): this agent session's scratch, not the project's facts.
+    Tool(
+        "memory",
+        "Edits this session's working memory: short facts you are working with, shown at the top of your context "
+        "on every prompt and kept across compaction and resume. Commands: add {fact}, remove {fact}, "
+        "replace {old, new}. For durable project knowledge use memory_write instead.",
+        _obj(
+            {
+                "command": {"type": "string", "enum": ["add", "remove", "replace"]},
+                "fact": {"type": "string", "description": "add, remove: one line, at most 300 characters"},
+                "old": {"type": "string", "description": "replace: the fact as it stands"},
+                "new": {"type": "string", "description": "replace: the fact that takes its place"},
+            },
+            ["command"],
+        ),
+    ),
+    Tool(
+        "memory_observe",
+        "Saves condensed observations of this session's recent work (when a [memory_request] asks for them). "
+        "Each entry is one line: what was done, decided or found. Resets the session's rolling token counter.",
+        _obj(
+            {
+                "entries": {"type": "array", "items": {"type": "string"}, "description": "One line each"},
+                "token_count": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10_000_000,
+                    "description": "Tokens of conversation condensed (the request names it). Defaults to the rolling count",
+                },
+            },
+            ["entries"],
+        ),
+    ),
+    Tool(
+        "memory_reflect",
+        "Replaces this session's reflection with condensed entries over the reflection and observations in your "
+        "context (when a [memory_request] asks for it). Resets the session's observation counter.",
+        _obj({"entries": {"type": "array", "items": {"type": "string"}, "description": "One line each"}}, ["entries"]),
+    ),
     *(
         # The trust subsystem (docs/DECISIONS.md, "Trust"): the person is the process's principal, never an argument.
         Tool(
@@ -285,6 +325,10 @@ def call_tool(
         from foundry_tui.core.artefacts.blackboard import blackboard_read
 
         return blackboard_read(layout, args["wave"], args.get("agent"), bool(args.get("full", False))), {}
+    if name in ("memory", "memory_observe", "memory_reflect"):
+        from foundry_tui.core.sessions.tools import call_session_tool
+
+        return call_session_tool(layout, name, args)
     if name == "token_report":
         from foundry_tui.core.artefacts.token_report import token_report
 

@@ -50,6 +50,7 @@ class FoundryApp(App[None]):
         "library": lazy_screen("library", "LibraryScreen"),
         "tokens": lazy_screen("tokens", "TokensScreen"),
         "curator": lazy_screen("curator", "CuratorScreen"),
+        "sessions": lazy_screen("sessions", "SessionsScreen"),
         "approvals": lazy_screen("approvals", "ApprovalsScreen"),
     }
 

@@ -117,6 +117,13 @@ class ShowCurator(Command):
     KEY, ACTION, FOOTER = "f6", "switch_mode('curator')", "Curator"
 
 
+class ShowSessions(Command):
+    """Go to the agent sessions: their working memory, observations, reflections and audit trail."""
+
+    # Not in the footer: it would shift every other screen's footer (and snapshot); f7, the keys panel and the palette.
+    KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", None
+
+
 class ShowKeys(Command):
     """Show every key binding."""
 
@@ -153,6 +160,12 @@ class RetireSelected(Command):
     KEY, ACTION, FOOTER = "x", "retire", "Retire selected"
 
 
+class PromoteWorkingFact(Command):
+    """Write the highlighted working fact of the session as a project fact (a form pre-filled from it)."""
+
+    KEY, ACTION, FOOTER = "p", "promote", "Promote"
+
+
 class ApproveProposal(Command):
     """Approve the selected proposal: it is written as you (a trusted curator), after you confirm."""
 
@@ -174,7 +187,7 @@ class ConfirmPreferencesClear(Command):
 class ShowApprovals(Command):
     """Go to approvals: memory changes parked by the trust policy, to approve or reject (trusted curators)."""
 
-    KEY, ACTION, FOOTER = "f7", "switch_mode('approvals')", "Approvals"
+    KEY, ACTION, FOOTER = "f8", "switch_mode('approvals')", "Approvals"
 
 
 APP_COMMANDS: tuple[type[Command], ...] = (
@@ -183,6 +196,7 @@ APP_COMMANDS: tuple[type[Command], ...] = (
     ShowLibrary,
     ShowTokens,
     ShowCurator,
+    ShowSessions,
     ShowApprovals,
     ShowKeys,
     Quit,
@@ -199,6 +213,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 
 
 CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected)
+SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
 
 

@@ -40,9 +40,9 @@ class StatusHeader(Horizontal):
         status.set_class(not report.ok, "failing")
 
     def show_pending(self, count: int) -> None:
-        """How many proposals wait for a curator (the Approvals screen, F7)."""
+        """How many proposals wait for a curator (the Approvals screen, F8)."""
         label = self.query_one("#pending-count", Label)
-        label.update(f"{count} proposal{'s' if count != 1 else ''} pending (F7)")
+        label.update(f"{count} proposal{'s' if count != 1 else ''} pending (F8)")
         label.display = count > 0
 
     def show(self, overview: Overview) -> None:

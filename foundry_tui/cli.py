@@ -77,6 +77,16 @@ def _today(args: argparse.Namespace) -> Any:
     return resolve_today(args.today)
 
 
+def _caller(args: argparse.Namespace) -> Any:
+    """The principal this process acts as, fixed when the command started (never an argument)."""
+    caller = getattr(args, "caller", None)
+    if caller is None:
+        from foundry_tui.core.trust.principal import resolve_caller
+
+        caller = args.caller = resolve_caller()
+    return caller
+
+
 def _read_body(args: argparse.Namespace) -> str:
     if args.body is not None and args.body_file is not None:
         raise InputError("give the body with --body or --body-file, not both")
@@ -98,7 +108,8 @@ def _read_body(args: argparse.Namespace) -> str:
 
 
 def cmd_memory_write(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.write import WriteRequest, memory_write
+    from foundry_tui.core.memory.write import WriteRequest
+    from foundry_tui.core.trust.policy import guarded_memory_write
 
     req = WriteRequest(
         title=args.title,
@@ -110,7 +121,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
         source=args.source,
         expires=args.expires,
     )
-    _emit(memory_write(_project(args), req, _today(args)).text())
+    _emit(guarded_memory_write(_project(args), _caller(args), req, _today(args)).text)
     return 0
 
 
@@ -176,7 +187,7 @@ def cmd_memory_dupes(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_merge(args: argparse.Namespace) -> int:
-    from foundry_tui.core.curation.merge import merge_facts, merge_plan
+    from foundry_tui.core.curation.merge import merge_plan
 
     project = _project(args)
     body = None
@@ -188,7 +199,10 @@ def cmd_memory_merge(args: argparse.Namespace) -> int:
     if args.dry_run:
         _emit(plan.preview(project, today))
         return 0
-    _emit(merge_facts(project, plan, today).text())
+    from foundry_tui.core.trust.changes import MergeChange
+    from foundry_tui.core.trust.policy import guarded_write
+
+    _emit(guarded_write(project, _caller(args), MergeChange.from_plan(plan), today).text)
     return 0
 
 
@@ -200,22 +214,22 @@ def cmd_memory_missed(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_tag(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.write import add_tag
+    from foundry_tui.core.trust.changes import TagChange
+    from foundry_tui.core.trust.policy import guarded_write
 
-    report = add_tag(_project(args), args.id, args.tag, _today(args))
-    _emit(f"tagged: {args.id} +{args.tag.strip()}\n{report.write_line()}")
+    _emit(guarded_write(_project(args), _caller(args), TagChange(args.id, args.tag), _today(args)).text)
     return 0
 
 
 def cmd_memory_retire(args: argparse.Namespace) -> int:
     import datetime as _dt
 
-    from foundry_tui.core.memory.write import retire_facts
+    from foundry_tui.core.trust.changes import RetireChange
+    from foundry_tui.core.trust.policy import guarded_write
 
     today = _today(args)
     expires = args.expires or (today - _dt.timedelta(days=1)).isoformat()
-    report = retire_facts(_project(args), args.ids, expires, today)
-    _emit(f"retired: {', '.join(args.ids)} (expires {expires})\n{report.write_line()}")
+    _emit(guarded_write(_project(args), _caller(args), RetireChange(args.ids, expires), today).text)
     return 0
 
 
@@ -266,7 +280,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root) if args.root else Path.cwd()
-    report = init_project(root, args.profile, _today(args))
+    report = init_project(root, args.profile, _today(args), trusted=args.trusted)
     _emit(report.text())
     return 1 if report.problems else 0
 
@@ -420,6 +434,67 @@ def cmd_tui(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- trust: proposals and preferences ----------------------------------------------------
+
+
+def cmd_proposals_list(args: argparse.Namespace) -> int:
+    from foundry_tui.core.trust.proposals import list_proposals, render_proposals
+
+    proposals = list_proposals(_project(args).layout)
+    if args.json:
+        _emit(json.dumps({"proposals": [p.to_dict() for p in proposals]}, indent=2, ensure_ascii=False))
+    else:
+        _emit(render_proposals(proposals, _today(args)))
+    return 0
+
+
+def cmd_proposals_show(args: argparse.Namespace) -> int:
+    from foundry_tui.core.trust.proposals import load_proposal, render_proposal
+
+    project = _project(args)
+    _emit(render_proposal(project, load_proposal(project.layout, args.id), _today(args)))
+    return 0
+
+
+def cmd_proposals_approve(args: argparse.Namespace) -> int:
+    from foundry_tui.core.trust.proposals import approve_proposal
+
+    _emit(approve_proposal(_project(args), _caller(args), args.id, _today(args)))
+    return 0
+
+
+def cmd_proposals_reject(args: argparse.Namespace) -> int:
+    from foundry_tui.core.trust.proposals import reject_proposal
+
+    _emit(reject_proposal(_project(args), _caller(args), args.id, args.reason, _today(args)))
+    return 0
+
+
+def cmd_prefs_show(args: argparse.Namespace) -> int:
+    from foundry_tui.core.trust.preferences import get_preferences
+
+    _emit(get_preferences(_caller(args)))
+    return 0
+
+
+def cmd_prefs_save(args: argparse.Namespace) -> int:
+    from foundry_tui.core.trust.preferences import save_preferences
+
+    try:
+        content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read --file {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    _emit(save_preferences(_caller(args), content))
+    return 0
+
+
+def cmd_prefs_clear(args: argparse.Namespace) -> int:
+    from foundry_tui.core.trust.preferences import confirm_clear, request_clear
+
+    _emit(confirm_clear(_caller(args)) if args.confirm else request_clear(_caller(args)))
+    return 0
+
+
 # ---- the parser -------------------------------------------------------------------------
 
 
@@ -509,6 +584,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub(commands, "init", cmd_init, "set this repository up: folders, config, .gitignore, .mcp.json, hooks")
     p.add_argument("--profile", help="startup-mvp (2500-token index), standard (4000) or full (6000)")
+    p.add_argument(
+        "--trusted",
+        action="append",
+        metavar="PRINCIPAL",
+        help="write trust.trusted: who may change shared memory directly, e.g. user:alice (repeatable)",
+    )
 
     runbook = _group(commands, "runbook", "T2 runbooks: list, get, new")
     sub(runbook, "list", cmd_runbook_list, "list runbooks with their triggers")
@@ -543,6 +624,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("schema", help="contract id, e.g. finding.v1")
     p.add_argument("--data", help="the artifact as JSON")
     p.add_argument("--path", help="a JSON file, relative to the project root")
+
+    proposals = _group(
+        commands, "proposals", "memory changes parked for a trusted curator: list, show, approve, reject"
+    )
+    p = sub(proposals, "list", cmd_proposals_list, "every proposal, pending first in age order, broken ones marked")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(proposals, "show", cmd_proposals_show, "one proposal beside the active fact it would change (a diff)")
+    p.add_argument("id", help="the proposal id, e.g. prop-0003")
+    p = sub(proposals, "approve", cmd_proposals_approve, "apply a pending proposal (you must be trusted)")
+    p.add_argument("id", help="the proposal id, e.g. prop-0003")
+    p = sub(proposals, "reject", cmd_proposals_reject, "reject a pending proposal; it is kept with the reason")
+    p.add_argument("id", help="the proposal id, e.g. prop-0003")
+    p.add_argument("--reason", required=True, help="why (kept with the proposal)")
+
+    prefs = _group(commands, "prefs", "your own standing notes for agents, outside the repository: show, save, clear")
+    sub(prefs, "show", cmd_prefs_show, "print your preferences")
+    p = sub(prefs, "save", cmd_prefs_save, "replace your preferences with a file's text (at most 20,000 characters)")
+    p.add_argument("--file", required=True, metavar="FILE", help="the whole new text (- for stdin)")
+    p = sub(prefs, "clear", cmd_prefs_clear, "ask to delete your preferences; --confirm carries a pending request out")
+    p.add_argument("--confirm", action="store_true", help="delete them now (a clear request must be pending)")
 
     from foundry_tui.cli_sessions import add_session_commands
 
@@ -619,6 +720,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "command", None) not in (None, "hook"):  # a hook never stops the agent
+            _caller(args)  # a malformed FOUNDRY_PRINCIPAL stops every command here, with one line
         return _run(args)
     except FoundryError as exc:
         from foundry_tui.core.memory.facts import escape_controls

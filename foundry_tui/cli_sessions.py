@@ -75,7 +75,7 @@ def cmd_session_show(args: argparse.Namespace) -> int:
 
 
 def cmd_session_promote(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _emit, _project, _today
+    from foundry_tui.cli import _caller, _emit, _project, _today
     from foundry_tui.core.sessions.agents import check_session_id
     from foundry_tui.core.sessions.curation import promote_working_fact
     from foundry_tui.core.sessions.store import SessionStore
@@ -84,9 +84,9 @@ def cmd_session_promote(args: argparse.Namespace) -> int:
     store = SessionStore(project.layout)
     tags = [t.strip() for t in (args.tags or "").split(",") if t.strip()]
     result = promote_working_fact(
-        project, store, check_session_id(args.id), args.fact, _today(args), args.title, args.type, tags
+        project, store, check_session_id(args.id), args.fact, _today(args), args.title, args.type, tags, _caller(args)
     )
-    _emit(result.text())
+    _emit(result.text)
     return 0
 
 

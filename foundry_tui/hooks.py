@@ -105,12 +105,32 @@ def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
         tiers,
         f"Foundry project memory. Search it with the memory_search tool; never read {FACTS_MARK}/ directly.",
         index,
+        *user_preferences_section(),
         "## Runbooks\n\n" + render_runbook_list(list_runbooks(project.layout)),
         git_summary(root),
         request,
     ]
     context = "\n\n".join(part for part in parts if part)
     return _output(HOOK_EVENTS["session-start"][0], additionalContext=context)
+
+
+def user_preferences_section() -> list[str]:
+    """The person's preferences, for SessionStart (after the index); none for a service or an
+    app principal, a malformed FOUNDRY_PRINCIPAL, or a file that cannot be used."""
+    from foundry_tui.core.errors import FoundryError
+    from foundry_tui.core.trust.preferences import read_preferences
+    from foundry_tui.core.trust.principal import resolve_caller
+
+    try:
+        principal = resolve_caller().principal
+        text = read_preferences(principal) if principal.is_user else None
+    except FoundryError:
+        return []
+    if not text or not text.strip():
+        return []
+    return [
+        f"## Preferences of {principal} (standing notes; get_user_preferences / save_user_preferences)\n\n{text.strip()}"
+    ]
 
 
 def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
@@ -142,6 +162,27 @@ def prompt_facts(event: dict[str, Any], root: Path) -> str:
     return f"Foundry memory: facts that may bear on this prompt.\n\n{render_results(hits, prompt, 0)}"
 
 
+DENY_RESERVED = (
+    "Foundry memory: the proposals wave (.foundry/blackboard/_proposals/) and the user-preferences folder are "
+    "written only by Foundry's trust policy. Use the memory_write tool (it parks a proposal when you may not "
+    "write) or save_user_preferences."
+)
+
+
+def _aims_at_reserved(tool: str, value: str, cwd: Path, root: Path) -> bool:
+    """An edit (or a shell command) that would write a proposal or a preferences file by hand."""
+    from foundry_tui.core.trust.reserved import PREFERENCES_FOLDER, PROPOSALS_WAVE, is_reserved_path
+
+    if tool == "Bash":  # a command line: look for the folders' names
+        text = value.replace("\\", "/").lower()
+        return f"blackboard/{PROPOSALS_WAVE}" in text or f"{PREFERENCES_FOLDER}/" in text
+    try:
+        path = Path(value).expanduser()
+        return is_reserved_path(Layout(root), path if path.is_absolute() else cwd / path)
+    except (OSError, ValueError):
+        return False
+
+
 def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     tool = event.get("tool_name")
     tool_input = event.get("tool_input")
@@ -158,13 +199,36 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
         hit = path if isinstance(path, str) and read_gate.edits_facts(path, cwd, root) else None
     else:
         hit = read_gate.tool_reads_facts(tool, tool_input, cwd, root)
+    reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
+    if hit is None:  # reading a proposal is fine; writing one (or preferences) by hand is not
+        hit = _reserved_write(tool, tool_input, cwd, root)
+        reason = DENY_RESERVED
     if hit is None:
         return None
     from foundry_tui.core.events import record_event
 
     record_event(Layout(root), "gate_blocked", tool=tool, target=hit[:200])
-    reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
     return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
+
+
+def _reserved_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
+    """The target of an edit, or a writing shell command, aimed at a reserved folder."""
+    if tool == "Bash":
+        command = tool_input.get("command")
+        if isinstance(command, str) and _aims_at_reserved(tool, command, cwd, root) and _writes(command):
+            return command
+        return None
+    if tool not in EDIT_TOOLS:
+        return None
+    path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    return path if isinstance(path, str) and path and _aims_at_reserved(tool, path, cwd, root) else None
+
+
+def _writes(command: str) -> bool:
+    """Whether a shell command looks like it writes (redirects, moves, copies, edits in place)."""
+    import re
+
+    return bool(re.search(r">|\b(tee|cp|mv|rm|sed\s+-i|touch|install|ln|truncate|dd)\b", command))
 
 
 HANDLERS = {"session-start": session_start, "user-prompt-submit": user_prompt_submit, "pre-tool-use": pre_tool_use}

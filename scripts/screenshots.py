@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -53,6 +54,29 @@ async def keys(pilot: Pilot[Any], *pressed: str) -> None:
     await settle(pilot)
 
 
+def park_two(root: Path) -> None:
+    """The demo trusting user:alice alone, with two of user:bob's writes parked for her."""
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.write import WriteRequest
+    from foundry_tui.core.trust.policy import guarded_memory_write
+    from foundry_tui.core.trust.principal import Caller, Principal
+
+    config = root / ".foundry" / "config.json"
+    data = json.loads(config.read_text()) if config.exists() else {}
+    config.write_text(json.dumps({**data, "trust": {"trusted": ["user:alice"]}}))
+    project = Project(root)
+    bob = Caller(Principal("user", "bob"))
+    for req in (
+        WriteRequest(
+            "API responses use snake_case JSON keys",
+            "All API responses use snake_case keys, including error bodies.",
+            "convention",
+        ),
+        WriteRequest("Feature flags live in LaunchDarkly", "One place to flip them.", "convention"),
+    ):
+        guarded_memory_write(project, bob, req, TODAY)
+
+
 SHOTS: dict[str, Callable[[Pilot[Any]], Awaitable[None]]] = {
     "memory": memory,
     "blackboard": blackboard,
@@ -60,13 +84,20 @@ SHOTS: dict[str, Callable[[Pilot[Any]], Awaitable[None]]] = {
     "tokens": lambda pilot: keys(pilot, "f5"),
     "doctor": lambda pilot: keys(pilot, "d"),
     "curator": curator,
+    "approvals": lambda pilot: keys(pilot, "f8"),
 }
+# Shots that need the demo changed first, and who the app acts for in them.
+PREPARE: dict[str, Callable[[Path], None]] = {"approvals": park_two}
 
 
 async def shoot(name: str, steps: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
+    from foundry_tui.core.trust.principal import Caller, Principal
+
     root = make_demo_copy()
     try:
-        app = FoundryApp(root, TODAY, watch=False, root_label="demo")
+        if name in PREPARE:
+            PREPARE[name](root)
+        app = FoundryApp(root, TODAY, watch=False, root_label="demo", caller=Caller(Principal("user", "alice")))
         async with app.run_test(size=(130, 40)) as pilot:
             await settle(pilot)
             await steps(pilot)
@@ -77,7 +108,8 @@ async def shoot(name: str, steps: Callable[[Pilot[Any]], Awaitable[None]]) -> No
 
 def main() -> None:
     OUT.mkdir(exist_ok=True)
-    for name, steps in SHOTS.items():
+    wanted = sys.argv[1:] or list(SHOTS)  # `python scripts/screenshots.py approvals`: just that one
+    for name, steps in ((n, SHOTS[n]) for n in wanted):
         asyncio.run(shoot(name, steps))
         print(f"screenshots/{name}.svg")
 

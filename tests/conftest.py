@@ -44,9 +44,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Each test gets its own cache folder and no inherited root or date."""
+    """Each test gets its own cache and data folders, no inherited root or date, and acts as
+    the attended OS user: CI runs the suite with CI=true, which would deny every write (the
+    trust tests set CI, FOUNDRY_UNATTENDED and FOUNDRY_PRINCIPAL themselves)."""
     monkeypatch.setenv("FOUNDRY_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    for name in ("FOUNDRY_ROOT", "FOUNDRY_TODAY", "FOUNDRY_NO_CACHE", "FOUNDRY_DEBUG"):
+    monkeypatch.setenv("FOUNDRY_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    for name in (
+        "FOUNDRY_ROOT",
+        "FOUNDRY_TODAY",
+        "FOUNDRY_NO_CACHE",
+        "FOUNDRY_DEBUG",
+        "CI",
+        "FOUNDRY_UNATTENDED",
+        "FOUNDRY_PRINCIPAL",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -33,6 +33,10 @@ NINE = [
 ]
 
 
+# The trust subsystem's tools follow the spec's nine (docs/DECISIONS.md, "Trust").
+PREFERENCE_TOOLS = ["get_user_preferences", "save_user_preferences", "clear_user_preferences"]
+
+
 def _params(
     root: Path, command: str | None = None, args: list[str] | None = None, cwd: Path | None = None
 ) -> StdioServerParameters:
@@ -61,7 +65,7 @@ async def test_handshake_and_tool_list(demo_root: Path, mode: str) -> None:
         assert client.server_info is not None and client.server_info.name == "foundry"
         assert client.instructions is not None and client.instructions.startswith("Foundry memory and contracts.")
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert list(tools) == [*NINE, "memory", "memory_observe", "memory_reflect"]  # spec 004's after spec 002's
+        assert list(tools) == [*NINE, "memory", "memory_observe", "memory_reflect", *PREFERENCE_TOOLS]
         search = tools["memory_search"].input_schema
         assert search["required"] == ["query"]
         assert search["properties"]["limit"] == {

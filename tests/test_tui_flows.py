@@ -396,6 +396,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Show Curator",
         "Show Sessions",
         "Show History",
+        "Show Approvals",
         "Show Keys",
         "Quit",
     ]

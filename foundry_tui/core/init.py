@@ -196,8 +196,32 @@ def _git(layout: Layout, report: InitReport) -> None:
         report.add(verb, what)
 
 
-def init_project(root: Path, profile: str | None = None, today: _dt.date | None = None) -> InitReport:
-    """Set `root` up for Foundry; safe to run again."""
+def _trust(layout: Layout, trusted: list[str] | None, report: InitReport) -> None:
+    """`--trusted user:alice`: add the principals to trust.trusted (written only when asked)."""
+    if not trusted:
+        return
+    usable, data = _load_json(layout.config_path, layout, report)
+    if not usable or data is None:
+        return
+    section = data.get("trust", {})
+    listed = section.get("trusted", []) if isinstance(section, dict) else None
+    if not isinstance(listed, list):
+        report.problems.append(f"{layout.relative(layout.config_path)}: trust.trusted is not a list; left untouched")
+        return
+    added = [w for w in dict.fromkeys(trusted) if w not in listed]
+    if added:
+        _write_json(layout.config_path, {**data, "trust": {**section, "trusted": [*listed, *added]}}, layout)
+        report.add("merged", f"{layout.relative(layout.config_path)} (trusted: {', '.join(added)})")
+
+
+def init_project(
+    root: Path, profile: str | None = None, today: _dt.date | None = None, *, trusted: list[str] | None = None
+) -> InitReport:
+    """Set `root` up for Foundry; safe to run again. `trusted` writes the trust section."""
+    if trusted:  # checked before anything is written
+        from foundry_tui.core.trust.principal import parse_principal
+
+        trusted = [str(parse_principal(t, "--trusted")) for t in trusted]
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.memory.write import memory_index
 
@@ -205,6 +229,7 @@ def init_project(root: Path, profile: str | None = None, today: _dt.date | None 
     report = InitReport()
     _folders(layout, report)
     _config(layout, profile, report)
+    _trust(layout, trusted, report)
     _gitignore(layout, report)
     _mcp(layout, report)
     _hooks(layout, report)

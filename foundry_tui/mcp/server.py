@@ -47,9 +47,10 @@ class RpcError(Exception):
 class FoundryServer:
     """Answers one JSON-RPC message at a time; `serve` runs the stdio loop."""
 
-    def __init__(self, root: Path, today: str | None = None) -> None:
+    def __init__(self, root: Path, today: str | None = None, caller: Any = None) -> None:
         self.root = root
         self.today_arg = today
+        self.caller = caller  # the principal, fixed at start (core/trust/principal.py)
         self._project: Any = None
         self._project_lock = threading.Lock()
         self._warmup: threading.Thread | None = None
@@ -228,12 +229,15 @@ class FoundryServer:
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         args = params.get("arguments") or {}
+        from foundry_tui.mcp.tools import drop_identity_arguments
+
+        args, ignored = drop_identity_arguments(tool.name, args)
         problem = check_arguments(tool, args)
         if problem:
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
         project = self.project()
         try:
-            text, fields = call_tool(project, tool.name, args, self.today())
+            text, fields = call_tool(project, tool.name, args, self.today(), self.caller)
             is_error = tool.name == "blackboard_write" and not fields.get("written", True)
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
@@ -243,9 +247,15 @@ class FoundryServer:
             print(f"foundry mcp: internal error in {tool.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
             text = f"{tool.name} failed: internal error ({type(exc).__name__}): please report it"
             fields, is_error = {"error": True}, True
+        if ignored:
+            text += f"\nNote: ignored the argument{'s' if len(ignored) > 1 else ''} {', '.join(ignored)}: {self.caller_note()}"
         record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
         return {"content": [{"type": "text", "text": text}], "isError": is_error}
+
+    def caller_note(self) -> str:
+        who = self.caller.principal if self.caller is not None else "the principal of its environment"
+        return f"this server acts for {who}, fixed when it started (FOUNDRY_PRINCIPAL), never for a tool argument."
 
     # ---- resources -----------------------------------------------------------------------------
 
@@ -395,7 +405,15 @@ def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:
 
 
 def run(root: Path, today: str | None = None) -> int:
-    server = FoundryServer(root, today)
+    from foundry_tui.core.errors import FoundryError
+    from foundry_tui.core.trust.principal import resolve_caller
+
+    try:
+        caller = resolve_caller()  # who this server acts for, fixed now: never from a tool argument
+    except FoundryError as exc:
+        sys.stderr.write(f"foundry: error: {exc}\n")
+        return exc.exit_code
+    server = FoundryServer(root, today, caller)
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         server.serve(sys.stdin.buffer, sys.stdout.buffer)
     return 0

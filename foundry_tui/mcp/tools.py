@@ -1,5 +1,6 @@
-"""The MCP tools (spec 002's nine, and spec 004's three for session memory): their input
-schemas, descriptions, argument checks, and the core call each one makes. Every reply text comes from the same core function as
+"""The MCP tools (spec 002's nine, spec 004's three for session memory, and the trust
+subsystem's three for preferences): their input schemas, descriptions, argument checks, and
+the core call each one makes. Every reply text comes from the same core function as
 the CLI's, so the two never disagree."""
 
 from __future__ import annotations
@@ -204,6 +205,27 @@ TOOLS: list[Tool] = [
         "context (when a [memory_request] asks for it). Resets the session's observation counter.",
         _obj({"entries": {"type": "array", "items": {"type": "string"}, "description": "One line each"}}, ["entries"]),
     ),
+    *(
+        # The trust subsystem (docs/DECISIONS.md, "Trust"): the person is the process's principal, never an argument.
+        Tool(
+            "get_user_preferences",
+            "Returns the standing notes of the person this session works for (their preferences: a default "
+            "branch, a review style...). Read them before saving: saving replaces the whole text.",
+            _obj({}, []),
+        ),
+        Tool(
+            "save_user_preferences",
+            "Replaces the person's preferences with content (at most 20,000 characters). Read, merge, rewrite: "
+            "get_user_preferences first, then save the whole merged text.",
+            _obj({"content": {"type": "string", "description": "The whole new text (markdown)"}}, ["content"]),
+        ),
+        Tool(
+            "clear_user_preferences",
+            "Asks to delete the person's preferences. It only parks the request: the person confirms it "
+            "(foundry prefs clear --confirm); nothing is deleted by this call.",
+            _obj({}, []),
+        ),
+    ),
 ]
 TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}
 
@@ -247,9 +269,16 @@ def check_arguments(tool: Tool, args: Any) -> str | None:
     return None
 
 
-def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) -> tuple[str, dict[str, Any]]:
+def call_tool(
+    project: Any, name: str, args: dict[str, Any], today: _dt.date, caller: Any = None
+) -> tuple[str, dict[str, Any]]:
     """Run one tool; return its reply text and the fields to record with its event.
-    Raises FoundryError for the caller to turn into an error result."""
+    Raises FoundryError for the caller to turn into an error result. `caller` is the
+    server's principal, fixed when it started (resolved from the environment if not given)."""
+    if caller is None and name in _TRUST_TOOLS:
+        from foundry_tui.core.trust.principal import resolve_caller
+
+        caller = resolve_caller()
     # Each branch imports only what it uses: the first call of a session should not pay
     # for the blackboard's or the contracts' modules to answer a search.
     layout = project.layout
@@ -259,7 +288,8 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
         text, hits = memory_search(project, args["query"], today, type=args.get("type"), limit=args.get("limit"))
         return text, {"query": args["query"], "hits": len(hits)}
     if name == "memory_write":
-        from foundry_tui.core.memory.write import WriteRequest, memory_write
+        from foundry_tui.core.memory.write import WriteRequest
+        from foundry_tui.core.trust.policy import guarded_memory_write
 
         req = WriteRequest(
             title=args["title"],
@@ -272,8 +302,8 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
             source=args.get("source"),
             expires=args.get("expires"),
         )
-        result = memory_write(project, req, today)
-        return result.text(), {"action": result.action, "id": result.fact_id}
+        gate = guarded_memory_write(project, caller, req, today)
+        return gate.text, gate.event_fields()
     if name == "memory_index":
         from foundry_tui.core.memory.write import memory_index
 
@@ -310,4 +340,32 @@ def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date) ->
         from foundry_tui.core.artefacts.token_report import token_report
 
         return token_report(project, today), {}
+    if name == "get_user_preferences":
+        from foundry_tui.core.trust.preferences import get_preferences
+
+        return get_preferences(caller), {}
+    if name == "save_user_preferences":
+        from foundry_tui.core.trust.preferences import save_preferences
+
+        return save_preferences(caller, args["content"]), {"chars": len(args["content"])}
+    if name == "clear_user_preferences":
+        from foundry_tui.core.trust.preferences import request_clear
+
+        return request_clear(caller), {}
     raise KeyError(name)
+
+
+# Arguments that try to say who is calling. The trust tools ignore them (and say so) rather
+# than fail: identity comes from the server's environment alone (docs/DECISIONS.md, "Trust").
+IDENTITY_ARGUMENTS = ("principal", "author", "user", "as")
+
+
+def drop_identity_arguments(name: str, args: Any) -> tuple[Any, list[str]]:
+    """`args` without identity arguments for a trust tool, and the names dropped."""
+    if name not in _TRUST_TOOLS or not isinstance(args, dict):
+        return args, []
+    ignored = [key for key in IDENTITY_ARGUMENTS if key in args]
+    return ({k: v for k, v in args.items() if k not in ignored} if ignored else args), ignored
+
+
+_TRUST_TOOLS = {"memory_write", "get_user_preferences", "save_user_preferences", "clear_user_preferences"}

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.trust.principal import Caller, resolve_caller
 from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
 from foundry_tui.tui.messages import FilesChanged
 from foundry_tui.tui.workers import worker_state_changed
@@ -51,14 +52,24 @@ class FoundryApp(App[None]):
         "curator": lazy_screen("curator", "CuratorScreen"),
         "sessions": lazy_screen("sessions", "SessionsScreen"),
         "history": lazy_screen("history", "HistoryScreen"),
+        "approvals": lazy_screen("approvals", "ApprovalsScreen"),
     }
 
     def __init__(
-        self, root: Path, today: _dt.date, *, watch: bool = True, root_label: str | None = None, read_only: bool = False
+        self,
+        root: Path,
+        today: _dt.date,
+        *,
+        watch: bool = True,
+        root_label: str | None = None,
+        read_only: bool = False,
+        caller: Caller | None = None,
     ) -> None:
         super().__init__()
         self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
         self.project = Project(root)
+        # Who this session acts as, fixed at start: every write goes through the trust gate as it.
+        self.caller = caller if caller is not None else resolve_caller()
         self.today = today
         self.watch_enabled = watch
         self.root_label = root_label or str(root)

@@ -173,6 +173,30 @@ class PromoteWorkingFact(Command):
     KEY, ACTION, FOOTER = "p", "promote", "Promote"
 
 
+class ApproveProposal(Command):
+    """Approve the selected proposal: it is written as you (a trusted curator), after you confirm."""
+
+    KEY, ACTION, FOOTER = "a", "approve", "Approve"
+
+
+class RejectProposal(Command):
+    """Reject the selected proposal with a reason; it is kept, and no fact changes."""
+
+    KEY, ACTION, FOOTER = "r", "reject", "Reject"
+
+
+class ConfirmPreferencesClear(Command):
+    """Carry out the pending clear request of your own preferences (deletes the file, after you confirm)."""
+
+    KEY, ACTION, FOOTER = "c", "confirm_clear", None
+
+
+class ShowApprovals(Command):
+    """Go to approvals: memory changes parked by the trust policy, to approve or reject (trusted curators)."""
+
+    KEY, ACTION, FOOTER = "f9", "switch_mode('approvals')", "Approvals"
+
+
 APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,
@@ -181,6 +205,7 @@ APP_COMMANDS: tuple[type[Command], ...] = (
     ShowCurator,
     ShowSessions,
     ShowHistory,
+    ShowApprovals,
     ShowKeys,
     Quit,
 )
@@ -197,6 +222,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 
 CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected)
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
+APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
 
 
 class FoundryCommands(Provider):

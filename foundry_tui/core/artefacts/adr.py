@@ -109,11 +109,13 @@ ADR_REF = re.compile(r"adr-(\d{1,4})")
 
 
 def adr_for_source(layout: Layout, source: str) -> tuple[str, Adr | None] | None:
-    """For a fact's `source: adr-0007`: the reference and the ADR (None if it does not exist)."""
-    match = ADR_REF.fullmatch(source.strip())
+    """For a fact's `source: adr-0007`: the reference and the ADR (None if it does not exist).
+    An approved proposal's source adds `; proposed by …` after the reference."""
+    ref = source.split(";", 1)[0].strip()
+    match = ADR_REF.fullmatch(ref)
     if not match:
         return None
-    return source.strip(), find_adr(layout, int(match.group(1)))
+    return ref, find_adr(layout, int(match.group(1)))
 
 
 def adr_titles(layout: Layout) -> dict[str, tuple[str, str]]:

@@ -41,6 +41,9 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
             )
     if isinstance(agent, str) and any(ord(c) < 32 or ord(c) == 127 for c in agent):
         raise InputError("the agent name contains a control character (a newline, a tab …): use a plain name")
+    from foundry_tui.core.trust.reserved import refuse_reserved_wave
+
+    refuse_reserved_wave(wave)  # only the trust policy parks proposals there
     wave_name = sanitise(wave, "wave")
     agent_name = sanitise(agent, "agent")
     if not isinstance(data, dict):
@@ -138,13 +141,23 @@ class Artifact:
 
 
 def list_waves(layout: Layout) -> list[str]:
+    """The waves a general reader sees: the reserved proposals wave is not one of them."""
+    from foundry_tui.core.trust.reserved import is_reserved_wave
+
     folder = layout.blackboard_dir
     if not folder.is_dir() or not layout.is_inside(folder):
         return []
-    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".") and layout.is_inside(p))
+    return sorted(
+        p.name
+        for p in folder.iterdir()
+        if p.is_dir() and not p.name.startswith(".") and layout.is_inside(p) and not is_reserved_wave(p.name)
+    )
 
 
 def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[Artifact]:
+    from foundry_tui.core.trust.reserved import refuse_reserved_wave
+
+    refuse_reserved_wave(wave)
     wave_name = sanitise(wave, "wave")
     folder = layout.blackboard_dir / wave_name
     if not folder.is_dir():

@@ -89,6 +89,11 @@ def list_runbooks(layout: Layout) -> list[Runbook]:
     for path in sorted(folder.glob("*.md")):
         if path.name.startswith(".") or not layout.is_inside(path):  # never list (or read) a link out of the root
             continue
+        if path.is_symlink():  # a link into a reserved folder must not leak its first lines
+            from foundry_tui.core.trust.reserved import is_reserved_path
+
+            if is_reserved_path(layout, path):
+                continue
         meta, problem = _front(layout, path)
         title = _line(meta.get("title")) or path.stem
         books.append(Runbook(path.stem, title, _line(meta.get("trigger")), path, problem))
@@ -111,6 +116,9 @@ def get_runbook(layout: Layout, slug: str) -> str:
     """The runbook's full markdown. An unknown slug is an error listing the available ones."""
     check_slug(slug, "runbook slug")
     path = layout.runbooks_dir / f"{slug}.md"
+    from foundry_tui.core.trust.reserved import refuse_reserved_path
+
+    refuse_reserved_path(layout, path, f"runbook '{slug}'")  # a runbook symlinked into a reserved folder
     try:
         return _read(layout, path)
     except UnsafePathError as exc:

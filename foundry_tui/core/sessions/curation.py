@@ -8,11 +8,16 @@ from typing import Any
 
 from foundry_tui.core.errors import InputError, NotFoundError
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import WriteRequest, WriteResult, memory_write
+from foundry_tui.core.memory.write import WriteRequest
 from foundry_tui.core.sessions.context import observation_is_current
 from foundry_tui.core.sessions.ledger import load_ledger
 from foundry_tui.core.sessions.store import SessionStore, iso
 from foundry_tui.core.sessions.working import normalise_fact, working_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.trust.policy import GateResult
+    from foundry_tui.core.trust.principal import Caller
 
 TITLE_LIMIT = 80  # memory_write's
 PROMOTED = "promoted"
@@ -181,17 +186,29 @@ def promote_request(
 
 
 def promote_fact(
-    project: Project, store: SessionStore, session_id: str, request: WriteRequest, fact: str, today: _dt.date
-) -> WriteResult:
-    """Write a working fact as a T1 fact through memory_write, and note it in the session's
-    audit. (The trust policy of core/trust will wrap this call.)"""
-    result = memory_write(project, request, today)
-    if result.fact_id:
+    project: Project,
+    store: SessionStore,
+    session_id: str,
+    request: WriteRequest,
+    fact: str,
+    today: _dt.date,
+    caller: Caller | None = None,
+) -> GateResult:
+    """Write a working fact as a T1 fact through the trust gate (operation `promote`: denied
+    when unattended, parked when the caller is not trusted), and note a written one in the
+    session's audit. `caller` defaults to the process's principal."""
+    from foundry_tui.core.trust.policy import guarded_memory_write
+    from foundry_tui.core.trust.principal import resolve_caller
+
+    who = caller if caller is not None else resolve_caller()
+    gate = guarded_memory_write(project, who, request, today, operation="promote")
+    applied = gate.applied
+    if applied is not None and applied.fact_id:
         with store.transaction() as conn:
             store.write_record(
-                conn, session_id, PROMOTED, {"fact": fact, "fact_id": result.fact_id, "action": result.action}
+                conn, session_id, PROMOTED, {"fact": fact, "fact_id": applied.fact_id, "action": applied.action}
             )
-    return result
+    return gate
 
 
 def promote_working_fact(
@@ -203,12 +220,14 @@ def promote_working_fact(
     title: str | None = None,
     type: str = "convention",
     tags: list[str] | None = None,
-) -> WriteResult:
+    caller: Caller | None = None,
+) -> GateResult:
     """`foundry session promote ID FACT`: find the working fact, then promote it."""
     require_session(store, session_id)
     facts, _version = working_facts(store.memory(session_id))
     fact = find_working_fact(facts, normalise_fact(reference))
-    return promote_fact(project, store, session_id, promote_request(fact, session_id, title, type, tags), fact, today)
+    request = promote_request(fact, session_id, title, type, tags)
+    return promote_fact(project, store, session_id, request, fact, today, caller)
 
 
 # ---- prune --------------------------------------------------------------------------------

@@ -16,13 +16,14 @@ from textual.message import Message
 from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
 
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
-from foundry_tui.core.curation.merge import MergePlan, Undo, merge_facts, merge_plan
+from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
 from foundry_tui.core.curation.missed import MissedSearch, missed_searches
 from foundry_tui.core.curation.neardup import DupeReport, find_dupes
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.prune import prune_candidates
 from foundry_tui.core.memory.search import query_terms
-from foundry_tui.core.memory.write import add_tag, retire_facts
+from foundry_tui.core.trust.changes import MergeChange, RetireChange, TagChange
+from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.tui.commands import CURATOR_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
@@ -190,8 +191,11 @@ class CuratorScreen(LiveScreen):
         self.app.push_screen(MergeScreen(plan), edited)
 
     @work(thread=True, group="write", name="Not merged", exit_on_error=False)
-    def _merge(self, plan: MergePlan) -> Merged:
-        result = merge_facts(self.project, plan, self.today)
+    def _merge(self, plan: MergePlan) -> Merged | MemoryChanged:
+        gate = guarded_write(self.project, self.foundry.caller, MergeChange.from_plan(plan), self.today)
+        if not gate.written:  # parked for a trusted curator: nothing written, nothing to undo
+            return deliver(self, MemoryChanged(gate.text))
+        result = gate.result
         return deliver(
             self, self.Merged(f"{result.text().splitlines()[0]} — u undoes it", (result.undo, result.fact_id))
         )
@@ -230,8 +234,8 @@ class CuratorScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not tagged", exit_on_error=False)
     def _tag(self, fact_id: str, tag: str) -> MemoryChanged:
-        add_tag(self.project, fact_id, tag, self.today)
-        return deliver(self, MemoryChanged(f"{fact_id} tagged {tag.strip()}"))
+        gate = guarded_write(self.project, self.foundry.caller, TagChange(fact_id, tag), self.today)
+        return deliver(self, MemoryChanged(f"{fact_id} tagged {tag.strip()}" if gate.written else gate.text))
 
     def action_retire(self) -> None:
         chosen = list(self.query_one("#retire-list", SelectionList).selected)
@@ -247,8 +251,10 @@ class CuratorScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, ids: list[str], expires: str) -> MemoryChanged:
-        retire_facts(self.project, ids, expires, self.today)
-        return deliver(self, MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})"))
+        gate = guarded_write(self.project, self.foundry.caller, RetireChange(ids, expires), self.today)
+        return deliver(
+            self, MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})" if gate.written else gate.text)
+        )
 
     def on_curator_screen_merged(self, event: Merged) -> None:
         self.last_undo = event.undo

@@ -19,7 +19,9 @@ from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
 from foundry_tui.core.memory.facts import field_problems
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import Overview
-from foundry_tui.core.memory.write import WriteRequest, memory_index, memory_write, retire_facts
+from foundry_tui.core.memory.write import WriteRequest, memory_index
+from foundry_tui.core.trust.changes import RetireChange
+from foundry_tui.core.trust.policy import guarded_memory_write, guarded_write
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.screens.base import FoundryScreen
@@ -98,6 +100,24 @@ class MemoryScreen(FoundryScreen[None]):
         time, scans answer meanwhile) and the doctor."""
         self.project.use_search_index(background=True)
         self.check_doctor()
+        self.count_proposals()
+
+    class ProposalsCounted(Message):
+        """How many proposals wait for a curator (the header shows it)."""
+
+        def __init__(self, count: int) -> None:
+            super().__init__()
+            self.count = count
+
+    @work(thread=True, exclusive=True, group="proposals", name="proposals not counted", exit_on_error=False)
+    def count_proposals(self) -> ProposalsCounted:
+        """The header's count of proposals waiting for a curator (after the paint, like doctor)."""
+        from foundry_tui.core.trust.proposals import pending_count
+
+        return deliver(self, self.ProposalsCounted(pending_count(self.project.layout)))
+
+    def on_memory_screen_proposals_counted(self, event: ProposalsCounted) -> None:
+        self.query_one(StatusHeader).show_pending(event.count)
 
     @work(thread=True, exclusive=True, group="doctor", name="doctor failed", exit_on_error=False)
     def check_doctor(self) -> DoctorChecked:
@@ -201,7 +221,8 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
     def _write(self, req: WriteRequest) -> MemoryChanged:
-        return deliver(self, MemoryChanged(memory_write(self.project, req, self.today).text()))
+        gate = guarded_memory_write(self.project, self.foundry.caller, req, self.today)
+        return deliver(self, MemoryChanged(gate.text))
 
     def action_retire_fact(self) -> None:
         fact_id = self._selected_fact(need_active=True)
@@ -219,8 +240,9 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, fact_id: str, expires: str) -> MemoryChanged:
-        report = retire_facts(self.project, [fact_id], expires, self.today)
-        return deliver(self, MemoryChanged(f"{fact_id} expires {expires}. {report.write_line()}"))
+        gate = guarded_write(self.project, self.foundry.caller, RetireChange([fact_id], expires), self.today)
+        summary = f"{fact_id} expires {expires}. {gate.result.write_line()}" if gate.written else gate.text
+        return deliver(self, MemoryChanged(summary))
 
     def action_add_why(self) -> None:
         fact_id = self._selected_fact(need_active=True)

@@ -192,10 +192,10 @@ class SessionsScreen(LiveScreen):
     def _promote(self, session_id: str, request: WriteRequest, fact: str) -> MemoryChanged:
         store = SessionStore(self.project.layout)
         try:
-            result = promote_fact(self.project, store, session_id, request, fact, self.today)
+            gate = promote_fact(self.project, store, session_id, request, fact, self.today, self.foundry.caller)
         finally:
             store.close()
-        return deliver(self, MemoryChanged(f"Promoted: {result.text().splitlines()[0]}"))
+        return deliver(self, MemoryChanged(f"Promoted: {gate.text.splitlines()[0]}" if gate.written else gate.text))
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
         self.notify(event.summary)

@@ -23,6 +23,9 @@ class StatusHeader(Horizontal):
         yield Label(plain(f"Foundry · {self.root_label}"), id="root-label")  # a folder may be named `[x]`
         yield Label("loading…", id="counts")
         yield Label("", id="doctor-status")
+        pending = Label("", id="pending-count")
+        pending.display = False  # takes no room until a proposal waits
+        yield pending
         yield Label("index", id="gauge-label")
         yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
         yield Label("", id="gauge-figures")
@@ -36,6 +39,12 @@ class StatusHeader(Horizontal):
         problems = report.failed + report.warned
         status.update("doctor: ok" if not problems else f"doctor: {problems} problem{'s' if problems != 1 else ''} (d)")
         status.set_class(not report.ok, "failing")
+
+    def show_pending(self, count: int) -> None:
+        """How many proposals wait for a curator (the Approvals screen, F8)."""
+        label = self.query_one("#pending-count", Label)
+        label.update(f"{count} proposal{'s' if count != 1 else ''} pending (F8)")
+        label.display = count > 0
 
     def show(self, overview: Overview) -> None:
         total = len(overview.facts) + len(overview.broken)

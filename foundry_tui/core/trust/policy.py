@@ -1,0 +1,145 @@
+"""The write policy: the one gate every T1 write goes through, from the CLI, the MCP
+server and the TUI alike (docs/DECISIONS.md, "Trust").
+
+- unattended → denied: nothing is written, a `write_denied` event is recorded, and the
+  reply asks the agent to report the fact in its output instead;
+- trusted → written directly, exactly as before;
+- anyone else → parked as a `fact.v1` proposal in `.foundry/blackboard/_proposals/`.
+
+Trusted principals are `trust.trusted` in `.foundry/config.json`; with no `trust` section
+every `user:` principal is trusted (a person's own repository works as it always did).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from foundry_tui.core.errors import ConfigError, FoundryError
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.trust.changes import Applied, Change, WriteChange
+from foundry_tui.core.trust.principal import Caller, Principal, parse_principal
+
+UNATTENDED_TEXT = (
+    "this run is unattended (CI=true or FOUNDRY_UNATTENDED=1), so it may not change shared memory and "
+    "nothing was written: report the fact in your output instead, for a person to record"
+)
+
+
+class WriteDenied(FoundryError):
+    """An unattended run tried to change shared memory (exit 1 on the CLI, an error result in MCP)."""
+
+
+class NotTrusted(FoundryError):
+    """A curator action (approve, reject) by a principal that is not trusted."""
+
+
+class TrustSettings:
+    """`trust.trusted` from config.json; None when there is no `trust` section."""
+
+    __slots__ = ("trusted",)
+
+    def __init__(self, trusted: frozenset[str] | None) -> None:
+        self.trusted = trusted
+
+    def is_trusted(self, principal: Principal) -> bool:
+        if self.trusted is None:
+            return principal.is_user
+        return str(principal) in self.trusted
+
+    def describe(self) -> str:
+        if self.trusted is None:
+            return "every user: principal (config.json has no trust section)"
+        return ", ".join(sorted(self.trusted)) or "nobody (trust.trusted is empty)"
+
+
+def parse_trust(raw: dict[str, Any] | None, where: str = "config.json") -> TrustSettings:
+    """The `trust` section of a decoded config.json; ConfigError naming the bad entry."""
+    if not raw or "trust" not in raw:
+        return TrustSettings(None)
+    section = raw["trust"]
+    if not isinstance(section, dict):
+        raise ConfigError(f'{where}: trust must be an object such as {{"trusted": ["user:alice"]}}')
+    trusted = section.get("trusted", [])
+    if not isinstance(trusted, list):
+        raise ConfigError(f"{where}: trust.trusted must be a list of principals such as user:alice")
+    names = []
+    for number, entry in enumerate(trusted):
+        if not isinstance(entry, str):
+            raise ConfigError(f"{where}: trust.trusted[{number}] must be a string such as user:alice")
+        try:
+            names.append(str(parse_principal(entry, f"trust.trusted[{number}]")))
+        except FoundryError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    return TrustSettings(frozenset(names))
+
+
+def trust_settings(project: Project) -> TrustSettings:
+    return parse_trust(project.config().raw)
+
+
+class GateResult:
+    """What the gate did: `written` (with the core's result) or `parked` (with proposal ids)."""
+
+    __slots__ = ("applied", "proposal_ids", "status", "text")
+
+    def __init__(self, status: str, text: str, applied: Applied | None = None, proposal_ids: list[str] | None = None):
+        self.status = status
+        self.text = text
+        self.applied = applied
+        self.proposal_ids = proposal_ids or []
+
+    @property
+    def written(self) -> bool:
+        return self.status == "written"
+
+    @property
+    def result(self) -> Any:
+        return self.applied.result if self.applied is not None else None
+
+    def event_fields(self) -> dict[str, Any]:
+        """The fields an adapter records with the call's event."""
+        if self.applied is not None:
+            return {"action": self.applied.action, "id": self.applied.fact_id}
+        return {"action": "parked", "proposals": self.proposal_ids}
+
+
+def deny_unattended(project: Project, caller: Caller, operation: str) -> None:
+    """Raise WriteDenied (and record `write_denied`) when nobody is watching this run."""
+    if caller.unattended:
+        from foundry_tui.core.events import record_event
+
+        record_event(project.layout, "write_denied", operation=operation, principal=str(caller.principal))
+        raise WriteDenied(UNATTENDED_TEXT)
+
+
+def guarded_write(project: Project, caller: Caller, change: Change, today: _dt.date) -> GateResult:
+    """Apply `change` if `caller` may, park it as a proposal if not, refuse it when unattended.
+    Bad input is refused the same way in every case, before anything is parked."""
+    deny_unattended(project, caller, change.operation)
+    if trust_settings(project).is_trusted(caller.principal):
+        applied = change.apply(project, today)
+        return GateResult("written", applied.text, applied)
+    from foundry_tui.core.trust.proposals import park, parked_text
+
+    proposals = park(project, caller, change, today)
+    return GateResult("parked", parked_text(caller, proposals), proposal_ids=[p.id for p in proposals])
+
+
+def guarded_memory_write(
+    project: Project, caller: Caller, req: WriteRequest, today: _dt.date, operation: str = "write"
+) -> GateResult:
+    """memory_write through the gate; `operation="promote"` for a session-memory promotion."""
+    return guarded_write(project, caller, WriteChange(req, operation), today)
+
+
+def require_curator(project: Project, caller: Caller, action: str) -> None:
+    """Approving and rejecting are for trusted principals in an attended run."""
+    deny_unattended(project, caller, action)
+    settings = trust_settings(project)
+    if not settings.is_trusted(caller.principal):
+        raise NotTrusted(
+            f"{caller.principal} is not trusted, so it cannot {action} proposals: trusted are "
+            f"{settings.describe()}; ask one of them, or add yours to trust.trusted in .foundry/config.json"
+        )

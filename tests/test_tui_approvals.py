@@ -51,7 +51,7 @@ def _app(root: Path, caller: Caller = ALICE) -> FoundryApp:
 
 async def _open(pilot: Pilot[Any]) -> None:
     await settle(pilot)
-    await pilot.press("f8")
+    await pilot.press("f9")
     await settle(pilot)
 
 

@@ -212,31 +212,13 @@ class SessionStore:
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         """`with store.transaction() as conn:` one BEGIN IMMEDIATE … COMMIT; any error rolls
         back and a SQLite error becomes a one-line SessionStoreError."""
-        import contextlib
-
-        @contextlib.contextmanager
-        def run() -> Iterator[sqlite3.Connection]:
-            import sqlite3
-
-            conn = self.connection()
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise self._error(exc) from None
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                _rollback(conn)
-                raise self._error(exc) from None
-            except BaseException:
-                _rollback(conn)
-                raise
-
-        return run()
+        return self._in_transaction("BEGIN IMMEDIATE")
 
     def read(self) -> AbstractContextManager[sqlite3.Connection]:
         """A consistent read (a deferred transaction: WAL gives it one snapshot)."""
+        return self._in_transaction("BEGIN")
+
+    def _in_transaction(self, begin: str) -> AbstractContextManager[sqlite3.Connection]:
         import contextlib
 
         @contextlib.contextmanager
@@ -245,16 +227,18 @@ class SessionStore:
 
             conn = self.connection()
             try:
-                conn.execute("BEGIN")
+                conn.execute(begin)
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+            try:
                 yield conn
+                conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 _rollback(conn)
                 raise self._error(exc) from None
             except BaseException:
                 _rollback(conn)
                 raise
-            else:
-                conn.execute("COMMIT")
 
         return run()
 

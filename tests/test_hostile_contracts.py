@@ -17,7 +17,7 @@ from foundry_tui.core.artefacts.contracts import contract_validate
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.paths import Layout
 from tests.helpers import run_cli
-from tests.test_mcp_raw import INIT, RawServer
+from tests.test_mcp_raw import RawServer, running_server
 
 EVIL = "^(a+)+$"
 SLOW_INPUT = "a" * 40 + "!"  # about 2**40 steps for a backtracking engine
@@ -87,12 +87,7 @@ def test_a_bad_contract_is_a_one_line_error(hostile_root: Path, contract_id: str
 
 @pytest.fixture
 def server(hostile_root: Path) -> Iterator[RawServer]:
-    srv = RawServer(hostile_root)
-    srv.ask(INIT)
-    yield srv
-    if srv.proc.poll() is None:
-        srv.proc.kill()
-        srv.proc.wait()
+    yield from running_server(hostile_root)
 
 
 def _call(srv: RawServer, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -9,19 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.test_mcp_raw import INIT, RawServer
+from tests.test_mcp_raw import INIT, RawServer, running_server
 
 PING = {"jsonrpc": "2.0", "id": 77, "method": "ping"}
 
 
 @pytest.fixture
 def server(demo_root: Path) -> Iterator[RawServer]:
-    srv = RawServer(demo_root)
-    srv.ask(INIT)
-    yield srv
-    if srv.proc.poll() is None:
-        srv.proc.kill()
-        srv.proc.wait()
+    yield from running_server(demo_root)
 
 
 def _tool_line(name: str, arguments: str) -> bytes:

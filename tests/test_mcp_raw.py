@@ -61,13 +61,21 @@ class RawServer:
         return code, self.proc.stdout.read()
 
 
-@pytest.fixture
-def server(demo_root: Path) -> Iterator[RawServer]:
-    srv = RawServer(demo_root)
+def running_server(root: Path, *, initialised: bool = True) -> Iterator[RawServer]:
+    """A raw server on `root` (past initialize unless told otherwise), killed afterwards if it
+    is still running: the body of every raw-server fixture (`yield from running_server(...)`)."""
+    srv = RawServer(root)
+    if initialised:
+        srv.ask(INIT)
     yield srv
     if srv.proc.poll() is None:
         srv.proc.kill()
         srv.proc.wait()
+
+
+@pytest.fixture
+def server(demo_root: Path) -> Iterator[RawServer]:
+    yield from running_server(demo_root, initialised=False)
 
 
 def _call(srv: RawServer, msg_id: int, name: str, arguments: Any) -> dict[str, Any]:

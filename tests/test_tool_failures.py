@@ -14,19 +14,14 @@ from typing import Any
 import pytest
 
 from tests.helpers import run_cli
-from tests.test_mcp_raw import INIT, RawServer
+from tests.test_mcp_raw import INIT, RawServer, running_server
 
 WRITE = {"title": "Deploys go out on Tuesdays", "body": "Only Tuesdays.", "type": "convention"}
 
 
 @pytest.fixture
 def server(demo_root: Path) -> Iterator[RawServer]:
-    srv = RawServer(demo_root)
-    srv.ask(INIT)
-    yield srv
-    if srv.proc.poll() is None:
-        srv.proc.kill()
-        srv.proc.wait()
+    yield from running_server(demo_root)
 
 
 def _call(srv: RawServer, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

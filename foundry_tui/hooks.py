@@ -144,7 +144,7 @@ def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | No
 
 
 def prompt_facts(event: dict[str, Any], root: Path) -> str:
-    """At most 5 facts scoring 3 or more, for prompts longer than 12 characters; else ""."""
+    """At most 5 facts that clear the hook's relevance bar (prompt_hits), for prompts longer than 12 characters; else ""."""
     prompt = event.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
         return ""

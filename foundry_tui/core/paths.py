@@ -84,6 +84,15 @@ def decode_text(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
+def _is_loop(path: Path) -> bool:
+    """Whether following `path` never ends (ELOOP), on every Python version."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
 class Layout:
     """The on-disk layout of one project (docs/DECISIONS.md, "Layout on disk").
 
@@ -191,6 +200,8 @@ class Layout:
             current = current / part
             if part != ".." and not os.path.islink(current):
                 continue
+            if _is_loop(current):  # Python 3.13's resolve() returns a loop unresolved, without an error
+                return current, "a symbolic link loop"
             try:
                 resolved = current.resolve()
                 resolved.relative_to(real_root)

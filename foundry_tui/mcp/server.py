@@ -8,6 +8,7 @@ stdout; diagnostics go to stderr.
 
 from __future__ import annotations
 
+import collections.abc  # noqa: F401  # loaded here, once: Python 3.13.0 can hand a thread importing it concurrently a half-built module
 import contextlib
 import json
 import sys

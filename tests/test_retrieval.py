@@ -18,7 +18,7 @@ from foundry_tui.core.memory.search import NO_TERMS_HINT, ScanFields, memory_sea
 from foundry_tui.core.memory.stopwords import STOP_WORDS
 
 from .helpers import TODAY, run_cli
-from .test_mcp_raw import RawServer, _call
+from .test_mcp_raw import INIT, RawServer, _call
 
 NO_TERMS_REPLY = 'No stored fact matches "which of the". Memory holds 13 active facts.\n' + NO_TERMS_HINT
 
@@ -63,18 +63,7 @@ def test_stop_word_hint_through_the_cli_and_mcp(demo_root: Path) -> None:
     assert run.code == 0 and run.out == NO_TERMS_REPLY + "\n"
     srv = RawServer(demo_root)
     try:
-        srv.ask(
-            {
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-06-18",
-                    "capabilities": {},
-                    "clientInfo": {"name": "t", "version": "1"},
-                },
-            }
-        )
+        srv.ask(INIT)
         answer = _call(srv, 1, "memory_search", {"query": "which of the"})
         assert answer["result"]["content"][0]["text"].endswith(NO_TERMS_HINT)
     finally:
@@ -161,18 +150,7 @@ def test_mcp_memory_search_uses_the_configured_ranker(demo_root: Path) -> None:
     _use_ranker(demo_root, "bm25")
     srv = RawServer(demo_root)
     try:
-        srv.ask(
-            {
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-06-18",
-                    "capabilities": {},
-                    "clientInfo": {"name": "t", "version": "1"},
-                },
-            }
-        )
+        srv.ask(INIT)
         text = _call(srv, 1, "memory_search", {"query": "run database migrations"})["result"]["content"][0]["text"]
         assert [line.split()[1] for line in text.splitlines() if line.startswith("### ")] == ["fact-0009", "fact-0015"]
     finally:

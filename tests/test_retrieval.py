@@ -240,19 +240,22 @@ def test_bm25_hits_hold_a_query_word_and_a_type_filter_never_changes_a_score(
 def test_bm25_dense_and_sparse_scoring_agree_to_the_last_bit(
     facts: list[Fact], query: str, ftype: str | None, min_score: float, limit: int
 ) -> None:
-    """Queries matching many facts are scored over arrays; the result must be the per-hit loop's."""
+    """Queries matching many facts are scored over arrays, or walked by impact and stopped
+    early when a limit is given; the result must be the per-hit loop's."""
     stems = query_stems(query)
 
-    def run(dense_from: int) -> list[tuple[str, float, float]]:
-        original = bm25.DENSE_FROM
-        bm25.DENSE_FROM = dense_from
+    def run(dense_from: int, prune_from: int) -> list[tuple[str, float, float]]:
+        original = bm25.DENSE_FROM, bm25.PRUNE_FROM
+        bm25.DENSE_FROM, bm25.PRUNE_FROM = dense_from, prune_from
         try:
             hits = rank(bm25_search(ScanFields.of(facts), stems, min_score, limit, ftype), limit, min_score)
         finally:
-            bm25.DENSE_FROM = original
+            bm25.DENSE_FROM, bm25.PRUNE_FROM = original
         return [(h.fact.id, h.score, h.points) for h in hits]
 
-    assert run(0) == run(10**9)  # never dense, always dense
+    sparse = run(0, 0)
+    assert run(10**9, 0) == sparse  # always dense
+    assert run(0, 10**9) == sparse  # always pruned
 
 
 @settings(max_examples=100)

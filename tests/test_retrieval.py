@@ -122,7 +122,7 @@ def test_bm25_explain_and_json_through_the_cli(demo_root: Path) -> None:
     run = run_cli(*args, "--ranker", "bm25", "--explain")
     assert run.code == 0
     explains = [line for line in run.out.splitlines() if line.startswith("_score")]
-    assert explains[0].startswith('_score 10.50 = bm25 7.61 ("run" body ×1 +0.79; "database" title ×1, tags ×1 +4.01;')
+    assert explains[0].startswith('_score 12.28 = bm25 8.90 ("run" body ×1 +0.77; "database" title ×1, tags ×1 +4.88;')
     assert explains[1].endswith("× 0.67 of the words × 1 risk × 1 confidence medium_")
     data = json.loads(run_cli(*args, "--ranker", "bm25", "--json").out)
     assert data["ranker"] == "bm25" and data["query"] == "run database migrations"
@@ -183,9 +183,9 @@ async def test_tui_breakdown_explains_bm25(demo_root: Path) -> None:
         assert option_ids(pilot, "#results") == ["fact-0007", "fact-0014"]
         await select(pilot, "fact-0014", "#results")
         assert str(app.screen.query_one("#detail-score", Static).render()) == (
-            "score 5.83 = bm25 5.83 × 1.00 of the words\n"
-            '  "snake" title ×1, body ×1 +2.91\n'
-            '  "json" title ×1, body ×1 +2.91\n'
+            "score 6.89 = bm25 6.89 × 1.00 of the words\n"
+            '  "snake" title ×1, body ×1 +3.44\n'
+            '  "json" title ×1, body ×1 +3.44\n'
             "  × 1 (convention) × 1 (confidence medium)"
         )
 

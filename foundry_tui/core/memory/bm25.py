@@ -1,8 +1,8 @@
 """The `bm25` ranker (opt-in: `memoryRetrieval.ranker: "bm25"`, `--ranker bm25`).
 
 Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed,
--ation and a final e: "deploys", "deploying" and "deployed" are one term), stop words
-dropped from the query. Each term scores BM25F: its frequency in title, tags and body,
+-ation, -ly and a final e: "deploys", "deploying" and "deployed" are one term), stop words
+and the glue words of questions ("how long", "ask") dropped from the query. Each term scores BM25F: its frequency in title, tags and body,
 each divided by that field's length normalisation and weighted by the field's boost
 (title > tags > body, as the spec orders them), saturated by k1 and weighted by the
 term's inverse document frequency over the active facts. The sum is multiplied by the
@@ -33,10 +33,10 @@ from foundry_tui.core.memory.search import (
     format_score,
     search_fields,
 )
-from foundry_tui.core.memory.stopwords import STOP_WORDS
+from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
 from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
-K1 = 1.2
+K1 = 2.0
 B = 0.75
 FIELD_BOOSTS = (3.0, 2.0, 1.0)  # title, tags, body
 # Coordination: the sum is multiplied by (matched stems / query stems) ** COORDINATION, so a
@@ -67,6 +67,8 @@ def stem(word: str) -> str:
         word = _undouble(word[:-2])
     elif word.endswith("ation") and len(word) > 7:
         word = word[:-3]
+    elif word.endswith("ly") and len(word) > 5:
+        word = word[:-2]
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
     return word
@@ -83,7 +85,7 @@ def query_words(query: str) -> dict[str, str]:
     order, each with the first word of the query that has it."""
     seen: dict[str, str] = {}
     for word in _WORD_RE.findall(query.lower()):
-        if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS:
+        if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in QUESTION_WORDS:
             seen.setdefault(stem(word), word)
     return seen
 
@@ -197,9 +199,9 @@ def _stats(scan: ScanFields) -> _Stats:
 
 
 Counts = tuple[dict[int, int], dict[int, int], dict[int, int]]
-# Between the two words of a pair: one to three characters that are neither letters, digits,
-# nor the separators of facts and tags ("load testing", "load-testing", "feature flags").
-_GAP = r"(?:[^\w\0\n]|_){1,3}"
+# Between the two words of a pair: one to three spaces, hyphens, slashes or underscores, never a sentence's or a list's punctuation, nor the separators of facts and
+# tags ("load testing", "load-testing", "feature flags", "snake_case", "ci/cd").
+_GAP = r"[ \t\-/_]{1,3}"
 
 
 def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[int]] | None = None) -> Counts:

@@ -92,10 +92,29 @@ def test_stop_word_hint_through_the_cli_and_mcp(demo_root: Path) -> None:
         ("status", "status"),
         ("s3", "s3"),
         ("api", "api"),
+        ("internally", "internal"),
+        ("weekly", "week"),
+        ("early", "early"),
     ],
 )
 def test_light_stemming(word: str, expected: str) -> None:
     assert stem(word) == expected
+
+
+def test_bm25_drops_question_glue_and_the_spec_ranker_keeps_its_terms() -> None:
+    assert query_stems("how long do customers have to ask for a refund") == ["customer", "refund"]
+    assert query_terms("how long do customers have to ask for a refund") == ["long", "customers", "ask", "refund"]
+
+
+def test_bm25_pairs_join_words_within_a_name_never_across_punctuation() -> None:
+    facts = [
+        Fact("fact-0001", "domain", "Support history", "Support explains a change to a customer. Refunds are kept."),
+        Fact("fact-0002", "domain", "Customer refunds", "Customer-refund rules and customer_refund ids."),
+    ]
+    hits = rank(bm25_search(ScanFields.of(facts), query_stems("customer refund"), 0), 8, 0)
+    pairs = {h.fact.id: [m for m in h.matches if " " in m.term] for h in hits}
+    assert pairs["fact-0001"] == []  # ". " ends a sentence: no pair
+    assert [(m.term, m.counts) for m in pairs["fact-0002"]] == [("customer refund", (1, 0, 2))]  # type: ignore[attr-defined]
 
 
 def test_bm25_whole_words_fields_and_multipliers() -> None:

@@ -277,6 +277,26 @@ def test_bm25_dense_and_sparse_scoring_agree_to_the_last_bit(
     assert run(0, 10**9) == sparse  # always pruned
 
 
+def test_bm25_a_type_filtered_search_leaves_the_next_unfiltered_one_whole() -> None:
+    """A long-lived scan keeps what a search derived (type ranks, weights): a search with a
+    type filter must not narrow the next one without it, on any scoring path."""
+    facts = [
+        Fact(f"fact-{n:04d}", ("decision", "domain")[n % 2], f"Orders batch {n}", "Orders go through the batch job.")
+        for n in range(1, 41)
+    ]
+    for prune_from in (0, 10**9):
+        original = bm25.PRUNE_FROM
+        bm25.PRUNE_FROM = prune_from
+        try:
+            scan = ScanFields.of(facts)
+            typed = rank(bm25_search(scan, query_stems("orders batch"), 0, 5, "domain"), 5, 0)
+            whole = rank(bm25_search(scan, query_stems("orders batch"), 0, 5), 5, 0)
+        finally:
+            bm25.PRUNE_FROM = original
+        assert {h.fact.type for h in typed} == {"domain"}
+        assert {h.fact.type for h in whole} == {"decision"}  # x1.2: every decision beats every domain fact
+
+
 @settings(max_examples=100)
 @given(fact_lists(), st.lists(word, min_size=2, max_size=4).map(" ".join))
 def test_pairs_searched_fact_by_fact_or_whole_field_agree(facts: list[Fact], query: str) -> None:

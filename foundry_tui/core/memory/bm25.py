@@ -388,7 +388,7 @@ def _select_pruned(
     parts = [(entry.weights, len(unit) == 1) for unit, entry in found]
     if wanted_rank is not None and stats.ranks is None:
         stats.ranks = array("i", (scan.order_at(i)[0] for i in range(count)))
-    ranks = stats.ranks
+    ranks = stats.ranks if wanted_rank is not None else None  # kept from an earlier typed search
     order_at = scan.order_at
     seen: set[int] = set()
     # A min-heap of (score, -type rank, -(-number), position): its first item is the worst kept hit.

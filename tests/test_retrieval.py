@@ -15,7 +15,7 @@ from foundry_tui.core.memory.bm25 import Bm25Hit, bm25_search, query_stems, stem
 from foundry_tui.core.memory.facts import TYPES, Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.search import NO_TERMS_HINT, ScanFields, memory_search, query_terms, rank
-from foundry_tui.core.memory.stopwords import STOP_WORDS
+from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
 
 from .helpers import TODAY, run_cli
 from .test_mcp_raw import INIT, RawServer, _call
@@ -37,6 +37,7 @@ def test_stop_words_are_dropped_from_queries() -> None:
     assert {"the", "which", "does", "use", "please", "should"} <= STOP_WORDS
     # never a word that names a subject a fact could be about
     assert not {"database", "test", "deploy", "api", "cache", "fix", "bug", "log", "go"} & STOP_WORDS
+    assert not {"go", "sort", "test", "log"} & QUESTION_WORDS
 
 
 @pytest.mark.parametrize("ranker", ["spec", "bm25"])

@@ -1,12 +1,13 @@
 """The `bm25` ranker (opt-in: `memoryRetrieval.ranker: "bm25"`, `--ranker bm25`).
 
-Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed,
--ation, -ly and a final e: "deploys", "deploying" and "deployed" are one term), stop words
-and the glue words of questions ("how long", "ask") dropped from the query. Each term scores BM25F: its frequency in title, tags and body,
-each divided by that field's length normalisation and weighted by the field's boost
-(title > tags > body, as the spec orders them), saturated by k1 and weighted by the
-term's inverse document frequency over the active facts. The sum is multiplied by the
-spec's type and confidence multipliers. Parameters: docs/DECISIONS.md.
+Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed, -ation,
+-ly and a final e: "deploys", "deploying" and "deployed" are one term), stop words and the
+glue words of questions ("how long", "ask") dropped from the query. Each term scores
+BM25F: its frequency in title, tags and body, each divided by that field's length
+normalisation and weighted by the field's boost (title > tags > body, as the spec orders
+them), saturated by k1 and weighted by the term's inverse document frequency over the
+active facts. The sum is multiplied by the spec's type and confidence multipliers.
+Parameters: docs/DECISIONS.md.
 
 It searches the same lowercased joined fields as the spec ranker's scan (ScanFields):
 a regular expression finds the words that start like each query stem, in C, and only
@@ -199,8 +200,9 @@ def _stats(scan: ScanFields) -> _Stats:
 
 
 Counts = tuple[dict[int, int], dict[int, int], dict[int, int]]
-# Between the two words of a pair: one to three spaces, hyphens, slashes or underscores, never a sentence's or a list's punctuation, nor the separators of facts and
-# tags ("load testing", "load-testing", "feature flags", "snake_case", "ci/cd").
+# Between the two words of a pair: one to three spaces, hyphens, slashes or underscores,
+# never a sentence's or a list's punctuation, nor the separators of facts and tags
+# ("load testing", "load-testing", "feature flags", "snake_case", "ci/cd").
 _GAP = r"[ \t\-/_]{1,3}"
 
 

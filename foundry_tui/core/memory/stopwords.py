@@ -36,13 +36,13 @@ STOP_WORDS: frozenset[str] = frozenset(
 
 # The glue of questions and requests beyond STOP_WORDS: words that say what kind of answer
 # is wanted ("how long", "how many", "what is the best way", "can I ask") rather than what it
-# is about. Dropped by the bm25 ranker only: the spec ranker's terms are the spec's.
+# is about ("go" and "sort" are not here: a language, an operation). Dropped by the bm25
+# ranker only: the spec ranker's terms are the spec's.
 QUESTION_WORDS: frozenset[str] = frozenset(
     """
     long many much often way ways good best better right fine supposed
     happen happens happened thing things stuff ask asked tell know want wants like
-    really actually currently usually someone something anything somewhere kind sort
-    go goes going
+    really actually currently usually someone something anything somewhere kind
     """.split()  # noqa: SIM905 (the grouped text is the readable list)
 )
 

@@ -91,21 +91,74 @@ def read_fact_file(path: Path) -> Fact | BrokenFile:
 
     The caller has checked that the facts folder stays inside the root; the file itself
     must be a regular file, not a link (it could lead anywhere), a FIFO or a device."""
+    return _read_fact(str(path), path.name)
+
+
+def _read_fact(path: str, name: str) -> Fact | BrokenFile:
+    """read_fact_file on a path given as text (no pathlib objects per file: loading 100,000 files)."""
     try:
         info = os.lstat(path)
         if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FACT_FILE_BYTES:  # never read, so never served
-            return BrokenFile(path.name, oversize_reason(info.st_size))
-        text = decode_text(read_regular(path, MAX_FACT_FILE_BYTES, follow=False, shown=path.name))
+            return BrokenFile(name, oversize_reason(info.st_size))
+        text = decode_text(read_regular(path, MAX_FACT_FILE_BYTES, follow=False, shown=name))
     except UnicodeDecodeError:
-        return BrokenFile(path.name, "not UTF-8 text: save the file as UTF-8")
+        return BrokenFile(name, "not UTF-8 text: save the file as UTF-8")
     except UnsafePathError as exc:
-        return BrokenFile(path.name, str(exc).removeprefix(f"{path.name} "))
+        return BrokenFile(name, str(exc).removeprefix(f"{name} "))
     except OSError as exc:
-        return BrokenFile(path.name, f"cannot be read ({exc.strerror})")
+        return BrokenFile(name, f"cannot be read ({exc.strerror})")
     try:
-        return parse_fact_text(text, path.name[:-3])
+        return parse_fact_text(text, name[:-3])
     except FactFileError as exc:
-        return BrokenFile(path.name, str(exc))
+        return BrokenFile(name, str(exc))
+
+
+# A first-ever load of at least this many files parses them on every core (one process per
+# core, this one included); fewer are parsed here, as starting a process costs more.
+PARALLEL_PARSE_MIN = 4000
+
+
+def _parse_chunk(folder: str, names: list[str]) -> list[Fact | BrokenFile]:
+    return [_read_fact(f"{folder}/{name}", name) for name in names]
+
+
+def parse_files(folder: str, names: list[str]) -> list[Fact | BrokenFile]:
+    """Each of `names` in `folder` parsed (read_fact_file), in order; many files on several cores.
+
+    The other processes run the same function on their share and send the Facts back
+    whole (pickled), so every fact and every broken-file message is what one process
+    would have made. If they cannot be started, this process parses everything."""
+    cores = os.cpu_count() or 1
+    if len(names) < PARALLEL_PARSE_MIN or cores < 2:
+        return _parse_chunk(folder, names)
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork is cheap, but forking a process that runs other threads (the TUI, the MCP server)
+    # can copy a lock held mid-operation; those start fresh interpreters instead.
+    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    workers = min(cores, 8)
+    size = -(-len(names) // workers)
+    chunks = [names[i : i + size] for i in range(0, len(names), size)]
+    try:
+        pool = ProcessPoolExecutor(max_workers=len(chunks) - 1, mp_context=multiprocessing.get_context(method))
+    except (OSError, ValueError, ImportError):
+        return _parse_chunk(folder, names)
+    with pool:
+        try:
+            futures = [pool.submit(_parse_chunk, folder, chunk) for chunk in chunks[1:]]
+        except Exception:  # the processes could not start: parse here
+            futures = []
+        done = _parse_chunk(folder, chunks[0])
+        for future, chunk in zip(futures, chunks[1:], strict=False):
+            try:
+                done += future.result()
+            except Exception:  # a worker died (out of memory, killed): its share is parsed here
+                done += _parse_chunk(folder, chunk)
+        if not futures:
+            done += [item for chunk in chunks[1:] for item in _parse_chunk(folder, chunk)]
+    return done
 
 
 class FactStore:
@@ -235,19 +288,24 @@ class FactStore:
         reuse = snapshot.by_name() if snapshot is not None else {}
         changes = Changes()
         parsed = 0
+        stale: list[tuple[str, _cache.StatKey, Fact | BrokenFile | None]] = []
         for idx, name in enumerate(names):
             key = (keys[3 * idx], keys[3 * idx + 1], keys[3 * idx + 2])
             current = self._entries.get(name)
             if current is not None and current[0] == key:
                 continue
-            item: Fact | BrokenFile
             cached = reuse.get(name)
             if cached is not None and snapshot is not None and snapshot.key_of(cached) == key:
                 found = snapshot.item_at(cached)
-                item = found if isinstance(found, Fact) else BrokenFile(name, found)
+                stale.append((name, key, found if isinstance(found, Fact) else BrokenFile(name, found)))
             else:
-                item = read_fact_file(self.layout.facts_dir / name)
-                parsed += 1
+                stale.append((name, key, None))
+        unread = [name for name, _key, item in stale if item is None]
+        read = iter(parse_files(str(self.layout.facts_dir), unread))
+        parsed = len(unread)
+        for name, key, known in stale:
+            current = self._entries.get(name)
+            item = known if known is not None else next(read)
             self._set(name, key, item)
             if self._loaded:
                 (changes.changed if current is not None else changes.added).append(name)

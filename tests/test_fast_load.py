@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from frontmatter.default_handlers import YAMLHandler
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,7 +36,10 @@ value = st.one_of(
     st.lists(scalar, max_size=4).map(lambda items: "[" + ", ".join(items) + "]"),
     st.lists(scalar, max_size=4).map(lambda items: "[" + ",".join(items) + "]"),
 )
-key = st.one_of(st.sampled_from(["id", "type", "title", "tags", "created", "expires", "yes", "null", "on"]), st.text(alphabet="abz_09-", min_size=1, max_size=6))
+key = st.one_of(
+    st.sampled_from(["id", "type", "title", "tags", "created", "expires", "yes", "null", "on"]),
+    st.text(alphabet="abz_09-", min_size=1, max_size=6),
+)
 
 
 def yaml_load(text: str) -> Any:
@@ -48,9 +50,12 @@ def yaml_load(text: str) -> Any:
 
 
 def same(a: Any, b: Any) -> bool:
-    return a == b and type(a) is type(b) and (
-        all(same(x, y) for x, y in zip(a, b, strict=True)) if isinstance(a, list) else True
-    ) and (all(same(a[k], b[k]) for k in a) if isinstance(a, dict) else True)
+    return (
+        a == b
+        and type(a) is type(b)
+        and (all(same(x, y) for x, y in zip(a, b, strict=True)) if isinstance(a, list) else True)
+        and (all(same(a[k], b[k]) for k in a) if isinstance(a, dict) else True)
+    )
 
 
 @settings(max_examples=1500, deadline=None)
@@ -94,7 +99,9 @@ def test_parse_gives_the_yaml_paths_fact_or_message(front: str) -> None:
     assert outcome(parse_fact_text) == outcome(facts._parse_with_yaml)
 
 
-near_simple = st.builds(lambda first, rest: first + rest, st.sampled_from("aynoNTx"), st.text(alphabet=NEAR_SIMPLE, max_size=12))
+near_simple = st.builds(
+    lambda first, rest: first + rest, st.sampled_from("aynoNTx"), st.text(alphabet=NEAR_SIMPLE, max_size=12)
+)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -130,7 +137,9 @@ def test_parsing_on_several_cores_gives_what_one_process_gives(tmp_path: Path, m
     for n in range(1, 41):
         name = f"fact-{n:04d}.md"
         names.append(name)
-        text = f"---\nid: fact-{n:04d}\ntype: domain\ntitle: Fact {n}\ntags: [a, b]\ncreated: 2026-01-01\n---\nBody {n}.\n"
+        text = (
+            f"---\nid: fact-{n:04d}\ntype: domain\ntitle: Fact {n}\ntags: [a, b]\ncreated: 2026-01-01\n---\nBody {n}.\n"
+        )
         if n % 7 == 0:
             text = text.replace("type: domain", "type: nonsense")  # broken, with its message
         if n % 11 == 0:
@@ -140,7 +149,7 @@ def test_parsing_on_several_cores_gives_what_one_process_gives(tmp_path: Path, m
     names.append("fact-0099.md")
     one = store._parse_chunk(str(folder), names)
     monkeypatch.setattr(store, "PARALLEL_PARSE_MIN", 2)
-    monkeypatch.setattr(store.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr("os.cpu_count", lambda: 3)
     many = store.parse_files(str(folder), names)
     assert [repr(item) for item in many] == [repr(item) for item in one]
     assert sum(isinstance(item, store.BrokenFile) for item in many) == 6

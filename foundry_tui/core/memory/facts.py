@@ -362,7 +362,30 @@ _SIMPLE_ITEM = re.compile(r"[A-Za-z](?:[A-Za-z0-9 _.;()/+'!?&%=\-]*[A-Za-z0-9_.;
 _SIMPLE_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # PyYAML's bool and null words (its implicit resolvers for scalars that start with a letter or '~').
 _YAML_WORDS = frozenset(
-    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split()
+    [
+        "yes",
+        "Yes",
+        "YES",
+        "no",
+        "No",
+        "NO",
+        "true",
+        "True",
+        "TRUE",
+        "false",
+        "False",
+        "FALSE",
+        "on",
+        "On",
+        "ON",
+        "off",
+        "Off",
+        "OFF",
+        "null",
+        "Null",
+        "NULL",
+        "~",
+    ]
 )
 
 

@@ -86,10 +86,11 @@ def _digest(lines: list[str]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:12]
 
 
-def build_index(active: Iterable[Fact], budget: int) -> tuple[str, IndexReport]:
+def build_index(active: Iterable[Fact], budget: int, *, in_order: bool = False) -> tuple[str, IndexReport]:
     """The INDEX.md text and its report. Lines are added in index order until the next
-    would take the whole file over `budget`; the omission note goes after the check."""
-    ordered = index_order(active)
+    would take the whole file over `budget`; the omission note goes after the check.
+    `in_order`: the facts are in index order already (the store keeps them so)."""
+    ordered = list(active) if in_order else index_order(active)
     head_chars = len(HEADING) + 1 + len(_marker("0" * 12)) + 1 + 1  # heading, marker, blank line
     chars = head_chars
     lines: list[str] = []
@@ -130,10 +131,12 @@ def index_state(path: Path, expected: str, *, inside: Layout) -> str:
     return "stale" if match.group(1) == _digest([lines[0], *lines[3:]]) else "edited"
 
 
-def write_index(path: Path, active: Iterable[Fact], budget: int, *, inside: Layout) -> IndexReport:
+def write_index(
+    path: Path, active: Iterable[Fact], budget: int, *, inside: Layout, in_order: bool = False
+) -> IndexReport:
     """Rebuild INDEX.md (written atomically, and only when its text changes). An INDEX.md
     that is a link (even out of the root) is replaced by the file, never written through."""
-    text, report = build_index(active, budget)
+    text, report = build_index(active, budget, in_order=in_order)
     report.path = path
     try:
         unchanged = not path.is_symlink() and inside.read_text(path) == text

@@ -7,11 +7,13 @@ A file that does not parse never stops the others from loading: it is kept as a
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as _dt
 import gc
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
@@ -22,10 +24,12 @@ from foundry_tui.core.memory.facts import (
     FactFileError,
     fact_number,
     id_order,
+    normalise,
     oversize_reason,
     parse_fact_text,
 )
 from foundry_tui.core.memory.snapshot import Snapshot
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, read_regular
 
 
@@ -180,6 +184,8 @@ class FactStore:
         self._pending: Snapshot | None = None
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
         self._active_map: tuple[object, dict[str, Fact]] | None = None
+        self._max_number: int | None = None
+        self._lookups: _Lookups | None = None
 
     # ---- loading ---------------------------------------------------------------------
 
@@ -300,6 +306,8 @@ class FactStore:
                 stale.append((name, key, found if isinstance(found, Fact) else BrokenFile(name, found)))
             else:
                 stale.append((name, key, None))
+        if len(stale) > 256:  # cheaper to build the writer's lookups anew than to update them
+            self._lookups = None
         unread = [name for name, _key, item in stale if item is None]
         read = iter(parse_files(str(self.layout.facts_dir), unread))
         parsed = len(unread)
@@ -365,8 +373,12 @@ class FactStore:
         if previous is not None:
             self._forget(name, previous[1])
         self._entries[name] = (key, item)
+        if self._max_number is not None:
+            self._max_number = max(self._max_number, fact_number(name[:-3]))
         if isinstance(item, Fact):
             self._facts[item.id] = item
+            if self._lookups is not None:
+                self._lookups.add(item)
         else:
             self._broken[name] = item
 
@@ -374,13 +386,26 @@ class FactStore:
         previous = self._entries.pop(name, None)
         if previous is not None:
             self._forget(name, previous[1])
+            self._max_number = None  # known again on the next call
 
     def _forget(self, name: str, item: Fact | BrokenFile) -> None:
         if isinstance(item, Fact):
             if self._facts.get(item.id) is item:
                 del self._facts[item.id]
+                if self._lookups is not None:
+                    self._lookups.remove(item)
         else:
             self._broken.pop(name, None)
+
+    def lookups(self) -> _Lookups:
+        """The writer's lookups (titles, what is replaced, index order), built on first use and
+        then kept in step with every change, so that a write costs what it changes."""
+        if self._pending is not None:
+            self._lookups = None
+            self._materialise()
+        if self._lookups is None:
+            self._lookups = _Lookups(self._facts.values())
+        return self._lookups
 
     def record_written(self, fact: Fact) -> None:
         """Take a fact this process has just written into the store without re-reading it."""
@@ -413,9 +438,33 @@ class FactStore:
 
     def max_number(self) -> int:
         """The highest fact number on disk, from valid facts and from the names of broken files."""
-        numbers = [fact.number for fact in self.facts.values()]
-        numbers += [fact_number(name[:-3]) for name in self.broken]
-        return max(numbers, default=0)
+        if self._max_number is None or self._pending is not None:
+            numbers = [fact.number for fact in self.facts.values()]
+            numbers += [fact_number(name[:-3]) for name in self.broken]
+            self._max_number = max(numbers, default=0)
+        return max(self._max_number, 0)
+
+    def active_with_title(self, title_key: str, today: _dt.date) -> list[Fact]:
+        """The active facts whose normalised title is `title_key`, by id."""
+        lookups = self.lookups()
+        iso = today.isoformat()
+        found = [
+            fact
+            for fact_id in lookups.titles.get(title_key, ())
+            if lookups.is_active(fact := self._facts[fact_id], iso)
+        ]
+        return sorted(found, key=lambda f: f.order_key)
+
+    def active_in_index_order(self, today: _dt.date) -> list[Fact]:
+        """The active facts in INDEX.md's order (type, then id): index_order(active_facts(today))."""
+        lookups = self.lookups()
+        iso = today.isoformat()
+        facts, replaced = self._facts, lookups.replaced
+        return [
+            fact
+            for _rank, _length, fact_id in lookups.order
+            if fact_id not in replaced and ((fact := facts[fact_id]).expires is None or fact.expires >= iso)
+        ]
 
     def superseded_by(self) -> dict[str, str]:
         """Old id → the newest fact id naming it in `supersedes` (presence, not depth)."""
@@ -437,7 +486,7 @@ class FactStore:
                         replaced[old] = fact.id  # the newest fact naming it
         iso = day.isoformat()
         active = [f for f in self.facts.values() if f.id not in replaced and (f.expires is None or f.expires >= iso)]
-        active.sort(key=lambda f: f.order_key)
+        active.sort(key=lambda f: (len(f.id), f.id))  # id_order, inlined: this runs after every change
         self._derived = (self.generation, day, active, replaced)
         return self._derived
 
@@ -466,6 +515,58 @@ class FactStore:
 
     def get(self, fact_id: str) -> Fact | None:
         return self.facts.get(fact_id)
+
+
+class _Lookups:
+    """Every valid fact by normalised title, the ids other facts replace (with how many name
+    each), and every fact id in index order; each change costs one insert or removal."""
+
+    __slots__ = ("order", "replaced", "titles")
+
+    def __init__(self, facts: Iterable[Fact]) -> None:
+        self.titles: dict[str, list[str]] = {}
+        self.replaced: dict[str, int] = {}
+        self.order: list[tuple[int, int, str]] = []
+        for fact in facts:
+            self._add(fact, sort=False)
+        self.order.sort()
+
+    @staticmethod
+    def _key(fact: Fact) -> tuple[int, int, str]:
+        return (TYPE_RANK.get(fact.type, len(TYPE_RANK)), *fact.order_key)
+
+    def _add(self, fact: Fact, sort: bool) -> None:
+        self.titles.setdefault(normalise(fact.title), []).append(fact.id)
+        for old in fact.replaced_ids():
+            if old != fact.id:
+                self.replaced[old] = self.replaced.get(old, 0) + 1
+        if sort:
+            bisect.insort(self.order, self._key(fact))
+        else:
+            self.order.append(self._key(fact))
+
+    def add(self, fact: Fact) -> None:
+        self._add(fact, sort=True)
+
+    def remove(self, fact: Fact) -> None:
+        title = normalise(fact.title)
+        ids = self.titles.get(title, [])
+        if fact.id in ids:
+            ids.remove(fact.id)
+            if not ids:
+                del self.titles[title]
+        for old in fact.replaced_ids():
+            if old != fact.id and old in self.replaced:
+                self.replaced[old] -= 1
+                if not self.replaced[old]:
+                    del self.replaced[old]
+        key = self._key(fact)
+        at = bisect.bisect_left(self.order, key)
+        if at < len(self.order) and self.order[at] == key:
+            del self.order[at]
+
+    def is_active(self, fact: Fact, today_iso: str) -> bool:
+        return fact.id not in self.replaced and (fact.expires is None or fact.expires >= today_iso)
 
 
 def open_store(layout: Layout, *, use_cache: bool = True) -> FactStore:

@@ -154,9 +154,10 @@ def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
 
     return write_index(
         project.layout.index_path,
-        project.active_facts(today),
+        project.store.active_in_index_order(today),
         project.config().index_token_budget,
         inside=project.layout,
+        in_order=True,
     )
 
 
@@ -175,10 +176,7 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
     project.config()  # a broken config refuses before anything is written
     with folder_lock(project.layout.memory_dir):
         project.sync()
-        store = project.store
-        active = store.active_facts(today)
-        title_key = normalise(new.title)
-        same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
+        same_title = project.store.active_with_title(normalise(new.title), today)
         print_fp = fingerprint(new.title, new.body)
         same = [f for f in same_title if f.fingerprint == print_fp]
         if same:  # no fact is written; the index is brought up to date if it is stale, so the

@@ -11,6 +11,7 @@ import bisect
 import contextlib
 import datetime as _dt
 import gc
+import itertools
 import os
 import stat
 from collections.abc import Iterable
@@ -455,16 +456,14 @@ class FactStore:
         ]
         return sorted(found, key=lambda f: f.order_key)
 
-    def active_in_index_order(self, today: _dt.date) -> list[Fact]:
-        """The active facts in INDEX.md's order (type, then id): index_order(active_facts(today))."""
+    def active_ids_in_index_order(self, today: _dt.date) -> list[str]:
+        """The ids of the active facts in INDEX.md's order (type, then id), as
+        index_order(active_facts(today)) gives them, without visiting every Fact."""
         lookups = self.lookups()
         iso = today.isoformat()
-        facts, replaced = self._facts, lookups.replaced
-        return [
-            fact
-            for _rank, _length, fact_id in lookups.order
-            if fact_id not in replaced and ((fact := facts[fact_id]).expires is None or fact.expires >= iso)
-        ]
+        inactive = set(lookups.replaced)
+        inactive.update(fact_id for fact_id, expires in lookups.expiring.items() if expires < iso)
+        return list(itertools.filterfalse(inactive.__contains__, lookups.ids))
 
     def superseded_by(self) -> dict[str, str]:
         """Old id → the newest fact id naming it in `supersedes` (presence, not depth)."""
@@ -521,15 +520,17 @@ class _Lookups:
     """Every valid fact by normalised title, the ids other facts replace (with how many name
     each), and every fact id in index order; each change costs one insert or removal."""
 
-    __slots__ = ("order", "replaced", "titles")
+    __slots__ = ("expiring", "ids", "order", "replaced", "titles")
 
     def __init__(self, facts: Iterable[Fact]) -> None:
         self.titles: dict[str, list[str]] = {}
         self.replaced: dict[str, int] = {}
+        self.expiring: dict[str, str] = {}  # id -> expires, for the facts that have one
         self.order: list[tuple[int, int, str]] = []
         for fact in facts:
             self._add(fact, sort=False)
         self.order.sort()
+        self.ids = [key[2] for key in self.order]  # the ids of `order`, in step with it
 
     @staticmethod
     def _key(fact: Fact) -> tuple[int, int, str]:
@@ -540,8 +541,13 @@ class _Lookups:
         for old in fact.replaced_ids():
             if old != fact.id:
                 self.replaced[old] = self.replaced.get(old, 0) + 1
+        if fact.expires is not None:
+            self.expiring[fact.id] = fact.expires
         if sort:
-            bisect.insort(self.order, self._key(fact))
+            key = self._key(fact)
+            at = bisect.bisect_left(self.order, key)
+            self.order.insert(at, key)
+            self.ids.insert(at, fact.id)
         else:
             self.order.append(self._key(fact))
 
@@ -560,10 +566,12 @@ class _Lookups:
                 self.replaced[old] -= 1
                 if not self.replaced[old]:
                     del self.replaced[old]
+        self.expiring.pop(fact.id, None)
         key = self._key(fact)
         at = bisect.bisect_left(self.order, key)
         if at < len(self.order) and self.order[at] == key:
             del self.order[at]
+            del self.ids[at]
 
     def is_active(self, fact: Fact, today_iso: str) -> bool:
         return fact.id not in self.replaced and (fact.expires is None or fact.expires >= today_iso)

@@ -150,15 +150,12 @@ def validate_request(req: WriteRequest) -> Fact:
 
 def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
     """Rebuild INDEX.md from the active facts and report budget usage."""
-    from foundry_tui.core.memory.index_file import write_index
+    from foundry_tui.core.memory.index_file import build_index_of_ids, write_built_index
 
-    return write_index(
-        project.layout.index_path,
-        project.store.active_in_index_order(today),
-        project.config().index_token_budget,
-        inside=project.layout,
-        in_order=True,
-    )
+    store = project.store
+    ordered = store.active_ids_in_index_order(today)
+    built = build_index_of_ids(ordered, store.facts.__getitem__, project.config().index_token_budget)
+    return write_built_index(project.layout.index_path, built, inside=project.layout)
 
 
 def memory_index(project: Project, today: _dt.date) -> IndexReport:

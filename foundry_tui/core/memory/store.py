@@ -217,6 +217,12 @@ class FactStore:
         snapshot, self._pending = self._pending, None
         if snapshot is None:
             return
+        try:
+            self._materialise_from(snapshot)
+        finally:
+            snapshot.close()
+
+    def _materialise_from(self, snapshot: Snapshot) -> None:
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
@@ -253,10 +259,10 @@ class FactStore:
         if self._cache_path is None:
             return None
         try:
-            data = self._cache_path.read_bytes()
+            file = open(self._cache_path, "rb")  # noqa: SIM115  # the snapshot keeps it for the bodies
         except OSError:
             return None
-        return Snapshot.loads(data, str(self.layout.root))
+        return Snapshot.load(file, str(self.layout.root))
 
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
@@ -292,7 +298,10 @@ class FactStore:
                 self._loaded = True
                 self.generation += 1
                 return Changes()
-        reuse = snapshot.by_name() if snapshot is not None else {}
+        reuse = {}
+        if snapshot is not None:
+            snapshot.read_bodies()  # most facts come from it: every body in one read
+            reuse = snapshot.by_name()
         changes = Changes()
         parsed = 0
         stale: list[tuple[str, _cache.StatKey, Fact | BrokenFile | None]] = []
@@ -307,6 +316,8 @@ class FactStore:
                 stale.append((name, key, found if isinstance(found, Fact) else BrokenFile(name, found)))
             else:
                 stale.append((name, key, None))
+        if snapshot is not None:
+            snapshot.close()
         if len(stale) > 256:  # cheaper to build the writer's lookups anew than to update them
             self._lookups = None
         unread = [name for name, _key, item in stale if item is None]

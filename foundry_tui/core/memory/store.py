@@ -186,6 +186,7 @@ class FactStore:
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
         self._active_map: tuple[object, dict[str, Fact]] | None = None
         self._max_number: int | None = None
+        self._sorted: tuple[int, list[Fact]] | None = None
         self._lookups: _Lookups | None = None
 
     # ---- loading ---------------------------------------------------------------------
@@ -521,7 +522,11 @@ class FactStore:
         return None
 
     def sorted_facts(self) -> list[Fact]:
-        return sorted(self.facts.values(), key=lambda f: f.order_key)
+        """Every valid fact by id (kept while nothing changes: prune, listings and the TUI ask in turn)."""
+        facts = self.facts
+        if self._sorted is None or self._sorted[0] != self.generation:
+            self._sorted = (self.generation, sorted(facts.values(), key=lambda f: (len(f.id), f.id)))
+        return list(self._sorted[1])
 
     def get(self, fact_id: str) -> Fact | None:
         return self.facts.get(fact_id)

@@ -308,12 +308,18 @@ def main() -> None:
     if shutil.which("tmux") is None:
         sys.exit("bench_speed: tmux is needed for the first-paint rows (apt-get install tmux)")
     load = os.getloadavg()[0]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load:.1f} at start")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load:.1f} at start", flush=True)
     env = child_env(Path(tempfile.gettempdir()) / "foundry-speed-import-cache")
     ours = python_import_ms("import foundry_tui.tui.app", env)
     bare = python_import_ms("import textual.app; from textual.widgets import DataTable, Footer, Header, Input", env)
-    print(f"importing foundry_tui.tui.app: {ours:.0f} ms (textual.app and the bare app's widgets: {bare:.0f} ms)")
-    rows = [bench(n, args.repeats, args.neardup_limit) for n in args.sizes]
+    print(
+        f"importing foundry_tui.tui.app: {ours:.0f} ms (textual.app and the bare app's widgets: {bare:.0f} ms)",
+        flush=True,
+    )
+    rows = []
+    for n in args.sizes:
+        rows.append(bench(n, args.repeats, args.neardup_limit))
+        print(f"{n:,} facts: " + "; ".join(f"{k} {v}" for k, v in rows[-1].items()), flush=True)
     width = max(len(k) for k in BARS)
     print(f"{'':<{width}}  " + "  ".join(f"{n:>24,}" for n in args.sizes) + "  bar")
     for key, bar in BARS.items():

@@ -411,11 +411,17 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
     root = find_root(args.root)  # a root that does not exist is an error before the app starts
     today = _today(args)
+    project = None
+    if args.at is None and not args.no_watch:
+        from foundry_tui.core.memory.project import Project
+
+        project = Project(root)
+        project.preload()  # the facts load while Textual is imported and starts
     from foundry_tui.tui.app import FoundryApp
 
     label = "demo project (a temporary copy)" if args.demo else root_label(root)
     if args.at is None:
-        FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
+        FoundryApp(root, today, watch=not args.no_watch, root_label=label, project=project).run()
         return 0
     import shutil
     import tempfile

@@ -227,8 +227,25 @@ class FactStore:
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            for name, key, item in snapshot.items():
-                self._set(name, key, item if isinstance(item, Fact) else BrokenFile(name, item))
+            if self._entries or self._lookups is not None:
+                for name, key, item in snapshot.items():
+                    self._set(name, key, item if isinstance(item, Fact) else BrokenFile(name, item))
+                return
+            # A store filled from nothing but the snapshot: every entry set directly, in one pass.
+            keys, names, entries = snapshot.keys, snapshot.names, self._entries
+            facts = iter(snapshot.all_facts())
+            valid = set(snapshot.positions)
+            for pos, name in enumerate(names):
+                key = (keys[3 * pos], keys[3 * pos + 1], keys[3 * pos + 2])
+                if pos in valid:
+                    fact = next(facts)
+                    entries[name] = (key, fact)
+                    self._facts[fact.id] = fact
+                else:
+                    broken = BrokenFile(name, snapshot.broken[name])
+                    entries[name] = (key, broken)
+                    self._broken[name] = broken
+            self._max_number = None
         finally:
             gc.freeze()
             if gc_was_enabled:

@@ -8,6 +8,7 @@ search costs milliseconds and still sees every change on disk.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import sys
@@ -363,6 +364,10 @@ class _KernelWatcher:
             os.close(self._fd)
             self._fd = -1
         self._watching = False
+
+    def __del__(self) -> None:  # a Project dropped without close() gives its inotify instance back
+        with contextlib.suppress(Exception):  # at interpreter exit os may be gone: nothing to give back then
+            self.stop()
 
 
 class _FactWatcher:

@@ -8,6 +8,7 @@ and 2 on bad usage, with a one-line error on stderr and never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -416,7 +417,12 @@ def cmd_tui(args: argparse.Namespace) -> int:
         from foundry_tui.core.memory.project import Project
 
         project = Project(root)
-        project.preload()  # the facts load while Textual is imported and starts
+        if project.watch_exactly():
+            # Stat every fact file now, on this thread, before Textual starts: in the screen's
+            # worker thread the stats would queue for the interpreter behind the UI thread's
+            # start-up. The screen's own load then reads only what changed since (exactly).
+            with contextlib.suppress(Exception):  # the screen's load meets any problem again and reports it
+                project.sync()
     from foundry_tui.tui.app import FoundryApp
 
     label = "demo project (a temporary copy)" if args.demo else root_label(root)

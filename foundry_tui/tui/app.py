@@ -68,7 +68,7 @@ class FoundryApp(App[None]):
     ) -> None:
         super().__init__()
         self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
-        self.project = project if project is not None else Project(root)  # given: already loading (preload)
+        self.project = project if project is not None else Project(root)  # given: loaded already (cli.cmd_tui)
         # Who this session acts as, fixed at start: every write goes through the trust gate as it.
         self.caller = caller if caller is not None else resolve_caller()
         self.today = today

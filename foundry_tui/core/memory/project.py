@@ -161,26 +161,13 @@ class Project:
             if isinstance(self._watcher, _FactWatcher):
                 self._watcher.ensure_started()
 
-    def preload(self) -> bool:
-        """Start watching the facts (exactly: inotify only) and load them in a thread, for a
-        process that is about to ask for them (the TUI, while Textual starts). False, and
-        nothing started, where no exact watcher exists: the first sync would stat again anyway."""
+    def watch_exactly(self) -> bool:
+        """Watch the facts through the kernel's queue (inotify) if there is one; False, and
+        nothing started, where there is not. From then on `sync()` reads only what changed."""
         with self._lock:
             if self._watcher is None:
                 self._watcher = _KernelWatcher.open(self.layout.facts_dir)
-            if not isinstance(self._watcher, _KernelWatcher):
-                return False
-
-        def load() -> None:
-            try:
-                with self._lock:
-                    self.sync()
-                    self.store.facts  # noqa: B018  # builds the Facts the first screen shows
-            except Exception:  # the screen's own load meets the problem again and reports it
-                return
-
-        threading.Thread(target=load, name="foundry-preload", daemon=True).start()
-        return True
+            return isinstance(self._watcher, _KernelWatcher)
 
     def close(self) -> None:
         if self._watcher is not None:

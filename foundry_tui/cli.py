@@ -8,7 +8,6 @@ and 2 on bad usage, with a one-line error on stderr and never a traceback.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
@@ -412,22 +411,11 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
     root = find_root(args.root)  # a root that does not exist is an error before the app starts
     today = _today(args)
-    project = None
-    if args.at is None and not args.no_watch:
-        from foundry_tui.core.memory.project import Project
-
-        project = Project(root)
-        if project.watch_exactly():
-            # Stat every fact file now, on this thread, before Textual starts: in the screen's
-            # worker thread the stats would queue for the interpreter behind the UI thread's
-            # start-up. The screen's own load then reads only what changed since (exactly).
-            with contextlib.suppress(Exception):  # the screen's load meets any problem again and reports it
-                project.sync()
     from foundry_tui.tui.app import FoundryApp
 
     label = "demo project (a temporary copy)" if args.demo else root_label(root)
     if args.at is None:
-        FoundryApp(root, today, watch=not args.no_watch, root_label=label, project=project).run()
+        FoundryApp(root, today, watch=not args.no_watch, root_label=label).run()
         return 0
     import shutil
     import tempfile

@@ -66,7 +66,7 @@ def test_a_watched_writer_sees_another_processes_write_at_once(project: Project)
 @needs_inotify
 def test_a_watched_project_rescans_when_the_folder_is_replaced(project: Project) -> None:
     write(project, "First fact", "One.")
-    assert project.watch_exactly()  # what `foundry tui` does before Textual starts
+    project.watch()
     try:
         project.sync()
         facts = project.layout.facts_dir

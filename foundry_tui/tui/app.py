@@ -64,11 +64,10 @@ class FoundryApp(App[None]):
         root_label: str | None = None,
         read_only: bool = False,
         caller: Caller | None = None,
-        project: Project | None = None,
     ) -> None:
         super().__init__()
         self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
-        self.project = project if project is not None else Project(root)  # given: loaded already (cli.cmd_tui)
+        self.project = Project(root)
         # Who this session acts as, fixed at start: every write goes through the trust gate as it.
         self.caller = caller if caller is not None else resolve_caller()
         self.today = today

@@ -161,14 +161,6 @@ class Project:
             if isinstance(self._watcher, _FactWatcher):
                 self._watcher.ensure_started()
 
-    def watch_exactly(self) -> bool:
-        """Watch the facts through the kernel's queue (inotify) if there is one; False, and
-        nothing started, where there is not. From then on `sync()` reads only what changed."""
-        with self._lock:
-            if self._watcher is None:
-                self._watcher = _KernelWatcher.open(self.layout.facts_dir)
-            return isinstance(self._watcher, _KernelWatcher)
-
     def close(self) -> None:
         if self._watcher is not None:
             self._watcher.stop()

@@ -96,3 +96,27 @@ def test_the_writers_lookups_equal_a_full_recount(project: Project) -> None:
         assert [f.id for f in store.active_with_title(f"fact number {n}", TODAY)] == expected
     assert [f.id for f in store.active_with_title("fact number 5", TODAY)] == ["fact-0013"]
     assert [f.id for f in store.active_with_title("fact number 2", TODAY)] == ["fact-0011"]  # 0003 replaced, retired
+
+
+def _recount(store: object) -> int:
+    """The highest number as max_number always counted it, from scratch."""
+    from foundry_tui.core.memory.facts import fact_number
+    from foundry_tui.core.memory.store import FactStore
+
+    assert isinstance(store, FactStore)
+    numbers = [f.number for f in store.facts.values()] + [fact_number(n[:-3]) for n in store.broken]
+    return max(numbers, default=0)
+
+
+def test_the_highest_number_is_kept_as_it_was_counted(project: Project) -> None:
+    facts = project.layout.facts_dir
+    facts.mkdir(parents=True, exist_ok=True)
+    (facts / "notes.md").write_text("not a fact\n")  # a broken file whose name holds no number
+    project.sync()
+    assert project.store.max_number() == _recount(project.store)
+    write(project, "One", "1.")
+    write(project, "Two", "2.")
+    assert project.store.max_number() == _recount(project.store) == 2
+    (facts / "fact-0002.md").unlink()
+    project.sync()
+    assert project.store.max_number() == _recount(project.store)

@@ -185,7 +185,8 @@ class FactStore:
         self._pending: Snapshot | None = None
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
         self._active_map: tuple[object, dict[str, Fact]] | None = None
-        self._max_number: int | None = None
+        # The highest number among the file names (None: none at all), once known; kept on each change.
+        self._max_number: tuple[int | None] | None = None
         self._sorted: tuple[int, list[Fact]] | None = None
         self._lookups: _Lookups | None = None
 
@@ -404,7 +405,8 @@ class FactStore:
             self._forget(name, previous[1])
         self._entries[name] = (key, item)
         if self._max_number is not None:
-            self._max_number = max(self._max_number, fact_number(name[:-3]))
+            number, known = fact_number(name[:-3]), self._max_number[0]
+            self._max_number = (number if known is None else max(known, number),)
         if isinstance(item, Fact):
             self._facts[item.id] = item
             if self._lookups is not None:
@@ -471,8 +473,9 @@ class FactStore:
         if self._max_number is None or self._pending is not None:
             numbers = [fact.number for fact in self.facts.values()]
             numbers += [fact_number(name[:-3]) for name in self.broken]
-            self._max_number = max(numbers, default=0)
-        return max(self._max_number, 0)
+            self._max_number = (max(numbers) if numbers else None,)
+        highest = self._max_number[0]
+        return 0 if highest is None else highest
 
     def active_with_title(self, title_key: str, today: _dt.date) -> list[Fact]:
         """The active facts whose normalised title is `title_key`, by id."""

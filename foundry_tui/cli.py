@@ -357,6 +357,18 @@ def cmd_blackboard_read(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_blackboard_waves(args: argparse.Namespace) -> int:
+    from foundry_tui.core.artefacts.waves import find_wave, inspect_waves, wave_text, waves_json, waves_text
+
+    waves = inspect_waves(_project(args).layout)
+    if args.wave is None:
+        _emit_json_or_text(args, waves_json(waves), waves_text(waves))
+        return 0
+    wave = find_wave(waves, args.wave)
+    _emit_json_or_text(args, waves_json([wave]), wave_text(wave))
+    return 0
+
+
 def cmd_contract_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.contracts import describe_contracts
 
@@ -606,7 +618,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("title")
     p.add_argument("--supersedes", type=int, metavar="N", help="mark ADR N superseded by the new one")
 
-    board = _group(commands, "blackboard", "artifacts agents hand each other: read, write")
+    board = _group(commands, "blackboard", "artifacts agents hand each other: waves, read, write")
+    p = sub(board, "waves", cmd_blackboard_waves, "the waves in the order they happened, with their counts")
+    p.add_argument("wave", nargs="?", help="one wave: its artifacts, each with its contract check")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub(board, "read", cmd_blackboard_read, "summaries of a wave's artifacts")
     p.add_argument("wave")
     p.add_argument("--agent", help="only this producer")

@@ -169,6 +169,14 @@ def violations(schema: dict[str, Any], data: Any, contract_id: str = "") -> list
     """Every violation of `schema` by `data`, in a stable order. A contract that cannot be
     applied (a `$ref` that leads nowhere or in circles, a pattern RE2 cannot run) raises a
     one-line FoundryError; no `$ref` is ever fetched from the network."""
+    return [message for message, _path in located_violations(schema, data, contract_id)]
+
+
+def located_violations(
+    schema: dict[str, Any], data: Any, contract_id: str = ""
+) -> list[tuple[str, tuple[str | int, ...]]]:
+    """`violations`, each with the path (keys and indexes) of the value it is about: the
+    object itself for a missing or unexpected property."""
     from jsonschema import exceptions, validators
     from referencing import Registry
     from referencing.exceptions import Unresolvable
@@ -201,7 +209,7 @@ def violations(schema: dict[str, Any], data: Any, contract_id: str = "") -> list
             raise InputError("the artifact is nested deeper than 100 levels: flatten it") from None
         raise FoundryError(f"{name} cannot be used: its $ref chain never reaches a schema: fix the contract") from None
     errors = sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message))
-    return [_message(e) for e in errors]
+    return [(_message(e), tuple(e.absolute_path)) for e in errors]
 
 
 def load_json_file(layout: Layout, raw_path: str) -> Any:

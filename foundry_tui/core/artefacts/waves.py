@@ -206,7 +206,7 @@ def inspect_artifact(layout: Layout, art: Artifact, contracts: _Contracts | None
     if art.problem:
         return InspectedArtifact(art, written, size, [])
     if not isinstance(art.data, dict) or not isinstance(art.data.get("schema"), str):
-        return InspectedArtifact(art, written, size, [], "it names no contract: the artifact has no \"schema\" field")
+        return InspectedArtifact(art, written, size, [], 'it names no contract: the artifact has no "schema" field')
     try:
         found = located_violations(contracts.get(art.schema), art.data, art.schema)
     except FoundryError as exc:
@@ -382,4 +382,3 @@ def diff_counts(lines: list[DiffLine]) -> str:
 def contract_text(layout: Layout, contract_id: str) -> str:
     """The contract as indented JSON, for showing beside an artifact."""
     return json.dumps(load_contract(layout, contract_id), indent=2, ensure_ascii=False)
-

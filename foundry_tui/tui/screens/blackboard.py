@@ -138,14 +138,11 @@ class BlackboardScreen(LiveScreen):
 
     @on(DataTable.RowSelected, "#wave-table")
     def _wave_chosen(self, event: DataTable.RowSelected) -> None:
-        """Enter on a wave: its first artifact shown (with the filters), the artifacts focused."""
+        """Enter on a wave: the artifacts pane goes to it (as filtered) and takes the focus."""
         tree = self.query_one(ArtifactTree)
-        for node in tree.root.children:
-            if node.children and node.children[0].data is not None and node.children[0].data.artifact.wave == (
-                event.row_key.value
-            ):
-                tree.move_cursor(node.children[0])
-                break
+        node = tree.wave_nodes.get(str(event.row_key.value))
+        if node is not None:
+            tree.move_cursor(node.children[0] if node.children else node)
         tree.focus()
 
     # ---- actions ---------------------------------------------------------------------------

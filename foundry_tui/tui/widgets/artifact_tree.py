@@ -33,6 +33,7 @@ class ArtifactTree(Tree[InspectedArtifact | None]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("blackboard", id=id)
         self.show_root = False
+        self.wave_nodes: dict[str, TreeNode[InspectedArtifact | None]] = {}  # the waves shown
 
     def show(
         self,
@@ -45,6 +46,7 @@ class ArtifactTree(Tree[InspectedArtifact | None]):
     ) -> None:
         """Redraw; the cursor goes back to the artifact `keep` (a key) when it is still shown."""
         self.clear()
+        self.wave_nodes = {}
         fresh_style = self.get_component_rich_style("artifact-tree--fresh")
         target: TreeNode[InspectedArtifact | None] | None = None
         shown_count = total = 0
@@ -58,6 +60,7 @@ class ArtifactTree(Tree[InspectedArtifact | None]):
             if only.active:
                 label.append(f"  {len(matching)} of {len(wave.items)}", style="dim")
             node = self.root.add(label, data=None, expand=True)
+            self.wave_nodes[wave.name] = node
             for item in matching:
                 art = item.artifact
                 leaf = Text.assemble((shown(art.name), "bold"), " ", verdict(item, colours))

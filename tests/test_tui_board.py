@@ -42,7 +42,12 @@ async def _board(pilot: Pilot[Any]) -> BlackboardScreen:
 def _leaves(pilot: Pilot[Any]) -> dict[str, Text]:
     """Every artifact shown in the artifacts pane, by key, with its label."""
     tree = pilot.app.screen.query_one(ArtifactTree)
-    return {leaf.data.key: leaf.label for wave in tree.root.children for leaf in wave.children if leaf.data is not None}
+    return {
+        leaf.data.key: Text(leaf.label) if isinstance(leaf.label, str) else leaf.label
+        for wave in tree.root.children
+        for leaf in wave.children
+        if leaf.data is not None
+    }
 
 
 def _table_rows(pilot: Pilot[Any]) -> list[list[str]]:
@@ -193,6 +198,7 @@ async def test_violations_point_at_their_place_beside_the_contract(demo_root: Pa
 async def test_a_malformed_artifact_is_shown_as_unreadable(demo_root: Path) -> None:
     path = Layout(demo_root).blackboard_dir / "audit" / "broken.json"
     path.write_text('{"summary": [unclosed\n')
+    (path.parent / "odd.json").write_text(json.dumps({"schema": "[/]", "producedBy": "[b]x"}))  # markup, never parsed
     async with make_app(demo_root).run_test(size=(120, 40)) as pilot:
         screen = await _board(pilot)
         await select_artifact(pilot, "audit/broken.json")
@@ -200,7 +206,12 @@ async def test_a_malformed_artifact_is_shown_as_unreadable(demo_root: Path) -> N
             "- not valid JSON (line 1: Expecting value)"
         )
         assert screen.query_one(ArtifactView).border_subtitle == "unreadable"
-        assert _table_rows(pilot)[1][4:6] == ["3", "2"]
+        assert _table_rows(pilot)[1][4:6] == ["4", "3"]
+        await select_artifact(pilot, "audit/odd.json")
+        assert str(screen.query_one("#contract").border_title) == "Contract \\[/]"  # escaped: drawn as written
+        assert str(screen.query_one("#artifact-problems", Static).render()).startswith(
+            "- contract id '[/]' is not a plain name"
+        )
 
 
 async def test_diff_of_the_same_agent_a_wave_earlier_and_of_any_two(demo_root: Path) -> None:
@@ -231,9 +242,9 @@ async def test_diff_of_the_same_agent_a_wave_earlier_and_of_any_two(demo_root: P
         await select_artifact(pilot, "audit/perf-reviewer.json")
         await pilot.press("d")
         await settle(pilot)
-        diff = pilot.app.screen
-        assert isinstance(diff, ArtifactDiffScreen)
-        assert diff.title_text == "plan/planner.json → audit/perf-reviewer.json"
+        second = pilot.app.screen
+        assert isinstance(second, ArtifactDiffScreen)
+        assert second.title_text == "plan/planner.json → audit/perf-reviewer.json"
         await pilot.press("escape")
         await settle(pilot)
         await select_artifact(pilot, "plan/planner.json")

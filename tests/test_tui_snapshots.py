@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from foundry_tui.tui.screens.blackboard import BlackboardScreen
+
 from .tui_helpers import make_app, select, select_artifact, settle
 
 SIZE = (120, 40)
@@ -122,7 +124,9 @@ def test_blackboard_new_artifact_highlighted(
     async def run_before(pilot: Pilot[Any]) -> None:
         await _steps("f3")(pilot)
         _second_review(demo_root)
-        pilot.app.screen.load()  # what the watcher's FilesChanged does
+        board = pilot.app.screen
+        assert isinstance(board, BlackboardScreen)
+        board.load()  # what the watcher's FilesChanged does
         await settle(pilot)
 
     assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=run_before)

@@ -26,7 +26,7 @@ from foundry_tui.core.paths import Layout
 
 from .helpers import run_cli
 
-REVIEW = {
+REVIEW: dict[str, Any] = {
     "summary": "One finding.",
     "verdict": "request-changes",
     "findings": [

@@ -7,7 +7,7 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Static
 
-from foundry_tui.tui.text import plain_lines, shown, shown_lines
+from foundry_tui.tui.text import plain, plain_lines, shown_lines
 
 
 class ContractView(VerticalScroll):
@@ -20,7 +20,7 @@ class ContractView(VerticalScroll):
 
     def show(self, contract_id: str, text: str | None, problem: str | None) -> None:
         body = self.query_one("#contract-json", Static)
-        self.border_title = f"Contract {shown(contract_id)}"
+        self.border_title = plain(f"Contract {contract_id}")  # an artifact names it: never markup
         if text is None:
             body.update(plain_lines(problem or f"no contract '{contract_id}'"))
         else:

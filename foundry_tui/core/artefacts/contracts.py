@@ -177,39 +177,56 @@ def located_violations(
 ) -> list[tuple[str, tuple[str | int, ...]]]:
     """`violations`, each with the path (keys and indexes) of the value it is about: the
     object itself for a missing or unexpected property."""
-    from jsonschema import exceptions, validators
-    from referencing import Registry
-    from referencing.exceptions import Unresolvable
+    return ContractChecker(schema, contract_id).check(data)
 
-    name = f"contract {contract_id}" if contract_id else "the contract"
-    base = validators.validator_for(schema)
-    try:
-        base.check_schema(schema)
-    except exceptions.SchemaError as exc:
-        raise FoundryError(f"{name} is not a valid JSON Schema ({exc.message}): fix it") from None
-    except RecursionError:
-        raise FoundryError(f"{name} is nested too deeply to check: fix it") from None
-    patterns = _LinearPatterns()
-    cls = validators.extend(  # type: ignore[no-untyped-call]
-        base, {"pattern": patterns.pattern, "patternProperties": patterns.pattern_properties}
-    )
-    try:
-        found = list(cls(schema, registry=Registry()).iter_errors(data))
-    except Unresolvable as exc:
-        ref = str(getattr(exc, "ref", "") or "")
-        ref = "#" + ref if ref.startswith("/") else ref
-        raise FoundryError(f"{name} cannot be used: its $ref '{ref}' cannot be resolved: fix the contract") from None
-    except _UnsupportedPattern as exc:
-        raise FoundryError(
-            f"{name} cannot be used: pattern {exc.pattern!r} is not supported ({exc.reason}): contracts match "
-            "patterns in linear time, without backreferences or lookaround: rewrite it"
-        ) from None
-    except RecursionError:
-        if _depth(data) > 100:
-            raise InputError("the artifact is nested deeper than 100 levels: flatten it") from None
-        raise FoundryError(f"{name} cannot be used: its $ref chain never reaches a schema: fix the contract") from None
-    errors = sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message))
-    return [(_message(e), tuple(e.absolute_path)) for e in errors]
+
+class ContractChecker:
+    """One contract made ready to check many artifacts: checking the schema itself costs
+    most of one validation, so a caller that validates a whole run makes one per contract."""
+
+    def __init__(self, schema: dict[str, Any], contract_id: str = "") -> None:
+        from jsonschema import exceptions, validators
+
+        self.schema = schema
+        self.name = f"contract {contract_id}" if contract_id else "the contract"
+        base = validators.validator_for(schema)
+        try:
+            base.check_schema(schema)
+        except exceptions.SchemaError as exc:
+            raise FoundryError(f"{self.name} is not a valid JSON Schema ({exc.message}): fix it") from None
+        except RecursionError:
+            raise FoundryError(f"{self.name} is nested too deeply to check: fix it") from None
+        self.patterns = _LinearPatterns()
+        self.cls = validators.extend(  # type: ignore[no-untyped-call]
+            base, {"pattern": self.patterns.pattern, "patternProperties": self.patterns.pattern_properties}
+        )
+
+    def check(self, data: Any) -> list[tuple[str, tuple[str | int, ...]]]:
+        from referencing import Registry
+        from referencing.exceptions import Unresolvable
+
+        name = self.name
+        try:
+            found = list(self.cls(self.schema, registry=Registry()).iter_errors(data))
+        except Unresolvable as exc:
+            ref = str(getattr(exc, "ref", "") or "")
+            ref = "#" + ref if ref.startswith("/") else ref
+            raise FoundryError(
+                f"{name} cannot be used: its $ref '{ref}' cannot be resolved: fix the contract"
+            ) from None
+        except _UnsupportedPattern as exc:
+            raise FoundryError(
+                f"{name} cannot be used: pattern {exc.pattern!r} is not supported ({exc.reason}): contracts match "
+                "patterns in linear time, without backreferences or lookaround: rewrite it"
+            ) from None
+        except RecursionError:
+            if _depth(data) > 100:
+                raise InputError("the artifact is nested deeper than 100 levels: flatten it") from None
+            raise FoundryError(
+                f"{name} cannot be used: its $ref chain never reaches a schema: fix the contract"
+            ) from None
+        errors = sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message))
+        return [(_message(e), tuple(e.absolute_path)) for e in errors]
 
 
 def load_json_file(layout: Layout, raw_path: str) -> Any:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from foundry_tui.core.artefacts.blackboard import Artifact, list_waves, read_artifacts
-from foundry_tui.core.artefacts.contracts import load_contract, located_violations
+from foundry_tui.core.artefacts.contracts import ContractChecker, load_contract
 from foundry_tui.core.artefacts.json_places import first_line_end, line_column, pointer, value_places
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.paths import Layout
@@ -178,16 +178,16 @@ class Wave:
 
 
 class _Contracts:
-    """Contracts loaded once per inspection; one that cannot be used is remembered as its error."""
+    """Contracts made ready once per inspection; one that cannot be used is remembered as its error."""
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
-        self.loaded: dict[str, dict[str, Any] | FoundryError] = {}
+        self.loaded: dict[str, ContractChecker | FoundryError] = {}
 
-    def get(self, contract_id: str) -> dict[str, Any]:
+    def get(self, contract_id: str) -> ContractChecker:
         if contract_id not in self.loaded:
             try:
-                self.loaded[contract_id] = load_contract(self.layout, contract_id)
+                self.loaded[contract_id] = ContractChecker(load_contract(self.layout, contract_id), contract_id)
             except FoundryError as exc:
                 self.loaded[contract_id] = exc
         found = self.loaded[contract_id]
@@ -208,7 +208,7 @@ def inspect_artifact(layout: Layout, art: Artifact, contracts: _Contracts | None
     if not isinstance(art.data, dict) or not isinstance(art.data.get("schema"), str):
         return InspectedArtifact(art, written, size, [], 'it names no contract: the artifact has no "schema" field')
     try:
-        found = located_violations(contracts.get(art.schema), art.data, art.schema)
+        found = contracts.get(art.schema).check(art.data)
     except FoundryError as exc:
         return InspectedArtifact(art, written, size, [], str(exc))
     places = value_places(art.text)

@@ -12,9 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foundry_tui.core.artefacts.blackboard import blackboard_write
+from foundry_tui.core.artefacts.contracts import SHIPPED_DIR
 from foundry_tui.core.artefacts.json_places import line_column, pointer, value_places
 from foundry_tui.core.artefacts.waves import (
     ArtifactFilter,
+    WaveCache,
     artifact_diff,
     diff_counts,
     find_artifact,
@@ -307,3 +309,26 @@ def test_cli_no_waves(root: Path) -> None:
     assert json.loads(run_cli("--root", str(root), "blackboard", "waves", "--json").out) == {"waves": []}
     missing = run_cli("--root", str(root), "blackboard", "waves", "x")
     assert missing.err == "foundry: error: no wave 'x' on the blackboard: it has no waves yet\n"
+
+
+def test_a_reload_reads_only_what_changed(demo_root: Path) -> None:
+    layout = Layout(demo_root)
+    cache = WaveCache()
+    first = {i.key: i for w in inspect_waves(layout, cache) for i in w.items}
+    again = {i.key: i for w in inspect_waves(layout, cache) for i in w.items}
+    assert all(again[key] is first[key] for key in first)  # not read or checked again
+    perf = layout.blackboard_dir / "audit/perf-reviewer.json"
+    fixed = {**json.loads(perf.read_text()), "failureScenario": "A cart of 40 lines takes 900 ms to price."}
+    perf.write_text(json.dumps(fixed, indent=2))
+    os.utime(perf, (1_796_040_000, 1_796_040_000))
+    after = {i.key: i for w in inspect_waves(layout, cache) for i in w.items}
+    assert after["audit/perf-reviewer.json"].valid and after["plan/planner.json"] is first["plan/planner.json"]
+    # A project contract that changes makes every verdict stale: all are checked again.
+    layout.contracts_dir.mkdir(parents=True)
+    stricter = json.loads((SHIPPED_DIR / "plan.v1.json").read_text())
+    stricter["required"].append("owner")
+    (layout.contracts_dir / "plan.v1.json").write_text(json.dumps(stricter))
+    [planner] = [i for w in inspect_waves(layout, cache) for i in w.items if i.key == "plan/planner.json"]
+    assert planner.status == "1 violation" and planner.violations[0].message == 'missing required property "owner"'
+    perf.unlink()
+    assert "audit/perf-reviewer.json" not in {i.key for w in inspect_waves(layout, cache) for i in w.items}

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 from dataclasses import dataclass
 from typing import Any
 
-from foundry_tui.core.artefacts.blackboard import Artifact, list_waves, read_artifacts
+from foundry_tui.core.artefacts.blackboard import Artifact, artifact_names, list_waves, read_artifact
 from foundry_tui.core.artefacts.contracts import ContractChecker, load_contract
 from foundry_tui.core.artefacts.json_places import first_line_end, line_column, pointer, value_places
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
@@ -196,10 +197,12 @@ class _Contracts:
         return found
 
 
-def inspect_artifact(layout: Layout, art: Artifact, contracts: _Contracts | None = None) -> InspectedArtifact:
+def inspect_artifact(
+    layout: Layout, art: Artifact, contracts: _Contracts | None = None, info: os.stat_result | None = None
+) -> InspectedArtifact:
     contracts = contracts or _Contracts(layout)
     try:
-        info = art.path.stat()
+        info = info or art.path.stat()
         written, size = info.st_mtime, info.st_size
     except OSError:  # gone since it was read: it still shows, as read
         written, size = 0.0, len(art.text.encode("utf-8"))
@@ -223,13 +226,73 @@ def inspect_artifact(layout: Layout, art: Artifact, contracts: _Contracts | None
     return InspectedArtifact(art, written, size, placed)
 
 
-def inspect_waves(layout: Layout) -> list[Wave]:
+class WaveCache:
+    """What one inspection learnt, for the next (the board reloads on every change): an
+    artifact whose file has the same modification time and size is not read or checked
+    again, unless a project contract changed since. One inspection at a time uses it (a
+    superseded worker thread may still be running)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.lock = threading.Lock()
+        self.items: dict[str, tuple[tuple[int, int], InspectedArtifact]] = {}
+        self.contracts: tuple[tuple[str, int, int], ...] | None = None
+
+
+def _contract_files(layout: Layout) -> tuple[tuple[str, int, int], ...]:
+    folder = layout.contracts_dir
+    if not folder.is_dir():
+        return ()
+    found = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        found.append((path.name, info.st_mtime_ns, info.st_size))
+    return tuple(found)
+
+
+def inspect_waves(layout: Layout, cache: WaveCache | None = None) -> list[Wave]:
     """Every wave, in the order it was first written to (an empty wave last, then by name)."""
+    if cache is None:
+        return _inspect_waves(layout, None)
+    with cache.lock:
+        return _inspect_waves(layout, cache)
+
+
+def _inspect_waves(layout: Layout, cache: WaveCache | None) -> list[Wave]:
     contracts = _Contracts(layout)
-    waves = [
-        Wave(name, sorted((inspect_artifact(layout, a, contracts) for a in read_artifacts(layout, name)), key=_by_time))
-        for name in list_waves(layout)
-    ]
+    if cache is not None:
+        signature = _contract_files(layout)
+        if signature != cache.contracts:
+            cache.items, cache.contracts = {}, signature
+    kept: dict[str, tuple[tuple[int, int], InspectedArtifact]] = {}
+    waves = []
+    for name in list_waves(layout):
+        folder = layout.blackboard_dir / name
+        items = []
+        for file_name in artifact_names(folder):
+            key = f"{name}/{file_name}"
+            try:
+                info: os.stat_result | None = layout.check_inside(folder / file_name).stat()
+            except OSError:  # gone, or a link out of the root: read_artifact says which
+                info = None
+            signature_of_file = (info.st_mtime_ns, info.st_size) if info else (0, -1)
+            known = cache.items.get(key) if cache is not None else None
+            item: InspectedArtifact | None
+            if info is not None and known is not None and known[0] == signature_of_file:
+                item = known[1]
+            else:
+                art = read_artifact(layout, folder, name, file_name)
+                item = None if art is None else inspect_artifact(layout, art, contracts, info)
+            if item is not None:
+                items.append(item)
+                kept[key] = (signature_of_file, item)
+        waves.append(Wave(name, sorted(items, key=_by_time)))
+    if cache is not None:
+        cache.items = kept
     return sorted(waves, key=lambda w: (w.first is None, w.first or 0.0, w.name))
 
 

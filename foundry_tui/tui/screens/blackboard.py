@@ -19,6 +19,7 @@ from foundry_tui.core.artefacts.waves import (
     ArtifactFilter,
     InspectedArtifact,
     Wave,
+    WaveCache,
     artifact_diff,
     contract_text,
     filter_choices,
@@ -60,6 +61,7 @@ class BlackboardScreen(LiveScreen):
         self.marked: str | None = None  # the left side of the next diff
         self.fresh: set[str] = set()
         self.seen: dict[str, float] | None = None  # key → write time at the last load
+        self.cache = WaveCache()  # an unchanged artifact is not read or checked again on a reload
 
     def compose(self) -> ComposeResult:
         yield WaveTable(id="wave-table")
@@ -76,7 +78,7 @@ class BlackboardScreen(LiveScreen):
     @work(thread=True, exclusive=True, group="blackboard", name="Blackboard not read", exit_on_error=False)
     def load(self) -> Loaded:
         layout = self.project.layout
-        waves = inspect_waves(layout)
+        waves = inspect_waves(layout, self.cache)
         contracts: dict[str, tuple[str | None, str | None]] = {}
         for schema in filter_choices(waves)[1]:
             try:

@@ -369,6 +369,15 @@ def cmd_blackboard_waves(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_blackboard_diff(args: argparse.Namespace) -> int:
+    from foundry_tui.core.artefacts.waves import diff_artifacts, diff_text, inspect_waves
+
+    waves = inspect_waves(_project(args).layout)
+    new, old = (args.first, None) if args.second is None else (args.second, args.first)
+    _emit(diff_text(diff_artifacts(waves, new, old)))
+    return 0
+
+
 def cmd_contract_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.contracts import describe_contracts
 
@@ -618,10 +627,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("title")
     p.add_argument("--supersedes", type=int, metavar="N", help="mark ADR N superseded by the new one")
 
-    board = _group(commands, "blackboard", "artifacts agents hand each other: waves, read, write")
+    board = _group(commands, "blackboard", "artifacts agents hand each other: waves, diff, read, write")
     p = sub(board, "waves", cmd_blackboard_waves, "the waves in the order they happened, with their counts")
     p.add_argument("wave", nargs="?", help="one wave: its artifacts, each with its contract check")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(board, "diff", cmd_blackboard_diff, "the diff of two artifacts' JSON (keys sorted)")
+    p.add_argument("first", metavar="WAVE/AGENT", help="alone: diffed with the same agent's artifact a wave earlier")
+    p.add_argument("second", metavar="WAVE/AGENT", nargs="?", help="the newer side, FIRST being the older")
     p = sub(board, "read", cmd_blackboard_read, "summaries of a wave's artifacts")
     p.add_argument("wave")
     p.add_argument("--agent", help="only this producer")

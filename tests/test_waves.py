@@ -274,9 +274,9 @@ def test_cli_waves_bad_input(demo_root: Path) -> None:
     r = ("--root", str(demo_root), "blackboard", "waves")
     cases = [
         ("nope", 1, "no wave 'nope' on the blackboard: the waves are plan, audit"),
-        ("../plan", 2, "wave '../plan' is a path, not a wave name: give a name as `foundry blackboard waves` lists it"),
-        ("/etc", 2, "wave '/etc' is a path, not a wave name: give a name as `foundry blackboard waves` lists it"),
-        ("..", 2, "wave '..' is a path, not a wave name: give a name as `foundry blackboard waves` lists it"),
+        ("../plan", 2, "wave '../plan' is a path, not a name: give the name as `foundry blackboard waves` lists it"),
+        ("/etc", 2, "wave '/etc' is a path, not a name: give the name as `foundry blackboard waves` lists it"),
+        ("..", 2, "wave '..' is a path, not a name: give the name as `foundry blackboard waves` lists it"),
         ("", 2, "the wave name is empty: give one that `foundry blackboard waves` lists"),
         (
             "_proposals",
@@ -332,3 +332,54 @@ def test_a_reload_reads_only_what_changed(demo_root: Path) -> None:
     assert planner.status == "1 violation" and planner.violations[0].message == 'missing required property "owner"'
     perf.unlink()
     assert "audit/perf-reviewer.json" not in {i.key for w in inspect_waves(layout, cache) for i in w.items}
+
+
+def test_cli_diff(demo_root: Path) -> None:
+    written = blackboard_write(
+        Layout(demo_root),
+        "re-audit",
+        "appsec-reviewer",
+        "review.v1",
+        {"summary": "ok", "verdict": "approve", "findings": []},
+    )
+    assert written.path is not None
+    os.utime(written.path, (1_796_036_400, 1_796_036_400))
+    r = ("--root", str(demo_root), "blackboard", "diff")
+    result = run_cli(*r, "re-audit/appsec-reviewer")
+    assert (result.code, result.err) == (0, "")
+    lines = result.out.splitlines()
+    assert lines[:4] == [
+        "--- audit/appsec-reviewer.json (2026-11-30 09:31:40 UTC, valid)",
+        "+++ re-audit/appsec-reviewer.json (2026-11-30 11:00:00 UTC, valid)",
+        "@@ -1,22 +1,7 @@",
+        " {",
+    ]
+    assert lines[-6:] == [
+        '-  "summary": "Two findings, one high: any signed-in customer can read another tenant\'s order by changing '
+        'its id in the URL.",',
+        '-  "verdict": "request-changes"',
+        '+  "summary": "ok",',
+        '+  "verdict": "approve"',
+        " }",
+        "3 lines added, 18 removed",
+    ]
+    both = run_cli(*r, "audit/appsec-reviewer.json", "re-audit/appsec-reviewer")
+    assert both.out == result.out  # the same two, named
+    cases = [
+        (("plan/planner",), 1, "no wave before 'plan' holds an artifact of planner: name the other artifact too"),
+        (("plan/nobody",), 1, "no artifact of agent 'nobody' in wave 'plan': its agents are planner"),
+        (("plan",), 2, "'plan' does not name an artifact: write WAVE/AGENT, e.g. audit/appsec-reviewer"),
+        (
+            ("../x/y",),
+            2,
+            "wave '..' is a path, not a name: give the name as `foundry blackboard waves` lists it",
+        ),
+        (
+            ("plan/planner", "audit/../../x"),
+            2,
+            "agent '../../x' is a path, not a name: give the name as `foundry blackboard waves` lists it",
+        ),
+    ]
+    for args, code, message in cases:
+        bad = run_cli(*r, *args)
+        assert (bad.code, bad.out, bad.err) == (code, "", f"foundry: error: {message}\n"), args

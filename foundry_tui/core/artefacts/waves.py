@@ -306,9 +306,7 @@ def _refuse_path(name: str, what: str) -> None:
     if not name.strip():
         raise InputError(f"the {what} name is empty: give one that `foundry blackboard waves` lists")
     if "/" in name or "\\" in name or name.startswith(".") or "\x00" in name:
-        raise InputError(
-            f"{what} '{name}' is a path, not a {what} name: give a name as `foundry blackboard waves` lists it"
-        )
+        raise InputError(f"{what} '{name}' is a path, not a name: give the name as `foundry blackboard waves` lists it")
 
 
 def find_wave(waves: list[Wave], wave: str) -> Wave:
@@ -434,6 +432,32 @@ def artifact_diff(old: InspectedArtifact, new: InspectedArtifact) -> list[DiffLi
     kinds = {"@": "hunk", "+": "added", "-": "removed"}
     lines.extend(DiffLine(kinds.get(text[:1], "same"), text) for text in body)
     return lines
+
+
+def parse_artifact_ref(ref: str) -> tuple[str, str]:
+    """`WAVE/AGENT` (the agent with or without `.json`) → (wave, agent)."""
+    wave, slash, agent = ref.partition("/")
+    if not slash or not wave or not agent:
+        raise InputError(f"'{ref}' does not name an artifact: write WAVE/AGENT, e.g. audit/appsec-reviewer")
+    return wave, agent
+
+
+def diff_artifacts(waves: list[Wave], new_ref: str, old_ref: str | None = None) -> list[DiffLine]:
+    """`foundry blackboard diff`: `old_ref` against `new_ref`; without `old_ref`, the same
+    agent's artifact in the nearest earlier wave (as `d` on the board)."""
+    new = find_artifact(waves, *parse_artifact_ref(new_ref))
+    if old_ref is not None:
+        return artifact_diff(find_artifact(waves, *parse_artifact_ref(old_ref)), new)
+    old = previous_of(waves, new)
+    if old is None:
+        raise NotFoundError(
+            f"no wave before '{new.artifact.wave}' holds an artifact of {new.agent}: name the other artifact too"
+        )
+    return artifact_diff(old, new)
+
+
+def diff_text(lines: list[DiffLine]) -> str:
+    return "\n".join([*(line.text for line in lines), diff_counts(lines)])
 
 
 def diff_counts(lines: list[DiffLine]) -> str:

@@ -24,6 +24,7 @@ from foundry_tui.tui.screens.artifact_diff import ArtifactDiffScreen
 from foundry_tui.tui.screens.blackboard import BlackboardScreen
 from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
 from foundry_tui.tui.widgets.artifact_view import ArtifactView
+from foundry_tui.tui.widgets.contract_view import ContractView
 from foundry_tui.tui.widgets.wave_table import WaveTable
 
 from .test_waves import REVIEW
@@ -164,6 +165,15 @@ def _marked(pilot: Pilot[Any]) -> list[str]:
     return [body.plain[span.start : span.end] for span in body.spans if span.style == style]
 
 
+def _rules(pilot: Pilot[Any]) -> list[str]:
+    """The stretches of the contract marked as a broken rule."""
+    view = pilot.app.screen.query_one(ContractView)
+    style = Style.from_rich_style(view.get_component_rich_style("contract-view--rule"))
+    body = view.query_one("#contract-json", Static).render()
+    assert isinstance(body, Content)
+    return [body.plain[span.start : span.end] for span in body.spans if span.style == style]
+
+
 async def test_violations_point_at_their_place_beside_the_contract(demo_root: Path) -> None:
     bad = json.loads(json.dumps(REVIEW))
     bad["findings"][0]["severity"] = 5
@@ -183,15 +193,18 @@ async def test_violations_point_at_their_place_beside_the_contract(demo_root: Pa
             "at /findings/0/severity, line 6, column 7",
         ]
         assert _marked(pilot) == ["{", '"severity": 5']
+        assert _rules(pilot) == ['"summary"', '"enum": [']
+        assert screen.query_one(ContractView).border_subtitle == "2 rules broken"
         assert str(screen.query_one("#contract").border_title) == "Contract review.v1"
         contract = str(screen.query_one("#contract-json", Static).render())
         assert json.loads(contract)["$id"] == "review.v1"
 
         await select_artifact(pilot, "audit/perf-reviewer.json")
         assert _marked(pilot) == ["{"]
+        assert _rules(pilot) == ['"failureScenario"']
         assert str(screen.query_one("#contract").border_title) == "Contract finding.v1"
         await select_artifact(pilot, "plan/planner.json")
-        assert _marked(pilot) == []
+        assert _marked(pilot) == [] and _rules(pilot) == []
         assert str(screen.query_one("#artifact-problems", Static).render()) == ""
 
 

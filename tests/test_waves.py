@@ -18,10 +18,12 @@ from foundry_tui.core.artefacts.waves import (
     ArtifactFilter,
     WaveCache,
     artifact_diff,
+    contract_text,
     diff_counts,
     find_artifact,
     inspect_waves,
     previous_of,
+    rule_spans,
     waves_text,
 )
 from foundry_tui.core.paths import Layout
@@ -105,8 +107,8 @@ def test_demo_waves_are_in_the_order_they_were_written(demo_root: Path) -> None:
     assert audit.tokens == sum(-(-len(i.artifact.path.read_text()) // 4) for i in audit.items)
     [perf] = [i for i in audit.items if not i.valid]
     assert perf.key == "audit/perf-reviewer.json"
-    assert [(v.message, v.pointer, v.line, v.column) for v in perf.violations] == [
-        ('missing required property "failureScenario"', "", 1, 1)
+    assert [(v.message, v.pointer, v.line, v.column, v.rule) for v in perf.violations] == [
+        ('missing required property "failureScenario"', "", 1, 1, "/required/4")  # the name in the contract's list
     ]
 
 
@@ -117,6 +119,7 @@ def test_a_violation_points_at_its_value(root: Path) -> None:
     [item] = inspect_waves(Layout(root))[0].items
     [violation] = item.violations
     assert violation.pointer == "/findings/1/severity"
+    assert violation.rule == "/properties/findings/items/properties/severity/enum"
     text = path.read_text()
     line = text.splitlines()[violation.line - 1]
     assert line[violation.column - 1 :] == '"severity": 5,'
@@ -264,7 +267,13 @@ def test_cli_waves_json_shape(demo_root: Path) -> None:
         ],
     }
     assert audit["items"][1]["violations"] == [
-        {"message": 'missing required property "failureScenario"', "pointer": "", "line": 1, "column": 1}
+        {
+            "message": 'missing required property "failureScenario"',
+            "pointer": "",
+            "line": 1,
+            "column": 1,
+            "rule": "/required/4",
+        }
     ]
     one = json.loads(run_cli("--root", str(demo_root), "blackboard", "waves", "audit", "--json").out)
     assert one == {"waves": [audit]}
@@ -383,3 +392,21 @@ def test_cli_diff(demo_root: Path) -> None:
     for args, code, message in cases:
         bad = run_cli(*r, *args)
         assert (bad.code, bad.out, bad.err) == (code, "", f"foundry: error: {message}\n"), args
+
+
+def test_a_rule_behind_a_ref_is_placed_at_the_ref(root: Path) -> None:
+    layout = Layout(root)
+    layout.contracts_dir.mkdir(parents=True)
+    contract = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"size": {"$ref": "#/$defs/small"}},
+        "$defs": {"small": {"type": "integer", "maximum": 3}},
+    }
+    (layout.contracts_dir / "sized.v1.json").write_text(json.dumps(contract))
+    _put(root, "w", "a", {"schema": "sized.v1", "size": 9}, 1_800_000_000)
+    [item] = inspect_waves(layout)[0].items
+    [violation] = item.violations
+    assert (violation.pointer, violation.rule) == ("/size", "/properties/size/maximum")  # as jsonschema says
+    text = contract_text(layout, "sized.v1")
+    assert [text[start:end] for start, end in rule_spans(text, item)] == ['"size": {']  # where the $ref is

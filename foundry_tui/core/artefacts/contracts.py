@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.names import check_slug, inside
@@ -169,15 +169,27 @@ def violations(schema: dict[str, Any], data: Any, contract_id: str = "") -> list
     """Every violation of `schema` by `data`, in a stable order. A contract that cannot be
     applied (a `$ref` that leads nowhere or in circles, a pattern RE2 cannot run) raises a
     one-line FoundryError; no `$ref` is ever fetched from the network."""
-    return [message for message, _path in located_violations(schema, data, contract_id)]
+    return [found.message for found in ContractChecker(schema, contract_id).check(data)]
 
 
-def located_violations(
-    schema: dict[str, Any], data: Any, contract_id: str = ""
-) -> list[tuple[str, tuple[str | int, ...]]]:
-    """`violations`, each with the path (keys and indexes) of the value it is about: the
-    object itself for a missing or unexpected property."""
-    return ContractChecker(schema, contract_id).check(data)
+class Found(NamedTuple):
+    """One violation: its message; the path (keys and indexes) of the value it is about
+    (the object itself for a missing or unexpected property); and the path of the rule
+    it breaks, as jsonschema gives it (through a `$ref` it continues in the schema the
+    reference leads to, so it may name no place of the contract's text)."""
+
+    message: str
+    path: tuple[str | int, ...]
+    rule: tuple[str | int, ...]
+
+
+def _rule_path(error: Any) -> tuple[str | int, ...]:
+    rule: list[str | int] = list(error.absolute_schema_path)
+    if error.validator == "required" and isinstance(error.validator_value, list):
+        match = re.match(r"'(.+)' is a required property", error.message)
+        if match and match.group(1) in error.validator_value:  # the missing name in the list
+            rule.append(error.validator_value.index(match.group(1)))
+    return tuple(rule)
 
 
 class ContractChecker:
@@ -201,7 +213,7 @@ class ContractChecker:
             base, {"pattern": self.patterns.pattern, "patternProperties": self.patterns.pattern_properties}
         )
 
-    def check(self, data: Any) -> list[tuple[str, tuple[str | int, ...]]]:
+    def check(self, data: Any) -> list[Found]:
         from referencing import Registry
         from referencing.exceptions import Unresolvable
 
@@ -226,7 +238,7 @@ class ContractChecker:
                 f"{name} cannot be used: its $ref chain never reaches a schema: fix the contract"
             ) from None
         errors = sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message))
-        return [(_message(e), tuple(e.absolute_path)) for e in errors]
+        return [Found(_message(e), tuple(e.absolute_path), _rule_path(e)) for e in errors]
 
 
 def load_json_file(layout: Layout, raw_path: str) -> Any:

@@ -48,12 +48,19 @@ class Violation:
     column: int
     start: int
     end: int
+    rule: str = ""  # the pointer of the broken rule in the contract
 
     def where(self) -> str:
         return f"at {self.pointer or '/ (the artifact)'}, line {self.line}, column {self.column}"
 
     def as_json(self) -> dict[str, Any]:
-        return {"message": self.message, "pointer": self.pointer, "line": self.line, "column": self.column}
+        return {
+            "message": self.message,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+            "rule": self.rule,
+        }
 
 
 @dataclass
@@ -216,13 +223,13 @@ def inspect_artifact(
         return InspectedArtifact(art, written, size, [], str(exc))
     places = value_places(art.text)
     placed = []
-    for message, path in found:
-        where = pointer(path)
+    for violation in found:
+        where = pointer(violation.path)
         place = places.get(where)
         start = place.start if place else 0
         end = first_line_end(art.text, place) if place else 0
         line, column = line_column(art.text, start)
-        placed.append(Violation(message, where, line, column, start, end))
+        placed.append(Violation(violation.message, where, line, column, start, end, pointer(violation.rule)))
     return InspectedArtifact(art, written, size, placed)
 
 
@@ -467,5 +474,22 @@ def diff_counts(lines: list[DiffLine]) -> str:
 
 
 def contract_text(layout: Layout, contract_id: str) -> str:
-    """The contract as indented JSON, for showing beside an artifact."""
+    """The contract as indented JSON, for showing beside an artifact (`rule_spans` finds
+    the broken rules in it)."""
     return json.dumps(load_contract(layout, contract_id), indent=2, ensure_ascii=False)
+
+
+def rule_spans(text: str, item: InspectedArtifact) -> list[tuple[int, int]]:
+    """Where in the contract's text (`contract_text`) each rule the artifact breaks is:
+    character spans, a multi-line rule on its first line. A rule reached through a `$ref`
+    is marked where its path leaves the text (the property holding the `$ref`)."""
+    places = value_places(text)
+    spans = []
+    for violation in item.violations:
+        rule = violation.rule
+        while rule not in places and rule:
+            rule = rule.rsplit("/", 1)[0]
+        place = places.get(rule)
+        if place is not None and rule:  # the whole contract is no place to point at
+            spans.append((place.start, first_line_end(text, place)))
+    return spans

@@ -25,6 +25,7 @@ from foundry_tui.core.artefacts.waves import (
     filter_choices,
     inspect_waves,
     previous_of,
+    rule_spans,
 )
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.tui.commands import BOARD_COMMANDS
@@ -127,7 +128,8 @@ class BlackboardScreen(LiveScreen):
         self.query_one(ArtifactView).show(item, ThemeColours.of(self.app))
         schema = item.artifact.schema
         text, problem = self.contracts.get(schema, (None, item.contract_error))
-        self.query_one(ContractView).show(schema, text, problem)
+        rules = rule_spans(text, item) if text is not None else []
+        self.query_one(ContractView).show(schema, text, problem, rules)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[InspectedArtifact | None]) -> None:
         if event.node.data is not None:

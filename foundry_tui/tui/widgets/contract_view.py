@@ -1,31 +1,40 @@
-"""ContractView: the contract (JSON Schema) the shown artifact names, beside it."""
+"""ContractView: the contract (JSON Schema) the shown artifact names, beside it, with
+the rules the artifact breaks marked."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.highlight import highlight
+from textual.style import Style
 from textual.widgets import Static
 
-from foundry_tui.tui.text import plain, plain_lines, shown_lines
+from foundry_tui.tui.text import plain, plain_lines
+from foundry_tui.tui.widgets.artifact_view import marked_json
 
 
 class ContractView(VerticalScroll):
     """The schema as indented JSON, or why there is none to show."""
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"contract-view--rule"}
     BORDER_TITLE = "Contract"
 
     def compose(self) -> ComposeResult:
         yield Static("", id="contract-json")
 
-    def show(self, contract_id: str, text: str | None, problem: str | None) -> None:
+    def show(self, contract_id: str, text: str | None, problem: str | None, rules: list[tuple[int, int]]) -> None:
+        """`rules`: spans of `text` to mark (the broken rules)."""
         body = self.query_one("#contract-json", Static)
         self.border_title = plain(f"Contract {contract_id}")  # an artifact names it: never markup
         if text is None:
             body.update(plain_lines(problem or f"no contract '{contract_id}'"))
         else:
-            body.update(highlight(shown_lines(text), language="json"))
+            style = Style.from_rich_style(self.get_component_rich_style("contract-view--rule"))
+            body.update(marked_json(text, rules, style))
+        self.border_subtitle = f"{len(rules)} rule{'' if len(rules) == 1 else 's'} broken" if rules else ""
 
     def clear(self) -> None:
         self.border_title = "Contract"
+        self.border_subtitle = ""
         self.query_one("#contract-json", Static).update("")

@@ -154,6 +154,25 @@ async def test_the_shown_artifact_stays_selected_when_others_arrive(demo_root: P
         assert tree.cursor_node is not None and tree.cursor_node.data is not None
         assert tree.cursor_node.data.key == "audit/perf-reviewer.json"
         assert screen.shown == "audit/perf-reviewer.json"
+        for name in ("b", "c", "d"):
+            blackboard_write(Layout(demo_root), "a-new-wave", name, "review.v1", REVIEW)
+        screen.load()
+        await settle(pilot)
+        assert [str(n.message) for n in pilot.app._notifications][-1] == (
+            "Written: a-new-wave/b.json, a-new-wave/c.json, a-new-wave/d.json"
+        )
+        for name in ("e", "f", "g", "h"):
+            blackboard_write(Layout(demo_root), "a-new-wave", name, "review.v1", REVIEW)
+        screen.load()
+        await settle(pilot)
+        assert [str(n.message) for n in pilot.app._notifications][-1] == (
+            "Written: a-new-wave/e.json, a-new-wave/f.json, a-new-wave/g.json and 1 more"
+        )
+        (Layout(demo_root).blackboard_dir / "audit/perf-reviewer.json").unlink()
+        screen.load()
+        await settle(pilot)
+        assert screen.shown is None
+        assert str(screen.query_one("#artifact-head", Static).render()) == "Select an artifact."
 
 
 def _marked(pilot: Pilot[Any]) -> list[str]:

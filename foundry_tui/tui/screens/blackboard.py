@@ -96,7 +96,9 @@ class BlackboardScreen(LiveScreen):
             if arrived:
                 self.fresh |= arrived
                 self.set_timer(FRESH_SECONDS, lambda: self._fade(arrived))
-                self.notify(f"Written: {', '.join(sorted(arrived))}", timeout=FRESH_SECONDS)
+                names = sorted(arrived)
+                more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+                self.notify(f"Written: {', '.join(names[:3])}{more}", timeout=FRESH_SECONDS)
         self.seen = written
         self.query_one(BoardFilters).offer(*filter_choices(self.waves))
         self._redraw()
@@ -104,6 +106,10 @@ class BlackboardScreen(LiveScreen):
             item = self._find(self.shown)
             if item is not None:
                 self._show(item)
+            else:  # deleted meanwhile: what it said no longer holds
+                self.shown = None
+                self.query_one(ArtifactView).clear()
+                self.query_one(ContractView).clear()
 
     def _fade(self, keys: set[str]) -> None:
         self.fresh -= keys

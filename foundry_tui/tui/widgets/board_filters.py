@@ -27,7 +27,7 @@ class BoardFilters(Horizontal):
         self.choices: tuple[list[str], list[str]] = ([], [])
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="text inside the artifacts…", id="filter-text")
+        yield Input(placeholder="find in JSON…", id="filter-text")
         yield Select[str]([], prompt="any agent", id="filter-agent")
         yield Select[str]([], prompt="any schema", id="filter-schema")
         yield Select[str]([(v, v) for v in VALIDITIES], prompt="valid or not", id="filter-validity")

@@ -19,11 +19,12 @@ from textual.style import Style
 from textual.widgets import Input, Static
 
 from foundry_tui.core.artefacts.blackboard import blackboard_write
+from foundry_tui.core.artefacts.waves import contract_text
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.screens.artifact_diff import ArtifactDiffScreen
 from foundry_tui.tui.screens.blackboard import BlackboardScreen
 from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
-from foundry_tui.tui.widgets.artifact_view import ArtifactView
+from foundry_tui.tui.widgets.artifact_view import ArtifactView, row_of
 from foundry_tui.tui.widgets.contract_view import ContractView
 from foundry_tui.tui.widgets.wave_table import WaveTable
 
@@ -296,3 +297,31 @@ async def test_enter_on_a_wave_goes_to_its_artifacts(demo_root: Path) -> None:
         assert pilot.app.focused is tree
         assert tree.cursor_node is not None and tree.cursor_node.data is not None
         assert tree.cursor_node.data.key == "audit/appsec-reviewer.json"
+
+
+async def test_a_long_artifact_opens_at_its_first_violation(demo_root: Path) -> None:
+    long = json.loads(json.dumps(REVIEW))
+    long["findings"] = [{**REVIEW["findings"][0], "title": f"Finding {n}"} for n in range(40)]
+    long["findings"][35]["severity"] = "urgent"
+    blackboard_write(Layout(demo_root), "late", "long", "review.v1", {**long, "findings": long["findings"][:1]})
+    path = Layout(demo_root).blackboard_dir / "late" / "long.json"
+    path.write_text(json.dumps({**long, "schema": "review.v1", "producedBy": "long"}, indent=2))
+    async with make_app(demo_root).run_test(size=(100, 30)) as pilot:
+        screen = await _board(pilot)
+        await select_artifact(pilot, "late/long.json")
+        view = screen.query_one(ArtifactView)
+        item = screen._find("late/long.json")
+        assert item is not None
+        [violation] = item.violations
+        row = view.json_row(path.read_text(), violation.line)
+        assert view.scroll_y > 0
+        assert view.scroll_y <= row < view.scroll_y + view.scrollable_content_region.height
+        await select_artifact(pilot, "audit/perf-reviewer.json")  # its rule is far down the contract
+        contract = screen.query_one(ContractView)
+        text = contract_text(Layout(demo_root), "finding.v1")
+        line = text.splitlines().index('    "failureScenario"') + 1
+        rule_row = row_of(contract.query_one("#contract-json", Static), text, line)
+        assert contract.scroll_y > 0
+        assert contract.scroll_y <= rule_row < contract.scroll_y + contract.scrollable_content_region.height
+        await select_artifact(pilot, "plan/planner.json")
+        assert view.scroll_y == 0 and contract.scroll_y == 0

@@ -36,6 +36,23 @@ def marked_json(text: str, spans: list[tuple[int, int]], style: Style) -> Conten
     return content
 
 
+def row_of(body: Static, text: str, line: int) -> int:
+    """The row, within the scroll area holding `body`, where line `line` of `text` (which
+    `body` shows, wrapped) is drawn."""
+    width = max(1, body.content_region.width)
+    before = shown_lines(text).split("\n")[: line - 1]
+    rows = sum(max(1, len(Content(part).wrap(width))) for part in before)
+    return body.virtual_region.y + rows
+
+
+def reveal(scroller: VerticalScroll, row: int) -> None:
+    """Scroll as little as brings `row` into view with two rows after it, so what is above
+    it (a head, a list of violations) stays in sight as far as it can."""
+    height = scroller.scrollable_content_region.height
+    if row >= scroller.scroll_y + height:
+        scroller.scroll_to(y=max(0, row + 3 - height), animate=False)
+
+
 class ArtifactView(VerticalScroll):
     """Scrolls as one; `show` replaces what it shows."""
 
@@ -47,7 +64,14 @@ class ArtifactView(VerticalScroll):
         yield Static("", id="artifact-problems")
         yield Static("", id="artifact-json")
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.key: str | None = None  # the artifact shown
+
     def show(self, item: InspectedArtifact, colours: ThemeColours) -> None:
+        """Show `item`; another artifact than before is scrolled to its first violation's
+        place when that is below the fold, else starts at the top (the same one, redrawn,
+        stays put)."""
         art = item.artifact
         head = Text.assemble(
             (shown(f"{art.wave}/{art.name}"), "bold"),
@@ -74,8 +98,20 @@ class ArtifactView(VerticalScroll):
         body = marked_json(art.text, spans, violation) if art.text else plain_lines("")
         self.query_one("#artifact-json", Static).update(body)
         self.border_subtitle = item.status
+        if item.key != self.key:
+            self.key = item.key
+            self.scroll_home(animate=False)
+            if item.violations:
+                self.call_after_refresh(self._scroll_to_line, art.text, item.violations[0].line)
+
+    def json_row(self, text: str, line: int) -> int:
+        return row_of(self.query_one("#artifact-json", Static), text, line)
+
+    def _scroll_to_line(self, text: str, line: int) -> None:
+        reveal(self, self.json_row(text, line))
 
     def clear(self) -> None:
+        self.key = None
         self.query_one("#artifact-head", Static).update(NOTHING_SELECTED)
         self.query_one("#artifact-problems", Static).update("")
         self.query_one("#artifact-json", Static).update("")

@@ -1,5 +1,5 @@
 """ContractView: the contract (JSON Schema) the shown artifact names, beside it, with
-the rules the artifact breaks marked."""
+the rules the artifact breaks marked and the first of them scrolled into view."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from textual.style import Style
 from textual.widgets import Static
 
 from foundry_tui.tui.text import plain, plain_lines
-from foundry_tui.tui.widgets.artifact_view import marked_json
+from foundry_tui.tui.widgets.artifact_view import marked_json, reveal, row_of
 
 
 class ContractView(VerticalScroll):
@@ -19,6 +19,10 @@ class ContractView(VerticalScroll):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"contract-view--rule"}
     BORDER_TITLE = "Contract"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.shown_now: tuple[str, tuple[tuple[int, int], ...]] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="contract-json")
@@ -33,8 +37,16 @@ class ContractView(VerticalScroll):
             style = Style.from_rich_style(self.get_component_rich_style("contract-view--rule"))
             body.update(marked_json(text, rules, style))
         self.border_subtitle = f"{len(rules)} rule{'' if len(rules) == 1 else 's'} broken" if rules else ""
+        shown_now = (contract_id, tuple(rules))
+        if shown_now != self.shown_now:  # another contract or other rules: start at the first rule
+            self.shown_now = shown_now
+            self.scroll_home(animate=False)
+            if text is not None and rules:
+                first_line = text.count("\n", 0, min(start for start, _end in rules)) + 1
+                self.call_after_refresh(lambda: reveal(self, row_of(body, text, first_line)))
 
     def clear(self) -> None:
+        self.shown_now = None
         self.border_title = "Contract"
         self.border_subtitle = ""
         self.query_one("#contract-json", Static).update("")

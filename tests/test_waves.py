@@ -24,6 +24,7 @@ from foundry_tui.core.artefacts.waves import (
     inspect_waves,
     previous_of,
     rule_spans,
+    wave_text,
     waves_text,
 )
 from foundry_tui.core.paths import Layout
@@ -156,6 +157,7 @@ def test_empty_waves_come_last_and_ties_by_name(root: Path) -> None:
     waves = inspect_waves(Layout(root))
     assert [w.name for w in waves] == ["a", "b", "empty"]
     assert waves[2].span() == "nothing written"
+    assert wave_text(waves[2]) == "Wave empty: 0 artifacts, 0 invalid, 0 bytes, ~0 tokens; nothing written"
 
 
 def test_filters(demo_root: Path) -> None:

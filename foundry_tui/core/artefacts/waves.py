@@ -48,7 +48,7 @@ class Violation:
     column: int
     start: int
     end: int
-    rule: str = ""  # the pointer of the broken rule in the contract
+    rule: str = ""  # the broken rule's path in the contract, as jsonschema gives it
 
     def where(self) -> str:
         return f"at {self.pointer or '/ (the artifact)'}, line {self.line}, column {self.column}"
@@ -356,7 +356,7 @@ def waves_text(waves: list[Wave]) -> str:
 
 def wave_text(wave: Wave) -> str:
     """`foundry blackboard waves WAVE`: the wave's line, then its artifacts and their violations."""
-    lines = [f"Wave {wave.name}: {wave.counts()}; {wave.span()} (UTC)"]
+    lines = [f"Wave {wave.name}: {wave.counts()}; {wave.span()}{'' if wave.first is None else ' (UTC)'}"]
     for item in wave.items:
         lines.append(item.line())
         lines.extend(f"  - {problem}" for problem in item.problem_lines())

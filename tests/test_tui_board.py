@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from rich.text import Text
+from textual.binding import Binding
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.style import Style
@@ -21,6 +22,7 @@ from textual.widgets import Input, Static
 from foundry_tui.core.artefacts.blackboard import blackboard_write
 from foundry_tui.core.artefacts.waves import contract_text
 from foundry_tui.core.paths import Layout
+from foundry_tui.tui.commands import FoundryCommands
 from foundry_tui.tui.screens.artifact_diff import ArtifactDiffScreen
 from foundry_tui.tui.screens.blackboard import BlackboardScreen
 from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
@@ -325,3 +327,13 @@ async def test_a_long_artifact_opens_at_its_first_violation(demo_root: Path) -> 
         assert contract.scroll_y <= rule_row < contract.scroll_y + contract.scrollable_content_region.height
         await select_artifact(pilot, "plan/planner.json")
         assert view.scroll_y == 0 and contract.scroll_y == 0
+
+
+async def test_the_boards_commands_are_in_the_palette_and_bound(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _board(pilot)
+        titles = [str(hit.text) async for hit in FoundryCommands(app.screen).discover()]
+        assert titles[:5] == ["Focus Filter", "Cycle Validity", "Clear Filters", "Mark Artifact", "Diff Artifacts"]
+        keys = {binding.action: binding.key for binding in app.screen.BINDINGS if isinstance(binding, Binding)}
+        assert keys == {"focus_filter": "slash", "cycle_validity": "v", "clear_filters": "c", "mark": "m", "diff": "d"}

@@ -4,6 +4,7 @@ written, highlighted, with the place of every violation marked."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,6 +21,7 @@ from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.artifact_tree import verdict
 
 NOTHING_SELECTED = "Select an artifact."
+REVEAL_WINDOW = 0.3  # seconds during which a reveal follows the layout of new content
 
 
 def marked_json(text: str, spans: list[tuple[int, int]], style: Style) -> Content:
@@ -45,15 +47,60 @@ def row_of(body: Static, text: str, line: int) -> int:
     return body.virtual_region.y + rows
 
 
-def reveal(scroller: VerticalScroll, row: int) -> None:
-    """Scroll as little as brings `row` into view with two rows after it, so what is above
-    it (a head, a list of violations) stays in sight as far as it can."""
-    height = scroller.scrollable_content_region.height
-    if row >= scroller.scroll_y + height:
-        scroller.scroll_to(y=max(0, row + 3 - height), animate=False)
+class RevealingScroll(VerticalScroll):
+    """A scroll area that can bring a row of content it is about to lay out into view."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.pending: tuple[Callable[[], int], Callable[[], bool]] | None = None
+        self.requests = 0  # which reveal the window timer belongs to
+
+    @property
+    def revealing(self) -> bool:
+        """A reveal is still following the layout (tests wait for it)."""
+        return self.pending is not None
+
+    def on_mount(self) -> None:
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._laid_out)
+
+    def reveal(self, row: Callable[[], int], still_wanted: Callable[[], bool]) -> None:
+        """Scroll as little as brings the row `row()` measures into view with two rows after
+        it, so what is above it (a head, a list of violations) stays in sight as far as it can.
+
+        The content was just replaced and is laid out on one of the screen's next layout
+        refreshes, not necessarily the first: for REVEAL_WINDOW seconds every layout
+        refresh measures again and corrects the scroll; it is dropped as soon as
+        `still_wanted()` is false (another artifact was chosen)."""
+        self.pending = (row, still_wanted)
+        self.requests += 1
+        request = self.requests
+        self.set_timer(REVEAL_WINDOW, lambda: self._close(request))
+        self.call_after_refresh(self._apply)
+
+    def _laid_out(self, _screen: object) -> None:
+        if self.pending is not None:
+            self._apply()
+
+    def _close(self, request: int) -> None:
+        if request == self.requests:
+            self._apply()
+            self.pending = None
+
+    def _apply(self) -> None:
+        if self.pending is None:
+            return
+        row_of_line, still_wanted = self.pending
+        if not still_wanted():
+            self.pending = None
+            return
+        row = row_of_line()
+        height = self.scrollable_content_region.height
+        # Below the fold, or above it (measured on an earlier, unfinished layout): correct it.
+        if row >= self.scroll_y + height or row < self.scroll_y:
+            self.scroll_to(y=max(0, row + 3 - height), animate=False, immediate=True)
 
 
-class ArtifactView(VerticalScroll):
+class ArtifactView(RevealingScroll):
     """Scrolls as one; `show` replaces what it shows."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"artifact-view--violation"}
@@ -100,15 +147,13 @@ class ArtifactView(VerticalScroll):
         self.border_subtitle = item.status
         if item.key != self.key:
             self.key = item.key
-            self.scroll_home(animate=False)
+            self.scroll_home(animate=False, immediate=True)
             if item.violations:
-                self.call_after_refresh(self._scroll_to_line, art.text, item.violations[0].line)
+                first_line, key = item.violations[0].line, item.key
+                self.reveal(lambda: self.json_row(art.text, first_line), lambda: self.key == key)
 
     def json_row(self, text: str, line: int) -> int:
         return row_of(self.query_one("#artifact-json", Static), text, line)
-
-    def _scroll_to_line(self, text: str, line: int) -> None:
-        reveal(self, self.json_row(text, line))
 
     def clear(self) -> None:
         self.key = None

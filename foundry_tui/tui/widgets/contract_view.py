@@ -6,15 +6,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.style import Style
 from textual.widgets import Static
 
 from foundry_tui.tui.text import plain, plain_lines
-from foundry_tui.tui.widgets.artifact_view import marked_json, reveal, row_of
+from foundry_tui.tui.widgets.artifact_view import RevealingScroll, marked_json, row_of
 
 
-class ContractView(VerticalScroll):
+class ContractView(RevealingScroll):
     """The schema as indented JSON, or why there is none to show."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"contract-view--rule"}
@@ -40,10 +39,10 @@ class ContractView(VerticalScroll):
         shown_now = (contract_id, tuple(rules))
         if shown_now != self.shown_now:  # another contract or other rules: start at the first rule
             self.shown_now = shown_now
-            self.scroll_home(animate=False)
+            self.scroll_home(animate=False, immediate=True)
             if text is not None and rules:
                 first_line = text.count("\n", 0, min(start for start, _end in rules)) + 1
-                self.call_after_refresh(lambda: reveal(self, row_of(body, text, first_line)))
+                self.reveal(lambda: row_of(body, text, first_line), lambda: self.shown_now == shown_now)
 
     def clear(self) -> None:
         self.shown_now = None

@@ -26,8 +26,9 @@ from foundry_tui.tui.commands import FoundryCommands
 from foundry_tui.tui.screens.artifact_diff import ArtifactDiffScreen
 from foundry_tui.tui.screens.blackboard import BlackboardScreen
 from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
-from foundry_tui.tui.widgets.artifact_view import ArtifactView, row_of
+from foundry_tui.tui.widgets.artifact_view import ArtifactView
 from foundry_tui.tui.widgets.contract_view import ContractView
+from foundry_tui.tui.widgets.revealing_scroll import row_of
 from foundry_tui.tui.widgets.wave_table import WaveTable
 
 from .test_waves import REVIEW

@@ -48,7 +48,7 @@ async def select_artifact(pilot: Pilot[Any], key: str) -> None:
     """Move the board's artifacts pane to the artifact `wave/name.json`, as the arrow keys
     would, and wait until its panes have scrolled to its first violation (once laid out)."""
     from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
-    from foundry_tui.tui.widgets.artifact_view import RevealingScroll
+    from foundry_tui.tui.widgets.revealing_scroll import RevealingScroll
 
     tree = pilot.app.screen.query_one(ArtifactTree)
     tree.focus()

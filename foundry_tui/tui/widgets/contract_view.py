@@ -10,7 +10,8 @@ from textual.style import Style
 from textual.widgets import Static
 
 from foundry_tui.tui.text import plain, plain_lines
-from foundry_tui.tui.widgets.artifact_view import RevealingScroll, marked_json, row_of
+from foundry_tui.tui.widgets.artifact_view import marked_json
+from foundry_tui.tui.widgets.revealing_scroll import RevealingScroll, row_of
 
 
 class ContractView(RevealingScroll):

@@ -338,3 +338,17 @@ async def test_the_boards_commands_are_in_the_palette_and_bound(demo_root: Path)
         assert titles[:5] == ["Focus Filter", "Cycle Validity", "Clear Filters", "Mark Artifact", "Diff Artifacts"]
         keys = {binding.action: binding.key for binding in app.screen.BINDINGS if isinstance(binding, Binding)}
         assert keys == {"focus_filter": "slash", "cycle_validity": "v", "clear_filters": "c", "mark": "m", "diff": "d"}
+
+
+async def test_hostile_names_are_shown_as_text(demo_root: Path) -> None:
+    """A wave folder, a file and a producer named with markup and an escape: drawn as written."""
+    folder = Layout(demo_root).blackboard_dir / "[b]\x1b[31m"
+    folder.mkdir()
+    (folder / "[b]x.json").write_text(json.dumps({**REVIEW, "schema": "review.v1", "producedBy": "[/]\x1b"}))
+    async with make_app(demo_root).run_test(size=(120, 40)) as pilot:
+        screen = await _board(pilot)
+        assert "[b]\\u001b[31m" in [row[1] for row in _table_rows(pilot)]
+        await select_artifact(pilot, "[b]\x1b[31m/[b]x.json")
+        head = str(screen.query_one("#artifact-head", Static).render())
+        assert head.splitlines()[0] == "[b]\\u001b[31m/[b]x.json"
+        assert "by [/]\\u001b" in head

@@ -77,7 +77,7 @@ NEGATIONS = _words(
     "without forbidden prohibited disallowed"
 )
 # Words that turn a claim around without a negation: one side of each pair marks the flip.
-_OPPOSITES = {
+OPPOSITES = {
     "optional": "required",
     "exclude": "include",
     "excludes": "includes",
@@ -184,7 +184,7 @@ def names(text: str) -> frozenset[str]:
 def polarity(words: Iterable[str]) -> int:
     """1 for an affirmative claim, -1 for a turned-around one: an odd count of negations and
     flipping words (optional, exclude, disabled...)."""
-    flips = sum(1 for w in words if w in NEGATIONS or w in _OPPOSITES or w.endswith("n't"))
+    flips = sum(1 for w in words if w in NEGATIONS or w in OPPOSITES or w.endswith("n't"))
     return -1 if flips % 2 else 1
 
 

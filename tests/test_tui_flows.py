@@ -374,7 +374,7 @@ asyncio.run(main())
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=demo_root, check=True)
     at_start, after_f6 = run.stdout.splitlines()
     assert at_start == "MemoryScreen base dialog doctor memory write_fact"
-    assert after_f6 == "CuratorScreen base curator dialog doctor live memory merge write_fact"
+    assert after_f6 == "CuratorScreen base curator dialog doctor live memory merge resolve write_fact"
 
 
 async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -> None:
@@ -410,7 +410,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Show Doctor",
         *app_titles,
     ]
-    assert on_curator == ["Merge Group", "Undo Merge", "Add Tag", "Retire Selected", *app_titles]
+    assert on_curator == ["Merge Group", "Undo Merge", "Add Tag", "Retire Selected", "Resolve Conflict", *app_titles]
     assert on_sessions == ["Promote Working Fact", *app_titles]
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation.neardup import Candidate, DupeFinder, group, terms
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.facts import Fact, id_order
 
 from .data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
 from .helpers import run_cli
@@ -196,3 +196,45 @@ def test_candidate_generation_keeps_the_larger_sets_duplicates() -> None:
     proposed = finder.candidate_pairs(all_pairs_up_to=0)
     true_pairs = {(a, b) for a, b, label in pairs if label == "duplicate"}
     assert len(true_pairs & proposed) / len(true_pairs) >= 0.75
+
+
+vocabulary = st.sampled_from(
+    ["orders", "payment", "postgres", "15", "16", "cache", "redis", "queue", "deploys", "two", "one", "Vault", "not"]
+)
+
+
+@given(st.lists(st.lists(vocabulary, min_size=2, max_size=7), min_size=2, max_size=12))
+def test_the_scan_returns_exactly_the_proposed_pairs_that_score_over_the_threshold(titles: list[list[str]]) -> None:
+    facts = [
+        Fact(id=f"fact-{n + 1:04d}", type="decision", title=" ".join(words), body="") for n, words in enumerate(titles)
+    ]
+    finder = DupeFinder(facts)
+    for up_to in (0, 400):  # candidates from the index, and every pair
+        proposed = finder.candidate_pairs(all_pairs_up_to=up_to)
+        assert all(id_order(a) < id_order(b) for a, b in proposed)
+    scanned = [(c.a, c.b) for c in finder.scan(0.5)]
+    expected = {(a, b) for a, b in finder.candidate_pairs() if finder.score(a, b).score >= 0.5}
+    assert set(scanned) == expected and len(scanned) == len(expected)
+    scores = [c.score for c in finder.scan(0.5)]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_the_issues_examples_titles_alone() -> None:
+    """Issue 14's misses and false alarms: a paraphrase sharing few words, two same-shape claims."""
+    pairs = [
+        (
+            "The billing webhook handler must be idempotent",
+            "Billing webhooks can arrive more than once and must not double charge",
+            True,
+        ),
+        ("Checkout p95 latency must stay under 300 ms", "Search p95 latency must stay under 150 ms", False),
+        ("Secrets are read from Vault at startup", "Vault tokens are rotated every 24 hours", False),
+    ]
+    facts = [
+        Fact(id=f"fact-{n:04d}", type="decision", title=title, body="")
+        for n, title in enumerate((t for a, b, _same in pairs for t in (a, b)), start=1)
+    ]
+    finder = DupeFinder(facts)
+    for number, (_a, _b, same) in enumerate(pairs):
+        score = finder.score(facts[2 * number].id, facts[2 * number + 1].id).score
+        assert (score >= DEFAULT_DUPE_THRESHOLD) == same, (number, score)

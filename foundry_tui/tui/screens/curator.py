@@ -108,7 +108,7 @@ class CuratorScreen(LiveScreen):
                 with self._titled(VerticalScroll(id="conflict-detail"), "The pair", "k keeps one"):
                     yield Static("", id="conflict-text")
             with TabPane("Missed searches", id="missed-tab"), Horizontal():
-                yield self._titled(RowList(id="missed"), "Searches that found nothing", "most frequent first")
+                yield self._titled(RowList(id="missed"), "Empty searches", "most frequent first")
                 yield self._titled(RowList(id="near"), "Nearly matched", "t adds a tag")
             with TabPane("Retire in bulk", id="retire-tab"):
                 yield self._titled(SelectionList[str](id="retire-list"), "Prune candidates", "space ticks, x retires")

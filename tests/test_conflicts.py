@@ -184,3 +184,26 @@ def test_a_pair_differing_only_in_its_number_disagrees_exactly_when_the_numbers_
     assert bool(parts) == (first != second)
     if parts:
         assert parts == [("numbers", str(first), str(second))]
+
+
+def test_an_untrusted_curators_resolution_is_parked_then_approved_with_its_type(demo: Project) -> None:
+    from foundry_tui.core.trust.proposals import approve_proposal, list_proposals
+
+    config = demo.layout.root / ".foundry" / "config.json"
+    config.write_text(json.dumps({**json.loads(config.read_text()), "trust": {"trusted": ["user:alice"]}}))
+    write(demo, PG15[0], PG15[1], type="constraint")  # another type than fact-0009's decision
+    conflict = find_conflicts(demo, TODAY).conflicts[0]
+    before = sorted(p.name for p in demo.layout.facts_dir.glob("*.md"))
+    gate = guarded_write(
+        demo, Caller(Principal("user", "bob")), resolve_change(conflict.a, conflict.b, "supersede", TODAY), TODAY
+    )
+    assert not gate.written and sorted(p.name for p in demo.layout.facts_dir.glob("*.md")) == before
+    (proposal,) = list_proposals(demo.layout)
+    approve_proposal(demo, Caller(Principal("user", "alice")), proposal.id, TODAY)
+    demo.sync()
+    new = demo.store.facts["fact-0018"]
+    assert (new.title, new.type, new.supersedes) == (
+        "PostgreSQL 16 is the only supported database",
+        "decision",
+        "fact-0017",
+    )

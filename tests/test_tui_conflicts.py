@@ -10,11 +10,12 @@ from typing import Any
 
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Select, Static, TabbedContent
+from textual.widgets import Label, Select, Static, TabbedContent
 
 from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.screens.curator import CuratorScreen
+from foundry_tui.tui.screens.doctor import DoctorScreen
 from foundry_tui.tui.screens.resolve import ResolveScreen
 
 from .helpers import write
@@ -56,6 +57,19 @@ async def test_the_tab_shows_the_pair_with_the_differing_parts_highlighted(demo_
         assert text.rstrip().endswith("They disagree: numbers 16 vs 15")
         marked = [text[span.start : span.end] for span in detail.spans if "reverse" in str(span.style)]
         assert marked == ["16", "15"]
+
+
+async def test_d_opens_the_doctor_the_header_counts(demo_root: Path) -> None:
+    app = make_app(_with_a_contradiction(demo_root))
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_tab(pilot)
+        assert "doctor: 2 problems (d)" in str(app.screen.query_one("#doctor-status", Label).render())
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, DoctorScreen)
+        assert "warn  contradictions: 1 pair of active facts disagree" in str(
+            app.screen.query_one("#doctor-report", Static).render()
+        )
 
 
 async def test_no_contradiction_says_so(demo_root: Path) -> None:

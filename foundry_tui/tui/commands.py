@@ -226,7 +226,14 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 )
 
 
-CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected, ResolveConflict)
+CURATOR_COMMANDS: tuple[type[Command], ...] = (
+    MergeGroup,
+    UndoMerge,
+    AddTag,
+    RetireSelected,
+    ResolveConflict,
+    ShowDoctor,  # the status header's "doctor: N problems (d)" holds here too
+)
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
 

@@ -36,6 +36,7 @@ from foundry_tui.core.trust.changes import MergeChange, RetireChange, TagChange
 from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.tui.commands import CURATOR_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
+from foundry_tui.tui.screens.doctor import DoctorScreen
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.merge import MergeScreen
 from foundry_tui.tui.screens.resolve import ResolveScreen
@@ -299,6 +300,12 @@ class CuratorScreen(LiveScreen):
     def _undo(self, undo: Undo, fact_id: str) -> Merged:
         undo.restore(self.project)
         return deliver(self, self.Merged(f"Undid the merge into {fact_id}: every touched file is as it was", None))
+
+    def action_show_doctor(self) -> None:
+        if self.data is None:
+            self.notify("The doctor is still checking; try again in a moment.")
+            return
+        self.app.push_screen(DoctorScreen(self.data.doctor))
 
     def action_resolve(self) -> None:
         conflict = self._selected_conflict()

@@ -36,10 +36,8 @@ from foundry_tui.core.trust.changes import MergeChange, RetireChange, TagChange
 from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.tui.commands import CURATOR_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
-from foundry_tui.tui.screens.doctor import DoctorScreen
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.merge import MergeScreen
-from foundry_tui.tui.screens.resolve import ResolveScreen
 from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
@@ -305,6 +303,8 @@ class CuratorScreen(LiveScreen):
         if self.data is None:
             self.notify("The doctor is still checking; try again in a moment.")
             return
+        from foundry_tui.tui.screens.doctor import DoctorScreen  # dialogs load on first use
+
         self.app.push_screen(DoctorScreen(self.data.doctor))
 
     def action_resolve(self) -> None:
@@ -318,6 +318,8 @@ class CuratorScreen(LiveScreen):
                 keep_id, how = answer
                 keep, other = (conflict.a, conflict.b) if keep_id == conflict.a.id else (conflict.b, conflict.a)
                 self._resolve(keep, other, how)
+
+        from foundry_tui.tui.screens.resolve import ResolveScreen  # dialogs load on first use
 
         self.app.push_screen(ResolveScreen(conflict), chosen)
 

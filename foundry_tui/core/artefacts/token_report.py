@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from typing import Any
 
 from foundry_tui.core.artefacts.blackboard import blackboard_tokens
 from foundry_tui.core.events import count_events, read_events
@@ -52,7 +53,8 @@ def token_report(project: Project, today: _dt.date) -> str:
     return token_figures(project, today).text()
 
 
-def token_figures(project: Project, today: _dt.date) -> TokenFigures:
+def token_figures(project: Project, today: _dt.date, events: list[dict[str, Any]] | None = None) -> TokenFigures:
+    """The report's figures; `events`: the log already read (the health figures read it once)."""
     project.sync()
     layout = project.layout
     config, _problem = project.config_or_defaults()  # the report still counts with a broken config.json
@@ -68,5 +70,5 @@ def token_figures(project: Project, today: _dt.date) -> TokenFigures:
         except (OSError, UnicodeDecodeError):
             continue
     board = blackboard_tokens(layout)
-    counts = dict(count_events(read_events(layout)))
+    counts = dict(count_events(read_events(layout) if events is None else events))
     return TokenFigures(index_tokens, config.index_token_budget, len(project.store.facts), fact_tokens, board, counts)

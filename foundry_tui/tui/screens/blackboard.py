@@ -20,6 +20,7 @@ from foundry_tui.core.errors import FoundryError
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
 
@@ -54,6 +55,7 @@ class BlackboardScreen(LiveScreen):
         self.shown: tuple[str, str] | None = None  # (wave, name) of the artifact on the right
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader()
         with Horizontal(id="panes"):
             tree: Tree[Checked | None] = Tree("blackboard", id="waves")
             tree.show_root = False
@@ -88,6 +90,7 @@ class BlackboardScreen(LiveScreen):
 
     def on_blackboard_screen_loaded(self, event: Loaded) -> None:
         waves = event.waves
+        self.query_one(StatusHeader).show_count("waves", f"{len(waves)} wave{'s' if len(waves) != 1 else ''}")
         colours = ThemeColours.of(self.app)
         tree: Tree[Checked | None] = self.query_one(Tree)
         tree.clear()

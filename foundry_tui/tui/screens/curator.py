@@ -31,6 +31,7 @@ from foundry_tui.tui.screens.merge import MergeScreen
 from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
 
@@ -72,6 +73,7 @@ class CuratorScreen(LiveScreen):
         self.last_undo: tuple[Undo, str] | None = None
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader()
         with TabbedContent(id="curator"):
             with TabPane("Near duplicates", id="dupes-tab"), Horizontal():
                 yield RowList(id="groups")
@@ -264,3 +266,28 @@ class CuratorScreen(LiveScreen):
         """This screen wrote to memory: say what changed and read it again."""
         self.notify(event.summary, timeout=6)
         self.load()
+
+    # ---- the Health screen's link: a missed query opened here -------------------------------
+
+    wanted_missed: str | None = None
+
+    def show_missed(self, query: str) -> None:
+        """Open the missed-search tab on `query` (now, or once the data has loaded)."""
+        self.query_one(TabbedContent).active = "missed-tab"
+        self.wanted_missed = query
+        self._highlight_wanted_missed()
+
+    @on(Loaded)
+    def _missed_after_load(self) -> None:
+        self.call_after_refresh(self._highlight_wanted_missed)
+
+    def _highlight_wanted_missed(self) -> None:
+        if self.data is None or self.wanted_missed is None:
+            return
+        key = " ".join(self.wanted_missed.lower().split())
+        position = next((i for i, m in enumerate(self.data.missed) if " ".join(m.query.lower().split()) == key), None)
+        if position is not None:
+            rows = self.query_one("#missed", RowList)
+            rows.focus()
+            rows.highlighted = rows.index_of(f"missed:{position}")
+        self.wanted_missed = None

@@ -1,11 +1,13 @@
 """LiveScreen: a screen whose content is read from disk in a worker, and read again
 whenever it is shown, whenever the file watcher reports a change, and when the theme
-changes (its colours are built with the theme's)."""
+changes (its colours are built with the theme's). Its self-fed StatusHeader is read again
+at the same times (the first read is the header's own, when it is mounted)."""
 
 from __future__ import annotations
 
 from foundry_tui.tui.messages import FilesChanged
 from foundry_tui.tui.screens.base import FoundryScreen
+from foundry_tui.tui.widgets.status_header import feed_headers
 
 
 class LiveScreen(FoundryScreen[None]):
@@ -20,9 +22,11 @@ class LiveScreen(FoundryScreen[None]):
 
     def on_screen_resume(self) -> None:
         self.load()
+        feed_headers(self)
 
     def on_files_changed(self, _event: FilesChanged) -> None:
         self.load()
+        feed_headers(self)
 
     def recolour(self) -> None:
         self.load()

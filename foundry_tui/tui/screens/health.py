@@ -31,6 +31,11 @@ from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
+NO_WRITES = (
+    "No writes recorded yet: each memory_write an agent makes through the MCP server is counted here by its "
+    "outcome (created, updated, unchanged, parked, denied), with the read gate's denials."
+)
+NO_TYPES = "The active facts by type at the end of each day that changed them appear here once the memory is in git."
 BAR_WIDTH = 30  # half the screen's width at 80 columns
 CHART_HEIGHT = 12
 
@@ -158,9 +163,9 @@ class HealthScreen(LiveScreen):
         empty_history = no_history(timeline) if timeline is not None else ""
         for key, chart, empty in (
             ("searches", charts.searches, NO_EVENTS),
-            ("writes", charts.writes, NO_EVENTS),
+            ("writes", charts.writes, NO_WRITES),
             ("index", charts.index, empty_history),
-            ("types", charts.types, empty_history),
+            ("types", charts.types, NO_TYPES),
         ):
             widget = self.query_one(f"#{key}-chart", Static)
             widget.set_class(chart is None, "empty")

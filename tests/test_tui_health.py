@@ -40,7 +40,9 @@ def _missed_query(pilot: Pilot[Any]) -> str:
     assert isinstance(screen, CuratorScreen) and screen.data is not None
     rows = screen.query_one("#missed", RowList)
     assert rows.highlighted is not None
-    return screen.data.missed[int(rows.rows[rows.highlighted][0].split(":")[1])].query
+    row_id = rows.rows[rows.highlighted][0]
+    assert row_id is not None
+    return screen.data.missed[int(row_id.split(":")[1])].query
 
 
 async def test_a_missed_query_opens_the_curators_missed_tab_on_it(demo_repo: Path) -> None:

@@ -3,11 +3,14 @@ and `foundry tokens --json`, and the demo's git history made at copy time."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from foundry_tui.core.artefacts.health import NO_EVENTS, health_figures
 from foundry_tui.core.memory.project import Project
@@ -156,3 +159,95 @@ def test_cli_health_of_an_empty_project(tmp_path: Path) -> None:
     assert result.code == 0
     assert data["searches"] == {"total": 0, "empty": 0, "days": [], "top_missed": []}
     assert data["history"]["points"] == [] and data["history"]["note"] == "the project is not in a git repository"
+
+
+def _commit_fact(root: Path, number: int, day: str, message: str) -> None:
+    text = (root / ".foundry/memory/facts/fact-0001.md").read_text()
+    path = root / f".foundry/memory/facts/fact-{number:04d}.md"
+    path.write_text(text.replace("id: fact-0001", f"id: fact-{number:04d}").replace("type: constraint", "type: domain"))
+    _git(root, "add", "-A")
+    env = {"GIT_AUTHOR_DATE": f"{day}T12:00:00Z", "GIT_COMMITTER_DATE": f"{day}T12:00:00Z"}
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message],
+        cwd=root, check=True, env={**__import__("os").environ, **env},
+    )  # fmt: skip
+
+
+def test_new_commits_are_walked_on_from_the_cached_walk(
+    demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layout = Project(demo_repo).layout
+    memory_timeline(layout)  # walks and caches
+    _commit_fact(demo_repo, 20, "2026-09-20", "same day as the last point")
+    _commit_fact(demo_repo, 21, "2026-10-02", "a new day")
+    resumed = memory_timeline(layout)
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
+    fresh = memory_timeline(layout)
+    assert resumed == fresh and resumed.commits == 18
+    assert [p.date for p in resumed.points[-2:]] == ["2026-09-20", "2026-10-02"]
+    assert resumed.points[-1].active["domain"] == 3
+
+
+def test_a_rewritten_history_is_walked_again(demo_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    layout = Project(demo_repo).layout
+    memory_timeline(layout)
+    _git(demo_repo, "reset", "-q", "--hard", "HEAD~3")
+    _commit_fact(demo_repo, 30, "2026-10-05", "after the reset")
+    rewritten = memory_timeline(layout)
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
+    assert rewritten == memory_timeline(layout) and rewritten.commits == 14
+
+
+_kinds = st.sampled_from(["memory_search", "memory_write", "write_denied", "gate_blocked", "runbook_get", "k\\ind"])
+_events = st.lists(
+    st.fixed_dictionaries(
+        {
+            "kind": _kinds,
+            "time": st.dates(min_value=_dt.date(2026, 1, 1), max_value=_dt.date(2026, 3, 1)).map(
+                lambda d: f"{d.isoformat()}T10:00:00.000+00:00"
+            ),
+        },
+        optional={
+            "query": st.text(max_size=20),
+            "hits": st.one_of(st.integers(0, 3), st.just(0.0), st.text(max_size=2)),
+            "action": st.sampled_from(["created", "updated", "unchanged", "parked", "odd", 'q"uote']),
+            "error": st.booleans(),
+        },
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(events=_events)
+def test_the_fast_reading_counts_as_json_would(events: list[dict[str, object]], tmp_path: Path) -> None:
+    """Lines as record_event writes them are sliced, not parsed; the same events written
+    compactly (so every line goes through json) must count the same."""
+    counted = []
+    for separators in ((", ", ": "), (",", ":")):
+        root = tmp_path / f"p{len(separators[0])}"
+        (root / ".foundry/memory/facts").mkdir(parents=True, exist_ok=True)
+        (root / ".foundry/metrics").mkdir(exist_ok=True)
+        lines = "".join(json.dumps(e, separators=separators) + "\n" for e in events)
+        (root / ".foundry/metrics/events.jsonl").write_text(lines)
+        figures = health_figures(Project(root), TODAY)
+        counted.append((figures.to_dict()["searches"], figures.to_dict()["writes"], figures.tokens.events))
+    assert counted[0] == counted[1]
+
+
+def test_the_events_are_counted_on_from_the_cached_tally(demo: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = demo.layout.events_path
+    first = health_figures(demo, TODAY).to_dict()
+    line = '{"kind": "memory_search", "time": "2026-11-29T20:00:00.000+00:00", "query": "new miss", "hits": 0}\n'
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(line + line[:30])  # the second is still being written
+    grown = health_figures(demo, TODAY).to_dict()
+    assert grown["searches"]["total"] == first["searches"]["total"] + 1
+    assert {"query": "new miss", "count": 1} in grown["searches"]["top_missed"]
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(line[30:])  # now whole: counted once, not twice
+    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == first["searches"]["total"] + 2
+    log.write_text(line)  # rewritten, not grown: counted from the start
+    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
+    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1

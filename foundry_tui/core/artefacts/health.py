@@ -10,15 +10,22 @@ type at each day's last commit. And the token report's figures, as today.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field
+from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner json itself uses
+from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
 from foundry_tui.core.curation.missed import missed_key
-from foundry_tui.core.events import read_events
+from foundry_tui.core.events import MAX_LOG_BYTES
+from foundry_tui.core.memory.cache import cache_file
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.timeline import Timeline, memory_timeline
+from foundry_tui.core.paths import Layout
 
 # The outcomes of a write, in the order the charts stack them. `denied` is the trust
 # gate's refusal of an unattended write (a `write_denied` event); the rest are the
@@ -145,49 +152,194 @@ def no_history(timeline: Timeline) -> str:
 
 def health_figures(project: Project, today: _dt.date) -> HealthFigures:
     """Read the events once and the git history once, and count."""
-    events = read_events(project.layout)
-    tokens = token_figures(project, today, events)
-    searches: dict[str, SearchDay] = {}
-    writes: dict[str, WriteDay] = {}
-    missed: Counter[str] = Counter()
-    spelled: dict[str, str] = {}
-    days: set[str] = set()
-    for event in events:
-        time = event.get("time")
-        if not isinstance(time, str) or len(time) < 10:
-            continue
-        day = time[:10]
-        if not (day[:4].isdigit() and day[5:7].isdigit() and day[8:10].isdigit()):
-            continue  # a hand-edited time: not a day to chart
-        kind = event["kind"]
-        if kind == "memory_search":
-            days.add(day)
-            search = searches.get(day) or searches.setdefault(day, SearchDay(day))
-            search.searches += 1
-            if event.get("hits") == 0:
-                search.empty += 1
-                key = missed_key(event.get("query"))
-                if key is not None:
-                    missed[key] += 1
-                    spelled.setdefault(key, str(event["query"]).strip())
-        elif kind in ("memory_write", "write_denied", "gate_blocked"):
-            days.add(day)
-            write = writes.get(day) or writes.setdefault(day, WriteDay(day))
-            if kind == "gate_blocked":
-                write.gate_denials += 1
-            elif kind == "write_denied":
-                write.outcomes["denied"] += 1
-            elif event.get("action") in write.outcomes:
-                write.outcomes[event["action"]] += 1
+    tally = _Tally()
+    tally.read(project.layout)
+    tokens = token_figures(project, today, dict(tally.kinds))
+    days = tally.days
     span = _days(min(days), max(days))[-MAX_DAYS:] if days else []
-    top = sorted(missed.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_MISSED]
+    top = sorted(tally.missed.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_MISSED]
     return HealthFigures(
         tokens,
-        [searches.get(d) or SearchDay(d) for d in span],
-        [writes.get(d) or WriteDay(d) for d in span],
-        [(spelled[k], n) for k, n in top],
+        [tally.searches.get(d) or SearchDay(d) for d in span],
+        [tally.writes.get(d) or WriteDay(d) for d in span],
+        [(tally.spelled[k], n) for k, n in top],
         memory_timeline(project.layout),
     )
+
+
+TALLY_VERSION = 1
+
+
+def _tally_cache(layout: Layout) -> Path | None:
+    """Beside the parse cache (FOUNDRY_NO_CACHE turns it off too)."""
+    snapshot = cache_file(layout.root)
+    return snapshot.with_name(snapshot.name.replace("facts-", "events-", 1) + ".json") if snapshot else None
+
+
+def _tail(data: bytes, size: int) -> str:
+    """What the log's last 4 KiB before `size` were (a rewritten log reads differently)."""
+    return hashlib.sha256(data[max(size - 4096, 0) : size]).hexdigest()
+
+
+CHARTED = frozenset({"memory_search", "memory_write", "write_denied", "gate_blocked"})
+_KIND = '{"kind": "'
+_TIME = '", "time": "'
+_HITS = '"hits": '
+_QUERY = '"query": "'
+_ACTION = '"action": "'
+
+
+class _Tally:
+    """The events counted in one pass. A line as `record_event` writes it (`{"kind": …,
+    "time": …, …}`, json.dumps's separators) is read by slicing, not parsed: a year of
+    events is 100,000 lines. Anything else (a hand-edited line, an escape in the kind) is
+    parsed with json as `read_events` would, and skipped when it is not an event."""
+
+    def __init__(self) -> None:
+        self.kinds: Counter[str] = Counter()
+        self.searches: dict[str, SearchDay] = {}
+        self.writes: dict[str, WriteDay] = {}
+        self.missed: Counter[str] = Counter()
+        self.spelled: dict[str, str] = {}
+        self.days: set[str] = set()
+
+    def read(self, layout: Layout) -> None:
+        """Count the log. The counts up to the last whole line are cached (the log only
+        grows): the next read counts only the lines added since, unless the log was
+        rewritten (its bytes before that point differ)."""
+        try:
+            data = layout.read_bytes(layout.events_path, MAX_LOG_BYTES)
+        except OSError:
+            return
+        cache = _tally_cache(layout)
+        start = self._restore(cache, data) if cache is not None else 0
+        whole = data.rfind(b"\n", start) + 1 or start  # a line still being written is counted, not cached
+        self._count_lines(data[start:whole])
+        if cache is not None and whole > start:
+            self._save(cache, data, whole)
+        self._count_lines(data[whole:])
+
+    def _count_lines(self, chunk: bytes) -> None:
+        for line in chunk.decode("utf-8", errors="replace").splitlines():
+            if not self._fast(line):
+                self._slow(line)
+
+    def _restore(self, cache: Path, data: bytes) -> int:
+        """Where to go on counting from (0: from the start)."""
+        try:
+            saved = json.loads(cache.read_text(encoding="utf-8"))
+            size = int(saved["size"])
+            if saved["version"] != TALLY_VERSION or not 0 < size <= len(data) or saved["tail"] != _tail(data, size):
+                return 0
+            self.kinds = Counter({str(k): int(v) for k, v in saved["kinds"].items()})
+            self.searches = {d: SearchDay(d, int(n), int(e)) for d, (n, e) in saved["searches"].items()}
+            self.writes = {}
+            for day, counts in saved["writes"].items():
+                write = WriteDay(day, dict(zip(WRITE_OUTCOMES, map(int, counts[:-1]), strict=True)), int(counts[-1]))
+                self.writes[day] = write
+            self.missed = Counter({str(k): int(v) for k, v in saved["missed"].items()})
+            self.spelled = {str(k): str(v) for k, v in saved["spelled"].items()}
+            self.days = set(self.searches) | set(self.writes)
+            return size
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            self.__init__()  # type: ignore[misc]  # a damaged cache: count from the start
+            return 0
+
+    def _save(self, cache: Path, data: bytes, size: int) -> None:
+        saved = {
+            "version": TALLY_VERSION,
+            "size": size,
+            "tail": _tail(data, size),
+            "kinds": self.kinds,
+            "searches": {d: [s.searches, s.empty] for d, s in self.searches.items()},
+            "writes": {d: [*(w.outcomes[o] for o in WRITE_OUTCOMES), w.gate_denials] for d, w in self.writes.items()},
+            "missed": self.missed,
+            "spelled": self.spelled,
+        }
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            temp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+            temp.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
+            os.replace(temp, cache)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+    def _fast(self, line: str) -> bool:
+        if not line.startswith(_KIND):
+            return False
+        end = line.find('"', 10)
+        kind = line[10:end]
+        if end < 0 or "\\" in kind or not line.startswith(_TIME, end):
+            return False
+        if kind not in CHARTED:
+            self.kinds[kind] += 1
+            return True
+        start = end + len(_TIME)
+        day = line[start : start + 10]
+        if kind == "memory_search":
+            hits: object = None
+            at = line.find(_HITS, start)
+            if at >= 0:
+                digits_end = at + len(_HITS)
+                while digits_end < len(line) and line[digits_end].isdigit():
+                    digits_end += 1
+                if digits_end == at + len(_HITS) or line[digits_end : digits_end + 1] not in (",", "}"):
+                    return False  # not a plain count: let json say what it is
+                hits = int(line[at + len(_HITS) : digits_end])
+            query: object = None
+            if hits == 0:
+                at = line.find(_QUERY, start)
+                if at >= 0:
+                    try:
+                        query = scanstring(line, at + len(_QUERY))[0]
+                    except ValueError:
+                        return False
+            self.kinds[kind] += 1
+            self.count(kind, day, hits=hits, query=query)
+            return True
+        action: object = None
+        if kind == "memory_write":
+            at = line.find(_ACTION, start)
+            if at >= 0:
+                action = line[at + len(_ACTION) : line.find('"', at + len(_ACTION))]
+        self.kinds[kind] += 1
+        self.count(kind, day, action=action)
+        return True
+
+    def _slow(self, line: str) -> None:
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
+            return
+        kind = event["kind"]
+        self.kinds[kind] += 1
+        time = event.get("time")
+        if kind in CHARTED and isinstance(time, str):
+            self.count(kind, time[:10], hits=event.get("hits"), query=event.get("query"), action=event.get("action"))
+
+    def count(self, kind: str, day: str, *, hits: object = None, query: object = None, action: object = None) -> None:
+        if not (len(day) == 10 and day[:4].isdigit() and day[5:7].isdigit() and day[8:10].isdigit()):
+            return  # a hand-edited time: not a day to chart
+        self.days.add(day)
+        if kind == "memory_search":
+            search = self.searches.get(day) or self.searches.setdefault(day, SearchDay(day))
+            search.searches += 1
+            if hits == 0:
+                search.empty += 1
+                key = missed_key(query)
+                if key is not None:
+                    self.missed[key] += 1
+                    self.spelled.setdefault(key, str(query).strip())
+            return
+        write = self.writes.get(day) or self.writes.setdefault(day, WriteDay(day))
+        if kind == "gate_blocked":
+            write.gate_denials += 1
+        elif kind == "write_denied":
+            write.outcomes["denied"] += 1
+        elif isinstance(action, str) and action in write.outcomes:
+            write.outcomes[action] += 1
 
 
 def _days(first: str, last: str) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from foundry_tui.core.memory.cache import cache_file
 from foundry_tui.core.memory.facts import FactFileError, parse_fact_text
-from foundry_tui.core.memory.git_history import GitError, Repo
+from foundry_tui.core.memory.git_history import GitError, Repo, run_git
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.tokens import estimate_tokens
 
@@ -61,54 +61,97 @@ ZERO = "0" * 40
 
 def memory_timeline(layout: Layout) -> Timeline:
     """The memory's points over its first-parent history; a project outside git (or with
-    no commit yet) gets an empty timeline with a note saying so."""
+    no commit yet) gets an empty timeline with a note saying so.
+
+    The walk itself is cached too (the day ends met, and the blobs at HEAD): with HEAD
+    unchanged nothing is walked again; with new commits on top, only they are."""
     try:
         repo = Repo(layout)
-        if not repo.has_head():
-            return Timeline(note="the repository has no commit yet")
+        head = run_git(repo.top, "rev-parse", "--verify", "--quiet", "HEAD", check=False).stdout.decode().strip()
     except GitError as exc:
         outside = "not in a git repository" in str(exc)
         return Timeline(note="the project is not in a git repository" if outside else str(exc))
-    commits = _log(repo)
+    if not head:
+        return Timeline(note="the repository has no commit yet")
     cache = _Cache.load(layout.root)
-    facts_prefix = repo.facts_path + "/"
-    # The walk: each day's last commit, and the blobs it holds (kept only where not cached).
-    state: dict[str, str] = {}
-    index_blob: str | None = None
-    pending: list[tuple[_Commit, dict[str, str], str | None]] = []
-    ends: list[_Commit] = []
-    for number, commit in enumerate(commits):
-        for path, sha in commit.changes:
-            if path == repo.index_path:
-                index_blob = None if sha == ZERO else sha
-            elif path.startswith(facts_prefix) and _is_fact_file(path[len(facts_prefix) :]):
-                if sha == ZERO:
-                    state.pop(path, None)
-                else:
-                    state[path] = sha
-        last_of_day = number + 1 == len(commits) or commits[number + 1].date != commit.date
-        if last_of_day:
-            ends.append(commit)
-            if commit.sha not in cache.points:
-                pending.append((commit, dict(state), index_blob))
-    if pending:
-        _fill(repo, cache, pending)
+    paths = [repo.facts_path, repo.index_path]
+    walk = cache.walk if cache.walk.get("paths") == paths else {}
+    if walk.get("head") == head:
+        ends = [_Commit(sha, date, []) for sha, date in walk["ends"]]
+        count = int(walk["commits"])
+    else:
+        resume = bool(walk) and _is_ancestor(repo, str(walk["head"]), head)
+        state: dict[str, str] = dict(walk["state"]) if resume else {}
+        index_blob: str | None = walk["index"] if resume else None
+        ends = [_Commit(sha, date, []) for sha, date in walk["ends"]] if resume else []
+        count = int(walk["commits"]) if resume else 0
+        commits = _log(repo, str(walk["head"]) if resume else None)
+        if commits and ends and ends[-1].date == commits[0].date:
+            ends.pop()  # that day goes on: its point moves to its new last commit
+        facts_prefix = repo.facts_path + "/"
+        pending: list[tuple[_Commit, dict[str, str], str | None]] = []
+        for number, commit in enumerate(commits):
+            for path, sha in commit.changes:
+                if path == repo.index_path:
+                    index_blob = None if sha == ZERO else sha
+                elif path.startswith(facts_prefix) and _is_fact_file(path[len(facts_prefix) :]):
+                    if sha == ZERO:
+                        state.pop(path, None)
+                    else:
+                        state[path] = sha
+            if number + 1 == len(commits) or commits[number + 1].date != commit.date:
+                ends.append(commit)
+                if commit.sha not in cache.points:
+                    pending.append((commit, dict(state), index_blob))
+        count += len(commits)
+        if pending:
+            _fill(repo, cache, pending)
+        cache.walk = {
+            "paths": paths,
+            "head": head,
+            "ends": [[c.sha, c.date] for c in ends],
+            "state": state,
+            "index": index_blob,
+            "commits": count,
+        }
         cache.save()
     points = []
     for commit in ends:
         tokens, active = cache.points[commit.sha]
         points.append(TimelinePoint(commit.date, commit.sha, tokens, dict(active)))
-    return Timeline(points, "" if points else "no commit has changed the memory yet", len(commits))
+    return Timeline(points, "" if points else "no commit has changed the memory yet", count)
+
+
+def _valid_walk(walk: object, points: dict[str, Any]) -> dict[str, Any]:
+    """The cached walk if it is whole (every day end with its point), else none."""
+    if not isinstance(walk, dict):
+        return {}
+    ends, state = walk.get("ends"), walk.get("state")
+    whole = (
+        isinstance(walk.get("head"), str)
+        and isinstance(walk.get("commits"), int)
+        and isinstance(walk.get("paths"), list)
+        and isinstance(state, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in state.items())
+        and (walk.get("index") is None or isinstance(walk.get("index"), str))
+        and isinstance(ends, list)
+        and all(isinstance(e, list) and len(e) == 2 and e[0] in points and isinstance(e[1], str) for e in ends)
+    )
+    return walk if whole else {}
+
+
+def _is_ancestor(repo: Repo, old: str, new: str) -> bool:
+    return run_git(repo.top, "merge-base", "--is-ancestor", old, new, check=False).returncode == 0
 
 
 def _is_fact_file(name: str) -> bool:
     return "/" not in name and name.endswith(".md") and not name.startswith(".")
 
 
-def _log(repo: Repo) -> list[_Commit]:
+def _log(repo: Repo, since: str | None) -> list[_Commit]:
     out = repo.git(
         "log", "--first-parent", "--reverse", "--raw", "--no-renames", "--no-abbrev", "-z",
-        "--format=%x01%H %cs", "HEAD", "--", repo.facts_path + "/", repo.index_path,
+        "--format=%x01%H %cs", f"{since}..HEAD" if since else "HEAD", "--", repo.facts_path + "/", repo.index_path,
     )  # fmt: skip
     commits = []
     for chunk in out.split("\x01")[1:]:
@@ -171,6 +214,7 @@ class _Cache:
         self.blobs: dict[str, BlobSummary] = {}
         self.index: dict[str, int] = {}
         self.points: dict[str, tuple[int | None, dict[str, int]]] = {}
+        self.walk: dict[str, Any] = {}  # the last walk: its HEAD, day ends, blobs at HEAD (memory_timeline)
 
     @classmethod
     def load(cls, root: Path) -> _Cache:
@@ -184,14 +228,24 @@ class _Cache:
                 cache.blobs = {k: (tuple(v) if v is not None else None) for k, v in data["blobs"].items()}
                 cache.index = {k: int(v) for k, v in data["index"].items()}
                 cache.points = {k: (v[0], dict(v[1])) for k, v in data["points"].items()}
+                walk = data.get("walk", {})
+                cache.walk = (
+                    walk if isinstance(walk, dict) and all(e[0] in cache.points for e in walk.get("ends", [])) else {}
+                )
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
-            cache.blobs, cache.index, cache.points = {}, {}, {}  # missing or damaged: start again
+            cache.blobs, cache.index, cache.points, cache.walk = {}, {}, {}, {}  # missing or damaged: start again
         return cache
 
     def save(self) -> None:
         if self.path is None:
             return
-        data = {"version": CACHE_VERSION, "blobs": self.blobs, "index": self.index, "points": self.points}
+        data = {
+            "version": CACHE_VERSION,
+            "blobs": self.blobs,
+            "index": self.index,
+            "points": self.points,
+            "walk": self.walk,
+        }
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")

@@ -74,6 +74,7 @@ class HealthScreen(LiveScreen):
         super().__init__()
         self.figures: HealthFigures | None = None
         self.drawn_width = 0
+        self.numbers_filled = False  # the tables are filled when first shown (a year is 365 rows each)
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -102,8 +103,7 @@ class HealthScreen(LiveScreen):
             yield DataTable(id="events", cursor_type="row")
         yield Footer()
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # LiveScreen's on_mount (the load) runs too: Textual calls each class's handler
         self.query_one("#events", DataTable).add_columns("event", "count")
 
     def _chart_size(self) -> tuple[int, int]:
@@ -151,7 +151,9 @@ class HealthScreen(LiveScreen):
             )
         else:
             missed.add_option(Option(Text("No search came back empty.", style="dim"), disabled=True))
-        self._fill_numbers(figures)
+        self.numbers_filled = False
+        if any(t.display for t in self.query(".numbers").results(DataTable)):
+            self._fill_numbers(figures)
         header = self.query_one(StatusHeader)
         share = figures.empty_total / figures.search_total if figures.search_total else 0.0
         header.show_count("searches", f"{figures.search_total} searches, {share:.0%} empty" if figures.searches else "")
@@ -172,6 +174,7 @@ class HealthScreen(LiveScreen):
             widget.update(chart if chart is not None else Text(empty, style="italic"))
 
     def _fill_numbers(self, figures: HealthFigures) -> None:
+        self.numbers_filled = True
         def fill(key: str, columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
             table = self.query_one(f"#{key}-numbers", DataTable)
             table.clear(columns=True)
@@ -218,6 +221,8 @@ class HealthScreen(LiveScreen):
         """Each chart's numbers, as a table under it (and hidden again)."""
         tables = list(self.query(".numbers").results(DataTable))
         show = not any(t.display for t in tables)
+        if show and not self.numbers_filled and self.figures is not None:
+            self._fill_numbers(self.figures)
         for table in tables:
             table.display = show
 

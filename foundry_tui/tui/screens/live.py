@@ -5,6 +5,8 @@ at the same times (the first read is the header's own, when it is mounted)."""
 
 from __future__ import annotations
 
+from textual.worker import Worker
+
 from foundry_tui.tui.messages import FilesChanged
 from foundry_tui.tui.screens.base import FoundryScreen
 from foundry_tui.tui.widgets.status_header import feed_headers
@@ -17,10 +19,15 @@ class LiveScreen(FoundryScreen[None]):
     def load(self) -> object:  # a @work method, which returns its Worker
         raise NotImplementedError
 
+    _reading: object = None  # the read started by the mount (a Worker)
+
     def on_mount(self) -> None:
-        self.load()
+        self._reading = self.load()
 
     def on_screen_resume(self) -> None:
+        # A screen's first show follows its mount (more than once): the mount's read is still under way.
+        if isinstance(self._reading, Worker) and not self._reading.is_finished:
+            return
         self.load()
         feed_headers(self)
 

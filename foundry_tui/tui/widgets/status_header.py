@@ -49,6 +49,7 @@ class StatusHeader(Horizontal):
         super().__init__()
         self.feeds_itself = root_label is None
         self.root_label = root_label
+        self._reading: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
         label = self.root_label if self.root_label is not None else getattr(self.app, "root_label", "")
@@ -66,9 +67,11 @@ class StatusHeader(Horizontal):
         self.refresh_status()
 
     def refresh_status(self) -> None:
-        """Read the status again (a header fed by its screen ignores this)."""
-        if self.feeds_itself and self.is_mounted:
-            self._count()
+        """Read the status again (a header fed by its screen ignores this; so does one whose
+        read is still under way)."""
+        reading = self._reading
+        if self.feeds_itself and self.is_mounted and (reading is None or reading.is_finished):
+            self._reading = self._count()
 
     @work(thread=True, exclusive=True, group="status-header", name="Status not read", exit_on_error=False)
     def _count(self) -> None:

@@ -32,6 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import itertools
+
 from foundry_tui.core.artefacts.health import health_figures
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.index_file import build_index
@@ -43,7 +45,23 @@ from tests.tui_helpers import settle
 
 TODAY = _dt.date(2026, 11, 30)
 FIRST = TODAY - _dt.timedelta(days=365)
-WORDS = "orders billing tenant deploy cache schema api auth queue worker search index budget retry export".split()
+WORDS = [
+    "orders",
+    "billing",
+    "tenant",
+    "deploy",
+    "cache",
+    "schema",
+    "api",
+    "auth",
+    "queue",
+    "worker",
+    "search",
+    "index",
+    "budget",
+    "retry",
+    "export",
+]
 
 
 def fact_text(number: int, ftype: str, created: str, rng: random.Random, supersedes: str | None) -> str:
@@ -73,7 +91,9 @@ def make_history(root: Path, commits: int, rng: random.Random) -> None:
         fact = parse_fact_text(text, None)
         facts[fact.id] = fact
         replaced = {o for f in facts.values() for o in f.replaced_ids()}
-        active = [f for f in facts.values() if f.id not in replaced and (f.expires is None or f.expires >= day.isoformat())]
+        active = [
+            f for f in facts.values() if f.id not in replaced and (f.expires is None or f.expires >= day.isoformat())
+        ]
         index = build_index(active, 6000)[0].encode()
         stamp = int(_dt.datetime.combine(day, _dt.time(9), _dt.UTC).timestamp()) + n
         body = text.encode()
@@ -139,7 +159,7 @@ async def app_once() -> tuple[float, float]:
             await asyncio.sleep(0.002)
         HealthScreen.on_health_screen_loaded = original  # type: ignore[method-assign]
         timer.stop()
-        gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)] or [0.0]
+        gaps = [b - a for a, b in itertools.pairwise(ticks)] or [0.0]
         return painted[0] - start, max(gaps)
 
 
@@ -179,8 +199,12 @@ def main() -> None:
 
         print(f"health_figures, timeline cache cold: {ms(cold)}")
         print(f"health_figures, timeline cache warm: {ms(warm)}")
-        print(f"F5 to charts painted, cold: {ms([p for p, _g in app_cold])}; longest UI stall {ms([g for _p, g in app_cold])}")
-        print(f"F5 to charts painted, warm: {ms([p for p, _g in app_warm])}; longest UI stall {ms([g for _p, g in app_warm])}")
+        print(
+            f"F5 to charts painted, cold: {ms([p for p, _g in app_cold])}; longest UI stall {ms([g for _p, g in app_cold])}"
+        )
+        print(
+            f"F5 to charts painted, warm: {ms([p for p, _g in app_warm])}; longest UI stall {ms([g for _p, g in app_warm])}"
+        )
         print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     finally:
         shutil.rmtree(work, ignore_errors=True)

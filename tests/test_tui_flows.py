@@ -392,7 +392,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Show Memory",
         "Show Blackboard",
         "Show Library",
-        "Show Tokens",
+        "Show Health",
         "Show Curator",
         "Show Sessions",
         "Show History",

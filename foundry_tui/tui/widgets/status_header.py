@@ -64,7 +64,8 @@ class StatusHeader(Horizontal):
         yield Label("", id="gauge-figures")
 
     def on_mount(self) -> None:
-        self.refresh_status()
+        if self.feeds_itself:
+            self._reading = self._count()
 
     def refresh_status(self) -> None:
         """Read the status again (a header fed by its screen ignores this; so does one whose

@@ -175,6 +175,7 @@ class HealthScreen(LiveScreen):
 
     def _fill_numbers(self, figures: HealthFigures) -> None:
         self.numbers_filled = True
+
         def fill(key: str, columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
             table = self.query_one(f"#{key}-numbers", DataTable)
             table.clear(columns=True)

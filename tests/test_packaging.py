@@ -14,10 +14,10 @@ import pytest
 from .helpers import REPO
 
 
-def _build(kind: str, out: Path) -> Path:
+def _build(kind: str, out: Path, cwd: Path = REPO) -> Path:
     proc = subprocess.run(
         [sys.executable, "-m", "hatchling", "build", "-t", kind, "-d", str(out)],
-        cwd=REPO,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=180,
@@ -30,7 +30,47 @@ def _build(kind: str, out: Path) -> Path:
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("dist")
-    return {kind: _build(kind, out / kind) for kind in ("wheel", "sdist")}
+    built = {kind: _build(kind, out / kind) for kind in ("wheel", "sdist")}
+    # What pip does with the sdist: unpack it and build a wheel from the unpacked tree.
+    with tarfile.open(built["sdist"]) as tar:
+        tar.extractall(out / "unpacked", filter="data")
+    (unpacked,) = (out / "unpacked").iterdir()
+    built["wheel from sdist"] = _build("wheel", out / "from-sdist", cwd=unpacked)
+    return built
+
+
+def _members(wheel: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(wheel) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _record(text: str) -> set[tuple[str, str]]:
+    """A RECORD's (path, hash) pairs for the package's own files (not the .dist-info, and not
+    the bytecode pip compiles at install time, which RECORD lists without a hash)."""
+    rows = (line.split(",") for line in text.splitlines() if line)
+    return {(row[0], row[1]) for row in rows if row[0].startswith("foundry_tui/") and "/__pycache__/" not in row[0]}
+
+
+def test_the_sdist_and_the_wheel_install_the_same_bytes(dist: dict[str, Path]) -> None:
+    """tox runs the suite on a wheel install (3.11, 3.13) and an sdist install (3.12): each run
+    stands for both kinds only because pip installs byte-identical files from either."""
+    direct, from_sdist = _members(dist["wheel"]), _members(dist["wheel from sdist"])
+    assert sorted(direct) == sorted(from_sdist)
+    assert [name for name in direct if direct[name] != from_sdist[name]] == []
+
+
+def test_under_tox_the_installed_files_are_the_wheels(dist: dict[str, Path]) -> None:
+    """Whichever kind tox installed, the files on disk are the wheel's, hash for hash."""
+    import importlib.metadata
+    import os
+
+    if "TOX_ENV_NAME" not in os.environ:
+        pytest.skip("only meaningful under tox, which installs the package from its wheel or its sdist")
+    installed = importlib.metadata.distribution("foundry-tui").read_text("RECORD") or ""
+    members = _members(dist["wheel"])
+    wheel_record = next(data for name, data in members.items() if name.endswith(".dist-info/RECORD"))
+    assert _record(installed) == _record(wheel_record.decode())
+    assert len(_record(installed)) > 100
 
 
 def test_the_wheel_carries_the_licence_and_no_test_helpers(dist: dict[str, Path]) -> None:
@@ -82,13 +122,13 @@ def test_windows_is_refused_at_start_with_one_line() -> None:
 
 
 def test_under_tox_the_suite_runs_against_the_installed_package() -> None:
-    """tox.ini installs the sdist and runs from an empty folder: the checkout must not shadow it."""
+    """tox.ini installs the wheel or the sdist and runs from an empty folder: the checkout must not shadow it."""
     import os
 
     import foundry_tui
 
     if "TOX_ENV_NAME" not in os.environ:
-        pytest.skip("only meaningful under tox, which installs the package from its sdist")
+        pytest.skip("only meaningful under tox, which installs the package from its wheel or its sdist")
     checkout = (REPO / "foundry_tui").resolve()
     assert Path(foundry_tui.__file__).resolve().parent != checkout
     proc = subprocess.run(

@@ -143,6 +143,8 @@ async def app_once() -> tuple[float, float]:
     app = FoundryApp(ROOT, TODAY, watch=False, root_label="bench")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        app.project.search_index_ready(timeout=60)  # the memory screen's start-up work is done
+        await settle(pilot)
         ticks: list[float] = []
         timer = app.set_interval(0.01, lambda: ticks.append(time.perf_counter()))
         painted: list[float] = []

@@ -77,6 +77,7 @@ class HealthScreen(LiveScreen):
         self.numbers_filled = False  # the tables are filled when first shown (a year is 365 rows each)
 
     def compose(self) -> ComposeResult:
+        self._reading = self.load()  # the read starts now: mounting the widgets takes a moment too
         yield StatusHeader()
         with VerticalScroll(id="health"):
             with Grid(id="charts"):
@@ -108,7 +109,7 @@ class HealthScreen(LiveScreen):
 
     def _chart_size(self) -> tuple[int, int]:
         """The width of one grid cell (half the screen, less the padding and the scrollbar)."""
-        return max((self.size.width - 8) // 2, 24), CHART_HEIGHT
+        return max((self.app.size.width - 8) // 2, 24), CHART_HEIGHT
 
     @work(thread=True, exclusive=True, group="health", name="Health not read", exit_on_error=False)
     def load(self) -> Loaded:

@@ -22,7 +22,8 @@ class LiveScreen(FoundryScreen[None]):
     _reading: object = None  # the read started by the mount (a Worker)
 
     def on_mount(self) -> None:
-        self._reading = self.load()
+        if self._reading is None:  # a screen may start its read earlier (HealthScreen: in compose)
+            self._reading = self.load()
 
     def on_screen_resume(self) -> None:
         # A screen's first show follows its mount (more than once): the mount's read is still under way.

@@ -10,6 +10,7 @@ memory screen, which has all of it at hand already). A screen adds its own figur
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -27,6 +28,9 @@ from foundry_tui.tui.workers import deliver, worker_state_changed
 
 if TYPE_CHECKING:
     from foundry_tui.tui.app import FoundryApp
+
+
+DOCTOR_AFTER_READ = 0.3  # seconds after the screen's first read: time to show it before the doctor starts
 
 
 class StatusHeader(Horizontal):
@@ -64,7 +68,11 @@ class StatusHeader(Horizontal):
         yield Label("", id="gauge-figures")
 
     def on_mount(self) -> None:
-        if self.feeds_itself:
+        if self.feeds_itself:  # after the screen's own mount, which starts its read first
+            self.call_after_refresh(self._start)
+
+    def _start(self) -> None:
+        if self._reading is None:
             self._reading = self._count()
 
     def refresh_status(self) -> None:
@@ -85,6 +93,14 @@ class StatusHeader(Horizontal):
         with project.lock:
             status = memory_status(project, today)
         deliver(self, self.Counted(status, pending_count(project.layout)))
+        # The doctor checks every fact: let the screen's own first read go first, and its
+        # result reach the screen (the lock and the interpreter are shared), a few seconds at most.
+        reading = getattr(self.screen, "_reading", None)
+        if isinstance(reading, Worker) and not reading.is_finished:
+            deadline = time.monotonic() + 5
+            while not reading.is_finished and time.monotonic() < deadline:
+                time.sleep(0.02)
+            time.sleep(DOCTOR_AFTER_READ)
         with project.lock:
             deliver(self, self.Checked(run_doctor(project, today)))
 

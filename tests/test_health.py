@@ -251,3 +251,17 @@ def test_the_events_are_counted_on_from_the_cached_tally(demo: Project, monkeypa
     assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1
     monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
     assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1
+
+
+def test_the_demo_events_are_what_the_script_writes() -> None:
+    """scripts/demo_events.py (seeded) is the source of the bundled month of events."""
+    import importlib.util
+
+    from .helpers import REPO
+
+    spec = importlib.util.spec_from_file_location("demo_events", REPO / "scripts/demo_events.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    expected = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in module.events())
+    assert (REPO / "foundry_tui/demo_project/foundry/metrics/events.jsonl").read_text(encoding="utf-8") == expected

@@ -284,8 +284,10 @@ class CuratorScreen(LiveScreen):
     def _highlight_wanted_missed(self) -> None:
         if self.data is None or self.wanted_missed is None:
             return
-        key = " ".join(self.wanted_missed.lower().split())
-        position = next((i for i, m in enumerate(self.data.missed) if " ".join(m.query.lower().split()) == key), None)
+        from foundry_tui.core.curation.missed import missed_key  # the link keeps its code in one block
+
+        key = missed_key(self.wanted_missed)
+        position = next((i for i, m in enumerate(self.data.missed) if missed_key(m.query) == key), None)
         if position is not None:
             rows = self.query_one("#missed", RowList)
             rows.focus()

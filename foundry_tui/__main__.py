@@ -2,4 +2,5 @@
 
 from foundry_tui.launcher import entry_point
 
-entry_point()
+if __name__ == "__main__":  # a process started to parse on another core imports this module as __mp_main__
+    entry_point()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,14 +90,21 @@ def build_index(active: Iterable[Fact], budget: int) -> tuple[str, IndexReport]:
     """The INDEX.md text and its report. Lines are added in index order until the next
     would take the whole file over `budget`; the omission note goes after the check."""
     ordered = index_order(active)
+    by_id = {fact.id: fact for fact in ordered}
+    return build_index_of_ids([fact.id for fact in ordered], by_id.__getitem__, budget)
+
+
+def build_index_of_ids(ordered: list[str], fact_of: Callable[[str], Fact], budget: int) -> tuple[str, IndexReport]:
+    """build_index over the active facts' ids, already in index order: only the listed
+    facts are visited (a writer rebuilds the index of 100,000 facts in milliseconds)."""
     head_chars = len(HEADING) + 1 + len(_marker("0" * 12)) + 1 + 1  # heading, marker, blank line
     chars = head_chars
     lines: list[str] = []
     omitted: list[str] = []
-    for position, fact in enumerate(ordered):
-        line = index_line(fact)
+    for position, fact_id in enumerate(ordered):
+        line = index_line(fact_of(fact_id))
         if tokens_for_chars(chars + len(line) + 1) > budget:
-            omitted = [f.id for f in ordered[position:]]
+            omitted = ordered[position:]
             break
         lines.append(line)
         chars += len(line) + 1
@@ -133,7 +140,12 @@ def index_state(path: Path, expected: str, *, inside: Layout) -> str:
 def write_index(path: Path, active: Iterable[Fact], budget: int, *, inside: Layout) -> IndexReport:
     """Rebuild INDEX.md (written atomically, and only when its text changes). An INDEX.md
     that is a link (even out of the root) is replaced by the file, never written through."""
-    text, report = build_index(active, budget)
+    return write_built_index(path, build_index(active, budget), inside=inside)
+
+
+def write_built_index(path: Path, built: tuple[str, IndexReport], *, inside: Layout) -> IndexReport:
+    """write_index for a text and report built already (build_index_of_ids)."""
+    text, report = built
     report.path = path
     try:
         unchanged = not path.is_symlink() and inside.read_text(path) == text

@@ -8,8 +8,10 @@ search costs milliseconds and still sees every change on disk.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from foundry_tui.core.memory.word_index import SearchIndex
 
 FULL_RESCAN_SECONDS = 30.0
+sys_byteorder = sys.byteorder
 
 
 class Project:
@@ -39,7 +42,7 @@ class Project:
         self._config: tuple[tuple[int, int] | None, Config] | None = None
         self._search_index: SearchIndex | None = None
         self._index_builder: threading.Thread | None = None
-        self._watcher: _FactWatcher | None = None
+        self._watcher: _KernelWatcher | _FactWatcher | None = None
         self._lock = threading.RLock()
         self._full_scan = 0.0
         self._scan: tuple[tuple[int, _dt.date, str | None], ScanFields] | None = None
@@ -75,10 +78,17 @@ class Project:
 
     def sync(self) -> Changes:
         """Bring the facts in line with the disk. With a watcher running, only the files it
-        reported are re-read (plus a full re-scan when the folder itself changed)."""
+        reported are re-read (plus a full re-scan when the folder itself changed).
+
+        With the kernel's own queue of events (inotify, Linux) the watcher is exact: every
+        change made before this call is in the queue when it is read here, so a writer that
+        takes the memory lock sees every fact another writer wrote under it, without a stat
+        of every file (docs/DECISIONS.md, "Knowing what changed")."""
         with self._lock:
             watcher = self._watcher
             now = time.monotonic()
+            if isinstance(watcher, _KernelWatcher):
+                return self._sync_exact(watcher, now)
             if watcher is None or not watcher.running or not self.store.loaded:
                 changes = self.store.refresh()
                 self._full_scan = now
@@ -94,6 +104,18 @@ class Project:
                 changes.merge(self.store.refresh())
                 self._full_scan = now
             return changes
+
+    def _sync_exact(self, watcher: _KernelWatcher, now: float) -> Changes:
+        names = watcher.take() if watcher.running else None
+        if names is None and not watcher.running:
+            watcher.start()  # before the scan: nothing can change unseen between the two
+        if names is None or not self.store.loaded or now - self._full_scan > FULL_RESCAN_SECONDS:
+            # Not watching yet, the queue overflowed, or the folder itself moved; and now and
+            # then as a safety net (a network file system reports no events).
+            changes = self.store.refresh()
+            self._full_scan = now
+            return changes
+        return self.store.refresh_names(names) if names else Changes()
 
     # ---- long-lived mode ---------------------------------------------------------------
 
@@ -134,8 +156,10 @@ class Project:
         """Watch the facts folder so that `sync()` need not stat every file (long-lived processes)."""
         with self._lock:
             if self._watcher is None:
-                self._watcher = _FactWatcher(self.layout.facts_dir)
-            self._watcher.ensure_started()
+                kernel = _KernelWatcher.open(self.layout.facts_dir)
+                self._watcher = kernel if kernel is not None else _FactWatcher(self.layout.facts_dir)
+            if isinstance(self._watcher, _FactWatcher):
+                self._watcher.ensure_started()
 
     def close(self) -> None:
         if self._watcher is not None:
@@ -239,8 +263,94 @@ def find_fact(project: Project, fact_id: str) -> Fact:
     return fact
 
 
+class _KernelWatcher:
+    """The facts folder's inotify queue, read when the store syncs (Linux; no thread).
+
+    The kernel queues an event in the same system call that changes a file, so reading the
+    queue returns every change made before the read: exact, unlike a watcher thread whose
+    report may still be on its way."""
+
+    # IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+    # | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR
+    _MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000
+    _LOST = 0x400 | 0x800 | 0x4000 | 0x8000  # the folder deleted or moved, queue overflow, watch gone
+    _HEADER = 16  # struct inotify_event: int wd; uint32 mask, cookie, len; then the name
+
+    def __init__(self, folder: Path, libc: object, fd: int) -> None:
+        self.folder = folder
+        self._libc = libc
+        self._fd = fd
+        self._watching = False
+
+    @classmethod
+    def open(cls, folder: Path) -> _KernelWatcher | None:
+        """A watcher, or None where inotify is not available (then a watchfiles thread is used)."""
+        if not sys.platform.startswith("linux") or os.environ.get("FOUNDRY_NO_INOTIFY"):
+            return None
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            return None
+        return cls(folder, libc, fd) if fd >= 0 else None
+
+    @property
+    def running(self) -> bool:
+        return self._watching
+
+    def start(self) -> None:
+        """Watch the folder (if it exists yet; if not, the next sync tries again)."""
+        if self._fd < 0:
+            return
+        wd = self._libc.inotify_add_watch(self._fd, os.fsencode(self.folder), self._MASK)  # type: ignore[attr-defined]
+        self._watching = wd >= 0
+
+    def take(self) -> set[str] | None:
+        """The names of the files changed since the last call; None when that cannot be known
+        (not watching, events lost): the caller then scans the folder."""
+        if not self._watching:
+            return None
+        names: set[str] = set()
+        lost = False
+        while True:
+            try:
+                data = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                lost = True
+                break
+            pos = 0
+            while pos + self._HEADER <= len(data):
+                mask = int.from_bytes(data[pos + 4 : pos + 8], sys_byteorder)
+                length = int.from_bytes(data[pos + 12 : pos + 16], sys_byteorder)
+                name = data[pos + self._HEADER : pos + self._HEADER + length].rstrip(b"\0")
+                if mask & self._LOST:
+                    lost = True
+                elif name:
+                    names.add(os.fsdecode(name))
+                pos += self._HEADER + length
+        if lost:
+            self._watching = False
+            self.start()  # a fresh watch, then the caller's full scan
+            return None
+        return names
+
+    def stop(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+        self._watching = False
+
+    def __del__(self) -> None:  # a Project dropped without close() gives its inotify instance back
+        with contextlib.suppress(Exception):  # at interpreter exit os may be gone: nothing to give back then
+            self.stop()
+
+
 class _FactWatcher:
-    """A watchfiles thread that collects the names of changed fact files."""
+    """A watchfiles thread that collects the names of changed fact files (where inotify is not available)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder

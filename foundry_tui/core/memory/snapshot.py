@@ -11,11 +11,14 @@ re-parsing only the files whose stat changed.
 
 from __future__ import annotations
 
+import io
+import itertools
 import marshal
+import threading
 import time
 import zlib
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, BinaryIO
 
 from foundry_tui.core.memory.facts import RECORD_FIELDS, Fact
 from foundry_tui.core.memory.search import (
@@ -27,13 +30,71 @@ from foundry_tui.core.memory.search import (
     tie_break,
 )
 
-SNAPSHOT_VERSION = 4
-_MAGIC = b"foundry-snapshot\n"  # then the CRC-32 of the marshal payload (4 bytes, big-endian), then the payload
+SNAPSHOT_VERSION = 5
+_MAGIC = b"foundry-snapshot\n"
+# Then the header's length and CRC-32 (4 bytes each, big-endian), the header (marshal: version,
+# root, and each section's name, length and CRC-32), then the sections back to back. Each
+# section is checked and decoded on its own, so that loading never holds the whole file and
+# its objects at once; the bodies, as raw UTF-8, are only checked at load and then read one
+# by one for the facts a search returns (from the same open file: a newer snapshot written
+# meanwhile replaces the name, not this file).
+_EAGER = ("meta", "columns", "title", "tags", "body")
+_CHUNK = 1 << 20
 # Files changed this recently are stored as unverified: a same-size edit within one clock
 # tick of the snapshot could otherwise keep a stale entry ("racy" entries, as git calls them).
 RACY_SECONDS = 0.1
-# Fact.to_record()'s fields, then the ids each fact retires (Fact.replaced_ids()).
-_COLUMNS = (*RECORD_FIELDS, "replaces")
+# Fact.to_record()'s fields but the body (stored apart), then the ids each fact retires.
+_COLUMNS = (*(name for name in RECORD_FIELDS if name != "body"), "replaces")
+
+
+def _pack_tags(tags: list[str]) -> str | list[str]:
+    """A fact's tags as one string (one object, not one per tag: a fifth of a loaded
+    snapshot's memory), or as the list when a tag is empty or holds the separator."""
+    if all(tags) and not any("\0" in tag for tag in tags):
+        return "\0".join(tags)
+    return tags
+
+
+def _unpack_tags(packed: str | list[str]) -> tuple[str, ...]:
+    if isinstance(packed, str):
+        return tuple(packed.split("\0")) if packed else ()
+    return tuple(packed)
+
+
+class _Bodies:
+    """The facts' bodies: in memory (a snapshot just built), or in the snapshot file."""
+
+    __slots__ = ("_base", "_file", "_offsets", "_texts")
+
+    def __init__(
+        self, texts: list[str] | None, file: BinaryIO | None = None, base: int = 0, offsets: list[int] | None = None
+    ) -> None:
+        self._texts = texts
+        self._file = file
+        self._base = base
+        self._offsets = offsets or [0]
+
+    def get(self, i: int) -> str:
+        if self._texts is not None:
+            return self._texts[i]
+        start, end = self._offsets[i], self._offsets[i + 1]
+        assert self._file is not None
+        self._file.seek(self._base + start)
+        return self._file.read(end - start).decode("utf-8", "surrogatepass")
+
+    def all(self) -> list[str]:
+        if self._texts is not None:
+            return self._texts
+        assert self._file is not None
+        self._file.seek(self._base)
+        blob = self._file.read(self._offsets[-1])
+        offsets = self._offsets
+        return [blob[offsets[i] : offsets[i + 1]].decode("utf-8", "surrogatepass") for i in range(len(offsets) - 1)]
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 class Snapshot:
@@ -41,8 +102,10 @@ class Snapshot:
 
     __slots__ = (
         "_active",
+        "_bodies",
         "_by_name",
         "_fact_at",
+        "_lock",
         "_scans",
         "broken",
         "columns",
@@ -60,6 +123,7 @@ class Snapshot:
         positions: list[int],
         columns: dict[str, list[Any]],
         fields: tuple[FieldIndex, FieldIndex, FieldIndex] | None,
+        bodies: _Bodies,
     ) -> None:
         self.names = names  # every fact file name, sorted
         self.keys = keys  # mtime_ns, size, inode of each name, flattened
@@ -67,6 +131,8 @@ class Snapshot:
         self.positions = positions  # index into names of each valid fact (the column order)
         self.columns = columns
         self.fields = fields
+        self._bodies = bodies
+        self._lock = threading.Lock()  # the bodies' file position
         self._active: dict[tuple[str, str | None], set[int]] = {}
         self._by_name: dict[str, int] | None = None
         self._fact_at: dict[int, int] | None = None
@@ -82,6 +148,7 @@ class Snapshot:
         positions: list[int] = []
         broken: dict[str, str] = {}
         facts: list[Fact] = []
+        bodies: list[str] = []
         for pos, name in enumerate(names):
             item = items[name]
             if not isinstance(item, Fact):
@@ -89,13 +156,20 @@ class Snapshot:
                 continue
             positions.append(pos)
             facts.append(item)
-            for column, value in zip(_COLUMNS, (*item.to_record(), list(item.replaced_ids()) or None), strict=True):
+            bodies.append(item.body)
+            record = item.to_record()
+            for column, value in zip(RECORD_FIELDS, record, strict=True):
+                if column == "body":
+                    continue
                 # Repeated values (types, dates, sources) become one object, which marshal
                 # then writes once and reads back as a reference.
-                if isinstance(value, str) and column not in ("id", "title", "body"):
+                if isinstance(value, str) and column not in ("id", "title"):
                     value = shared.setdefault(value, value)
+                elif column == "tags":
+                    value = _pack_tags(value)
                 columns[column].append(value)
-        return cls(names, keys, broken, positions, columns, join_fields(facts))
+            columns["replaces"].append(list(item.replaced_ids()) or None)
+        return cls(names, keys, broken, positions, columns, join_fields(facts), _Bodies(bodies))
 
     def dumps(self, root: str) -> bytes:
         horizon = time.time_ns() - int(RACY_SECONDS * 1e9)
@@ -103,45 +177,115 @@ class Snapshot:
         for i in range(0, len(keys), 3):
             if keys[i] >= horizon:
                 keys[i : i + 3] = [0, 0, 0]  # unverified: the next process re-reads the file
-        payload = marshal.dumps(
-            (SNAPSHOT_VERSION, root, self.names, keys, self.broken, self.positions, self.columns, self.fields)
+        encoded = [body.encode("utf-8", "surrogatepass") for body in self._bodies.all()]
+        offsets = [0, *itertools.accumulate(len(b) for b in encoded)]
+        fields = self.fields or (None, None, None)
+        sections = [
+            ("meta", marshal.dumps((self.names, keys, self.broken, self.positions))),
+            ("columns", marshal.dumps(self.columns)),
+            ("title", marshal.dumps(fields[0])),
+            ("tags", marshal.dumps(fields[1])),
+            ("body", marshal.dumps(fields[2])),
+            ("offsets", marshal.dumps(offsets)),
+            ("bodies", b"".join(encoded)),
+        ]
+        header = marshal.dumps(
+            (SNAPSHOT_VERSION, root, [(name, len(data), zlib.crc32(data)) for name, data in sections])
         )
-        return _MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload
+        head = _MAGIC + len(header).to_bytes(4, "big") + zlib.crc32(header).to_bytes(4, "big") + header
+        return b"".join([head, *(data for _name, data in sections)])
 
     @classmethod
     def loads(cls, data: bytes, root: str) -> Snapshot | None:
-        """The snapshot in `data`, or None when it is not one this version wrote for `root`
-        whole: a checksum mismatch (a flipped byte, a torn write) drops it, and the caller
-        re-parses the files."""
-        head = len(_MAGIC) + 4
-        if data[: len(_MAGIC)] != _MAGIC or zlib.crc32(data[head:]).to_bytes(4, "big") != data[len(_MAGIC) : head]:
-            return None
+        """The snapshot in `data` (see load)."""
+        return cls.load(io.BytesIO(data), root)
+
+    @classmethod
+    def load(cls, file: BinaryIO, root: str) -> Snapshot | None:
+        """The snapshot in `file` (kept open for the bodies), or None when it is not one this
+        version wrote for `root` whole: a checksum mismatch (a flipped byte, a torn write)
+        drops it, and the caller re-parses the files."""
         try:
-            payload = marshal.loads(data[head:])
-            version, stored_root, names, keys, broken, positions, columns, fields = payload
-        except (EOFError, ValueError, TypeError):
+            snapshot = cls._load(file, root)
+        except (EOFError, ValueError, TypeError, OSError):
+            snapshot = None
+        if snapshot is None:
+            file.close()
+        return snapshot
+
+    @classmethod
+    def _load(cls, file: BinaryIO, root: str) -> Snapshot | None:
+        head = file.read(len(_MAGIC) + 8)
+        if len(head) != len(_MAGIC) + 8 or head[: len(_MAGIC)] != _MAGIC:
             return None
-        if version != SNAPSHOT_VERSION or stored_root != root or set(columns) != set(_COLUMNS):
+        header = file.read(int.from_bytes(head[-8:-4], "big"))
+        if zlib.crc32(header).to_bytes(4, "big") != head[-4:]:
             return None
-        if len(keys) != 3 * len(names) or any(len(column) != len(positions) for column in columns.values()):
+        version, stored_root, sections = marshal.loads(header)
+        if version != SNAPSHOT_VERSION or stored_root != root:
             return None
-        return cls(names, keys, broken, positions, columns, fields)
+        if [name for name, _length, _crc in sections] != [*_EAGER, "offsets", "bodies"]:
+            return None
+        decoded: dict[str, Any] = {}
+        for name, length, crc in sections[:-1]:
+            data = file.read(length)
+            if len(data) != length or zlib.crc32(data) != crc:
+                return None
+            decoded[name] = marshal.loads(data)
+            del data
+        _name, length, crc = sections[-1]
+        base = file.tell()
+        left, running = length, 0
+        while left:  # the bodies are checked in chunks, never held whole
+            chunk = file.read(min(_CHUNK, left))
+            if not chunk:
+                return None
+            running = zlib.crc32(chunk, running)
+            left -= len(chunk)
+        if running != crc:
+            return None
+        names, keys, broken, positions = decoded["meta"]
+        columns, offsets = decoded["columns"], decoded["offsets"]
+        fields = (decoded["title"], decoded["tags"], decoded["body"])
+        if set(columns) != set(_COLUMNS) or len(keys) != 3 * len(names):
+            return None
+        if any(len(column) != len(positions) for column in columns.values()) or len(offsets) != len(positions) + 1:
+            return None
+        if offsets[-1] != length:
+            return None
+        joined = None if any(part is None for part in fields) else fields  # None: unsafe to join (search.py)
+        return cls(names, keys, broken, positions, columns, joined, _Bodies(None, file, base, offsets))
+
+    def close(self) -> None:
+        """Let go of the snapshot file (the bodies are not read from it any more)."""
+        with self._lock:
+            self._bodies.close()
+
+    def read_bodies(self) -> None:
+        """Read every body now (before building most of the facts), and let go of the file."""
+        with self._lock:
+            texts = self._bodies.all()
+            self._bodies.close()
+            self._bodies = _Bodies(texts)
 
     # ---- reading -----------------------------------------------------------------------------
 
     def __len__(self) -> int:
         return len(self.positions)
 
-    def fact(self, i: int) -> Fact:
+    def fact(self, i: int, body: str | None = None) -> Fact:
         """The i-th valid fact, built from the columns."""
         c = self.columns
+        if body is None:
+            with self._lock:
+                body = self._bodies.get(i)
         return Fact(
             c["id"][i],
             c["type"][i],
             c["title"][i],
-            c["body"][i],
+            body,
             c["scope"][i],
-            tuple(c["tags"][i]),
+            _unpack_tags(c["tags"][i]),
             c["confidence"][i],
             c["source"][i],
             c["created"][i],
@@ -166,10 +310,38 @@ class Snapshot:
         i = self._fact_at.get(pos)
         return self.fact(i) if i is not None else self.broken[self.names[pos]]
 
+    def all_facts(self) -> list[Fact]:
+        """Every valid fact, in column order, built in one pass (what `fact` builds one by one)."""
+        with self._lock:
+            bodies = self._bodies.all()
+        c = self.columns
+        return [
+            Fact(fid, ftype, title, body, scope, _unpack_tags(tags), conf, source, created, expires, sup, extras or {})
+            for fid, ftype, title, body, scope, tags, conf, source, created, expires, sup, extras in zip(
+                c["id"],
+                c["type"],
+                c["title"],
+                bodies,
+                c["scope"],
+                c["tags"],
+                c["confidence"],
+                c["source"],
+                c["created"],
+                c["expires"],
+                c["supersedes"],
+                c["extras"],
+                strict=True,
+            )
+        ]
+
     def items(self) -> Iterable[tuple[str, tuple[int, int, int], Fact | str]]:
-        """(name, stat key, Fact or broken reason) for every file."""
+        """(name, stat key, Fact or broken reason) for every file (the bodies read in one go)."""
+        with self._lock:
+            bodies = self._bodies.all()
+        at = {p: i for i, p in enumerate(self.positions)}
         for pos, name in enumerate(self.names):
-            yield name, self.key_of(pos), self.item_at(pos)
+            i = at.get(pos)
+            yield name, self.key_of(pos), self.fact(i, bodies[i]) if i is not None else self.broken[name]
 
     def active(self, today_iso: str, type: str | None = None) -> set[int]:
         """Positions of the active facts (of one type), from the columns alone."""

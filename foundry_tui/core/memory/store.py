@@ -7,11 +7,14 @@ A file that does not parse never stops the others from loading: it is kept as a
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as _dt
 import gc
+import itertools
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
@@ -22,10 +25,12 @@ from foundry_tui.core.memory.facts import (
     FactFileError,
     fact_number,
     id_order,
+    normalise,
     oversize_reason,
     parse_fact_text,
 )
 from foundry_tui.core.memory.snapshot import Snapshot
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, read_regular
 
 
@@ -91,21 +96,74 @@ def read_fact_file(path: Path) -> Fact | BrokenFile:
 
     The caller has checked that the facts folder stays inside the root; the file itself
     must be a regular file, not a link (it could lead anywhere), a FIFO or a device."""
+    return _read_fact(str(path), path.name)
+
+
+def _read_fact(path: str, name: str) -> Fact | BrokenFile:
+    """read_fact_file on a path given as text (no pathlib objects per file: loading 100,000 files)."""
     try:
         info = os.lstat(path)
         if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FACT_FILE_BYTES:  # never read, so never served
-            return BrokenFile(path.name, oversize_reason(info.st_size))
-        text = decode_text(read_regular(path, MAX_FACT_FILE_BYTES, follow=False, shown=path.name))
+            return BrokenFile(name, oversize_reason(info.st_size))
+        text = decode_text(read_regular(path, MAX_FACT_FILE_BYTES, follow=False, shown=name))
     except UnicodeDecodeError:
-        return BrokenFile(path.name, "not UTF-8 text: save the file as UTF-8")
+        return BrokenFile(name, "not UTF-8 text: save the file as UTF-8")
     except UnsafePathError as exc:
-        return BrokenFile(path.name, str(exc).removeprefix(f"{path.name} "))
+        return BrokenFile(name, str(exc).removeprefix(f"{name} "))
     except OSError as exc:
-        return BrokenFile(path.name, f"cannot be read ({exc.strerror})")
+        return BrokenFile(name, f"cannot be read ({exc.strerror})")
     try:
-        return parse_fact_text(text, path.name[:-3])
+        return parse_fact_text(text, name[:-3])
     except FactFileError as exc:
-        return BrokenFile(path.name, str(exc))
+        return BrokenFile(name, str(exc))
+
+
+# A first-ever load of at least this many files parses them on every core (one process per
+# core, this one included); fewer are parsed here, as starting a process costs more.
+PARALLEL_PARSE_MIN = 4000
+
+
+def _parse_chunk(folder: str, names: list[str]) -> list[Fact | BrokenFile]:
+    return [_read_fact(f"{folder}/{name}", name) for name in names]
+
+
+def parse_files(folder: str, names: list[str]) -> list[Fact | BrokenFile]:
+    """Each of `names` in `folder` parsed (read_fact_file), in order; many files on several cores.
+
+    The other processes run the same function on their share and send the Facts back
+    whole (pickled), so every fact and every broken-file message is what one process
+    would have made. If they cannot be started, this process parses everything."""
+    cores = os.cpu_count() or 1
+    if len(names) < PARALLEL_PARSE_MIN or cores < 2:
+        return _parse_chunk(folder, names)
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork is cheap, but forking a process that runs other threads (the TUI, the MCP server)
+    # can copy a lock held mid-operation; those start fresh interpreters instead.
+    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    workers = min(cores, 8)
+    size = -(-len(names) // workers)
+    chunks = [names[i : i + size] for i in range(0, len(names), size)]
+    try:
+        pool = ProcessPoolExecutor(max_workers=len(chunks) - 1, mp_context=multiprocessing.get_context(method))
+    except (OSError, ValueError, ImportError):
+        return _parse_chunk(folder, names)
+    with pool:
+        try:
+            futures = [pool.submit(_parse_chunk, folder, chunk) for chunk in chunks[1:]]
+        except Exception:  # the processes could not start: parse here
+            futures = []
+        done = _parse_chunk(folder, chunks[0])
+        for future, chunk in zip(futures, chunks[1:], strict=False):
+            try:
+                done += future.result()
+            except Exception:  # a worker died (out of memory, killed): its share is parsed here
+                done += _parse_chunk(folder, chunk)
+        if not futures:
+            done += [item for chunk in chunks[1:] for item in _parse_chunk(folder, chunk)]
+    return done
 
 
 class FactStore:
@@ -127,6 +185,10 @@ class FactStore:
         self._pending: Snapshot | None = None
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
         self._active_map: tuple[object, dict[str, Fact]] | None = None
+        # The highest number among the file names (None: none at all), once known; kept on each change.
+        self._max_number: tuple[int | None] | None = None
+        self._sorted: tuple[int, list[Fact]] | None = None
+        self._lookups: _Lookups | None = None
 
     # ---- loading ---------------------------------------------------------------------
 
@@ -157,11 +219,34 @@ class FactStore:
         snapshot, self._pending = self._pending, None
         if snapshot is None:
             return
+        try:
+            self._materialise_from(snapshot)
+        finally:
+            snapshot.close()
+
+    def _materialise_from(self, snapshot: Snapshot) -> None:
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            for name, key, item in snapshot.items():
-                self._set(name, key, item if isinstance(item, Fact) else BrokenFile(name, item))
+            if self._entries or self._lookups is not None:
+                for name, key, item in snapshot.items():
+                    self._set(name, key, item if isinstance(item, Fact) else BrokenFile(name, item))
+                return
+            # A store filled from nothing but the snapshot: every entry set directly, in one pass.
+            keys, names, entries = snapshot.keys, snapshot.names, self._entries
+            facts = iter(snapshot.all_facts())
+            valid = set(snapshot.positions)
+            for pos, name in enumerate(names):
+                key = (keys[3 * pos], keys[3 * pos + 1], keys[3 * pos + 2])
+                if pos in valid:
+                    fact = next(facts)
+                    entries[name] = (key, fact)
+                    self._facts[fact.id] = fact
+                else:
+                    broken = BrokenFile(name, snapshot.broken[name])
+                    entries[name] = (key, broken)
+                    self._broken[name] = broken
+            self._max_number = None
         finally:
             gc.freeze()
             if gc_was_enabled:
@@ -193,10 +278,10 @@ class FactStore:
         if self._cache_path is None:
             return None
         try:
-            data = self._cache_path.read_bytes()
+            file = open(self._cache_path, "rb")  # noqa: SIM115  # the snapshot keeps it for the bodies
         except OSError:
             return None
-        return Snapshot.loads(data, str(self.layout.root))
+        return Snapshot.load(file, str(self.layout.root))
 
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
@@ -232,22 +317,34 @@ class FactStore:
                 self._loaded = True
                 self.generation += 1
                 return Changes()
-        reuse = snapshot.by_name() if snapshot is not None else {}
+        reuse = {}
+        if snapshot is not None:
+            snapshot.read_bodies()  # most facts come from it: every body in one read
+            reuse = snapshot.by_name()
         changes = Changes()
         parsed = 0
+        stale: list[tuple[str, _cache.StatKey, Fact | BrokenFile | None]] = []
         for idx, name in enumerate(names):
             key = (keys[3 * idx], keys[3 * idx + 1], keys[3 * idx + 2])
             current = self._entries.get(name)
             if current is not None and current[0] == key:
                 continue
-            item: Fact | BrokenFile
             cached = reuse.get(name)
             if cached is not None and snapshot is not None and snapshot.key_of(cached) == key:
                 found = snapshot.item_at(cached)
-                item = found if isinstance(found, Fact) else BrokenFile(name, found)
+                stale.append((name, key, found if isinstance(found, Fact) else BrokenFile(name, found)))
             else:
-                item = read_fact_file(self.layout.facts_dir / name)
-                parsed += 1
+                stale.append((name, key, None))
+        if snapshot is not None:
+            snapshot.close()
+        if len(stale) > 256:  # cheaper to build the writer's lookups anew than to update them
+            self._lookups = None
+        unread = [name for name, _key, item in stale if item is None]
+        read = iter(parse_files(str(self.layout.facts_dir), unread))
+        parsed = len(unread)
+        for name, key, known in stale:
+            current = self._entries.get(name)
+            item = known if known is not None else next(read)
             self._set(name, key, item)
             if self._loaded:
                 (changes.changed if current is not None else changes.added).append(name)
@@ -307,8 +404,13 @@ class FactStore:
         if previous is not None:
             self._forget(name, previous[1])
         self._entries[name] = (key, item)
+        if self._max_number is not None:
+            number, known = fact_number(name[:-3]), self._max_number[0]
+            self._max_number = (number if known is None else max(known, number),)
         if isinstance(item, Fact):
             self._facts[item.id] = item
+            if self._lookups is not None:
+                self._lookups.add(item)
         else:
             self._broken[name] = item
 
@@ -316,13 +418,26 @@ class FactStore:
         previous = self._entries.pop(name, None)
         if previous is not None:
             self._forget(name, previous[1])
+            self._max_number = None  # known again on the next call
 
     def _forget(self, name: str, item: Fact | BrokenFile) -> None:
         if isinstance(item, Fact):
             if self._facts.get(item.id) is item:
                 del self._facts[item.id]
+                if self._lookups is not None:
+                    self._lookups.remove(item)
         else:
             self._broken.pop(name, None)
+
+    def lookups(self) -> _Lookups:
+        """The writer's lookups (titles, what is replaced, index order), built on first use and
+        then kept in step with every change, so that a write costs what it changes."""
+        if self._pending is not None:
+            self._lookups = None
+            self._materialise()
+        if self._lookups is None:
+            self._lookups = _Lookups(self._facts.values())
+        return self._lookups
 
     def record_written(self, fact: Fact) -> None:
         """Take a fact this process has just written into the store without re-reading it."""
@@ -355,9 +470,32 @@ class FactStore:
 
     def max_number(self) -> int:
         """The highest fact number on disk, from valid facts and from the names of broken files."""
-        numbers = [fact.number for fact in self.facts.values()]
-        numbers += [fact_number(name[:-3]) for name in self.broken]
-        return max(numbers, default=0)
+        if self._max_number is None or self._pending is not None:
+            numbers = [fact.number for fact in self.facts.values()]
+            numbers += [fact_number(name[:-3]) for name in self.broken]
+            self._max_number = (max(numbers) if numbers else None,)
+        highest = self._max_number[0]
+        return 0 if highest is None else highest
+
+    def active_with_title(self, title_key: str, today: _dt.date) -> list[Fact]:
+        """The active facts whose normalised title is `title_key`, by id."""
+        lookups = self.lookups()
+        iso = today.isoformat()
+        found = [
+            fact
+            for fact_id in lookups.titles.get(title_key, ())
+            if lookups.is_active(fact := self._facts[fact_id], iso)
+        ]
+        return sorted(found, key=lambda f: f.order_key)
+
+    def active_ids_in_index_order(self, today: _dt.date) -> list[str]:
+        """The ids of the active facts in INDEX.md's order (type, then id), as
+        index_order(active_facts(today)) gives them, without visiting every Fact."""
+        lookups = self.lookups()
+        iso = today.isoformat()
+        inactive = set(lookups.replaced)
+        inactive.update(fact_id for fact_id, expires in lookups.expiring.items() if expires < iso)
+        return list(itertools.filterfalse(inactive.__contains__, lookups.ids))
 
     def superseded_by(self) -> dict[str, str]:
         """Old id → the newest fact id naming it in `supersedes` (presence, not depth)."""
@@ -379,7 +517,7 @@ class FactStore:
                         replaced[old] = fact.id  # the newest fact naming it
         iso = day.isoformat()
         active = [f for f in self.facts.values() if f.id not in replaced and (f.expires is None or f.expires >= iso)]
-        active.sort(key=lambda f: f.order_key)
+        active.sort(key=lambda f: (len(f.id), f.id))  # id_order, inlined: this runs after every change
         self._derived = (self.generation, day, active, replaced)
         return self._derived
 
@@ -404,10 +542,75 @@ class FactStore:
         return None
 
     def sorted_facts(self) -> list[Fact]:
-        return sorted(self.facts.values(), key=lambda f: f.order_key)
+        """Every valid fact by id (kept while nothing changes: prune, listings and the TUI ask in turn)."""
+        facts = self.facts
+        if self._sorted is None or self._sorted[0] != self.generation:
+            self._sorted = (self.generation, sorted(facts.values(), key=lambda f: (len(f.id), f.id)))
+        return list(self._sorted[1])
 
     def get(self, fact_id: str) -> Fact | None:
         return self.facts.get(fact_id)
+
+
+class _Lookups:
+    """Every valid fact by normalised title, the ids other facts replace (with how many name
+    each), and every fact id in index order; each change costs one insert or removal."""
+
+    __slots__ = ("expiring", "ids", "order", "replaced", "titles")
+
+    def __init__(self, facts: Iterable[Fact]) -> None:
+        self.titles: dict[str, list[str]] = {}
+        self.replaced: dict[str, int] = {}
+        self.expiring: dict[str, str] = {}  # id -> expires, for the facts that have one
+        self.order: list[tuple[int, int, str]] = []
+        for fact in facts:
+            self._add(fact, sort=False)
+        self.order.sort()
+        self.ids = [key[2] for key in self.order]  # the ids of `order`, in step with it
+
+    @staticmethod
+    def _key(fact: Fact) -> tuple[int, int, str]:
+        return (TYPE_RANK.get(fact.type, len(TYPE_RANK)), *fact.order_key)
+
+    def _add(self, fact: Fact, sort: bool) -> None:
+        self.titles.setdefault(normalise(fact.title), []).append(fact.id)
+        for old in fact.replaced_ids():
+            if old != fact.id:
+                self.replaced[old] = self.replaced.get(old, 0) + 1
+        if fact.expires is not None:
+            self.expiring[fact.id] = fact.expires
+        if sort:
+            key = self._key(fact)
+            at = bisect.bisect_left(self.order, key)
+            self.order.insert(at, key)
+            self.ids.insert(at, fact.id)
+        else:
+            self.order.append(self._key(fact))
+
+    def add(self, fact: Fact) -> None:
+        self._add(fact, sort=True)
+
+    def remove(self, fact: Fact) -> None:
+        title = normalise(fact.title)
+        ids = self.titles.get(title, [])
+        if fact.id in ids:
+            ids.remove(fact.id)
+            if not ids:
+                del self.titles[title]
+        for old in fact.replaced_ids():
+            if old != fact.id and old in self.replaced:
+                self.replaced[old] -= 1
+                if not self.replaced[old]:
+                    del self.replaced[old]
+        self.expiring.pop(fact.id, None)
+        key = self._key(fact)
+        at = bisect.bisect_left(self.order, key)
+        if at < len(self.order) and self.order[at] == key:
+            del self.order[at]
+            del self.ids[at]
+
+    def is_active(self, fact: Fact, today_iso: str) -> bool:
+        return fact.id not in self.replaced and (fact.expires is None or fact.expires >= today_iso)
 
 
 def open_store(layout: Layout, *, use_cache: bool = True) -> FactStore:

@@ -139,8 +139,8 @@ class Overview:
         *,
         with_doctor: bool = True,
     ) -> None:
-        from foundry_tui.core.memory.doctor import run_doctor
-        from foundry_tui.core.memory.index_file import build_index, index_order
+        from foundry_tui.core.memory.facts import id_order
+        from foundry_tui.core.memory.index_file import build_index_of_ids, index_order
         from foundry_tui.core.memory.prune import prune_candidates
 
         self.changes = project.sync()
@@ -149,23 +149,31 @@ class Overview:
         self.facts: dict[str, Fact] = dict(store.facts)
         active = store.active_facts(today)
         self.active: list[str] = [f.id for f in active]
-        self.inactive: dict[str, str] = {}
-        for fact in store.sorted_facts():
-            reason = store.inactive_reason(fact, today)
-            if reason:
-                self.inactive[fact.id] = reason
         self.replaced_by = dict(store.superseded_by())
+        # Only expired or replaced facts are inactive: visit those, in id order (inactive_reason's words).
+        iso = today.isoformat()
+        maybe = {f.id for f in self.facts.values() if f.expires is not None and f.expires < iso}
+        maybe.update(fact_id for fact_id in self.replaced_by if fact_id in self.facts)
+        self.inactive: dict[str, str] = {}
+        for fact_id in sorted(maybe, key=id_order):
+            reason = store.inactive_reason(self.facts[fact_id], today)
+            if reason:
+                self.inactive[fact_id] = reason
         config, config_error = project.config_or_defaults()
         self.config_problem: str | None = None if config_error is None else str(config_error)
         self.budget = config.index_token_budget
-        _text, report = build_index(active, self.budget)
-        self.index_tokens = report.tokens
         self.ordered: list[str] = [f.id for f in index_order(active)]
+        _text, report = build_index_of_ids(self.ordered, self.facts.__getitem__, self.budget)
+        self.index_tokens = report.tokens
         self.omitted: set[str] = set(report.omitted_ids)
         self.listed = report.listed
         self.prune = prune_candidates(store, today)
         self.broken = sorted(store.broken.values(), key=lambda b: b.name)
-        self.doctor = run_doctor(project, today) if with_doctor else None
+        self.doctor = None
+        if with_doctor:
+            from foundry_tui.core.memory.doctor import run_doctor
+
+            self.doctor = run_doctor(project, today)
         # adr-0007 → (file name, title), passed in, so that showing a fact's source needs no I/O.
         self.adrs = dict(adrs)
 

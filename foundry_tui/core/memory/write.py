@@ -150,14 +150,12 @@ def validate_request(req: WriteRequest) -> Fact:
 
 def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
     """Rebuild INDEX.md from the active facts and report budget usage."""
-    from foundry_tui.core.memory.index_file import write_index
+    from foundry_tui.core.memory.index_file import build_index_of_ids, write_built_index
 
-    return write_index(
-        project.layout.index_path,
-        project.active_facts(today),
-        project.config().index_token_budget,
-        inside=project.layout,
-    )
+    store = project.store
+    ordered = store.active_ids_in_index_order(today)
+    built = build_index_of_ids(ordered, store.facts.__getitem__, project.config().index_token_budget)
+    return write_built_index(project.layout.index_path, built, inside=project.layout)
 
 
 def memory_index(project: Project, today: _dt.date) -> IndexReport:
@@ -175,10 +173,7 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
     project.config()  # a broken config refuses before anything is written
     with folder_lock(project.layout.memory_dir):
         project.sync()
-        store = project.store
-        active = store.active_facts(today)
-        title_key = normalise(new.title)
-        same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
+        same_title = project.store.active_with_title(normalise(new.title), today)
         print_fp = fingerprint(new.title, new.body)
         same = [f for f in same_title if f.fingerprint == print_fp]
         if same:  # no fact is written; the index is brought up to date if it is stale, so the

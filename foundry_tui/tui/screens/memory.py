@@ -15,18 +15,11 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Input
 
 from foundry_tui.core.artefacts.adr import adr_titles
-from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
-from foundry_tui.core.memory.facts import field_problems
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import Overview
-from foundry_tui.core.memory.write import WriteRequest, memory_index
-from foundry_tui.core.trust.changes import RetireChange
-from foundry_tui.core.trust.policy import guarded_memory_write, guarded_write
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.screens.base import FoundryScreen
-from foundry_tui.tui.screens.doctor import DoctorScreen
-from foundry_tui.tui.screens.write_fact import WriteFactScreen
 from foundry_tui.tui.widgets.fact_detail import FactDetail
 from foundry_tui.tui.widgets.index_pane import IndexPane
 from foundry_tui.tui.widgets.prune_list import PruneList
@@ -34,6 +27,13 @@ from foundry_tui.tui.widgets.row_list import RowList
 from foundry_tui.tui.widgets.search_pane import SearchPane
 from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
+
+# What only the actions and the doctor need is imported where it is used: the first paint
+# does not wait for the write path, the trust gate, the dialogs or the doctor.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.doctor import DoctorReport
+    from foundry_tui.core.memory.write import WriteRequest
 
 
 class MemoryScreen(FoundryScreen[None]):
@@ -122,6 +122,8 @@ class MemoryScreen(FoundryScreen[None]):
     @work(thread=True, exclusive=True, group="doctor", name="doctor failed", exit_on_error=False)
     def check_doctor(self) -> DoctorChecked:
         """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
+        from foundry_tui.core.memory.doctor import run_doctor
+
         with self.project.lock:
             return deliver(self, self.DoctorChecked(run_doctor(self.project, self.today)))
 
@@ -190,6 +192,8 @@ class MemoryScreen(FoundryScreen[None]):
         if self.doctor is None:
             self.notify("The doctor is still checking; try again in a moment.")
             return
+        from foundry_tui.tui.screens.doctor import DoctorScreen
+
         self.app.push_screen(DoctorScreen(self.doctor))
 
     def _selected_fact(self, need_active: bool = False) -> str | None:
@@ -203,6 +207,8 @@ class MemoryScreen(FoundryScreen[None]):
         return fact_id
 
     def action_write_fact(self) -> None:
+        from foundry_tui.tui.screens.write_fact import WriteFactScreen
+
         def written(req: WriteRequest | None) -> None:
             if req is not None:
                 self.confirm_write(
@@ -221,6 +227,8 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
     def _write(self, req: WriteRequest) -> MemoryChanged:
+        from foundry_tui.core.trust.policy import guarded_memory_write
+
         gate = guarded_memory_write(self.project, self.foundry.caller, req, self.today)
         return deliver(self, MemoryChanged(gate.text))
 
@@ -240,11 +248,18 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, fact_id: str, expires: str) -> MemoryChanged:
+        from foundry_tui.core.trust.changes import RetireChange
+        from foundry_tui.core.trust.policy import guarded_write
+
         gate = guarded_write(self.project, self.foundry.caller, RetireChange([fact_id], expires), self.today)
         summary = f"{fact_id} expires {expires}. {gate.result.write_line()}" if gate.written else gate.text
         return deliver(self, MemoryChanged(summary))
 
     def action_add_why(self) -> None:
+        from foundry_tui.core.memory.facts import field_problems
+        from foundry_tui.core.memory.write import WriteRequest
+        from foundry_tui.tui.screens.write_fact import WriteFactScreen
+
         fact_id = self._selected_fact(need_active=True)
         if fact_id is None or self.overview is None:
             return
@@ -298,5 +313,7 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not rebuilt", exit_on_error=False)
     def _reindex(self) -> MemoryChanged:
+        from foundry_tui.core.memory.write import memory_index
+
         text = memory_index(self.project, self.today).rebuild_text()
         return deliver(self, MemoryChanged(text.splitlines()[-1]))

@@ -404,9 +404,19 @@ def cmd_contract_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_tokens(args: argparse.Namespace) -> int:
+    if args.json:  # the same figures as `foundry health --json`
+        return cmd_health(args)
     from foundry_tui.core.artefacts.token_report import token_report
 
     _emit(token_report(_project(args), _today(args)))
+    return 0
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    from foundry_tui.core.artefacts.health import health_figures
+
+    figures = health_figures(_project(args), _today(args))
+    _emit_json_or_text(args, figures.to_dict(), figures.text())
     return 0
 
 
@@ -690,7 +700,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_session_commands(commands, sub, _group)
 
-    sub(commands, "tokens", cmd_tokens, "the token report")
+    p = sub(commands, "tokens", cmd_tokens, "the token report")
+    p.add_argument("--json", action="store_true", help="the figures as JSON (the same as `foundry health --json`)")
+    p = sub(commands, "health", cmd_health, "the memory over time: searches, writes, INDEX.md and facts by type")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     sub(commands, "mcp", cmd_mcp, "run the stdio MCP server")
     p = sub(commands, "tui", cmd_tui, "open the terminal application")
     p.add_argument("--no-watch", action="store_true", help="do not watch the files for changes")

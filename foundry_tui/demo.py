@@ -21,16 +21,21 @@ DEMO_RUN = {
 }
 
 
-def make_demo_copy() -> Path:
+def make_demo_copy(*, history: bool = True) -> Path:
     """A fresh copy of the demo project; the package's copy is never modified.
 
-    The bundled folder stores `.foundry` as `foundry` so that packaging tools keep it."""
+    The bundled folder stores `.foundry` as `foundry` so that packaging tools keep it.
+    `history`: make the copy a git repository with the demo's history (demo_history.py)."""
     target = Path(tempfile.mkdtemp(prefix="foundry-demo-")) / "demo"
     shutil.copytree(DEMO_SOURCE, target)
     layout = Layout(target)
     (target / "foundry").rename(layout.foundry)
     for name, moment in DEMO_RUN.items():
         os.utime(layout.blackboard_dir / name, (moment, moment))
+    if history:
+        from foundry_tui.demo_history import make_demo_history
+
+        make_demo_history(target)
     return target
 
 

@@ -80,10 +80,10 @@ SHOTS: dict[str, Callable[[Pilot[Any]], Awaitable[None]]] = {
     "memory": memory,
     "blackboard": blackboard,
     "library": lambda pilot: keys(pilot, "f4"),
-    "tokens": lambda pilot: keys(pilot, "f5"),
+    "health": lambda pilot: keys(pilot, "f5"),
     "doctor": lambda pilot: keys(pilot, "d"),
     "curator": curator,
-    "approvals": lambda pilot: keys(pilot, "f8"),
+    "approvals": lambda pilot: keys(pilot, "f9"),
 }
 # Shots that need the demo changed first, and who the app acts for in them.
 PREPARE: dict[str, Callable[[Path], None]] = {"approvals": park_two}

@@ -75,7 +75,16 @@ def project(root: Path) -> Project:
 
 @pytest.fixture
 def demo_root() -> Iterator[Path]:
-    """A fresh copy of the bundled demo project."""
+    """A fresh copy of the bundled demo project, without its git history (most tests
+    make their own repository, or none)."""
+    path = make_demo_copy(history=False)
+    yield path
+    remove_demo_copy(path)
+
+
+@pytest.fixture
+def demo_repo() -> Iterator[Path]:
+    """A fresh copy of the bundled demo project with its git history, as `--demo` makes it."""
     path = make_demo_copy()
     yield path
     remove_demo_copy(path)

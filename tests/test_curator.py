@@ -18,8 +18,14 @@ from .helpers import TODAY, run_cli
 
 def test_missed_searches_from_the_demo_events(demo: Project) -> None:
     missed = missed_searches(demo, TODAY)
-    assert [(m.query, m.count) for m in missed] == [("kubernetes deploy", 2), ("k8s helm chart", 1)]
-    assert render_missed(missed).splitlines()[2].startswith('  "kubernetes deploy" × 2: nearest ')
+    assert [(m.query, m.count) for m in missed] == [
+        ("kubernetes deploy", 29),
+        ("k8s helm chart", 13),
+        ("on-call rotation", 7),
+        ("feature flags", 6),
+        ("redis cache ttl", 4),
+    ]
+    assert render_missed(missed).splitlines()[2].startswith('  "kubernetes deploy" × 29: nearest ')
 
 
 def test_adding_a_missed_word_as_a_tag_makes_the_search_find_it(demo: Project) -> None:

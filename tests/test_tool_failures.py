@@ -149,7 +149,8 @@ def small_disk(tmp_path: Path, demo_root: Path) -> Iterator[Path]:
 
 def test_a_full_disk(small_disk: Path) -> None:
     filler = small_disk.parent / "filler"
-    with filler.open("wb") as handle, pytest.raises(OSError):
+    # Unbuffered: a buffer left holding what did not fit would raise again when the file closes.
+    with filler.open("wb", buffering=0) as handle, pytest.raises(OSError):
         while True:
             handle.write(b"\0" * 65536)
             handle.flush()

@@ -228,7 +228,7 @@ async def test_screens_palette_and_keys(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        for key, mode in (("f3", "blackboard"), ("f4", "library"), ("f5", "tokens"), ("f2", "memory")):
+        for key, mode in (("f3", "blackboard"), ("f4", "library"), ("f5", "health"), ("f2", "memory")):
             await pilot.press(key)
             await settle(pilot)
             assert app.current_mode == mode
@@ -390,7 +390,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Show Memory",
         "Show Blackboard",
         "Show Library",
-        "Show Tokens",
+        "Show Health",
         "Show Curator",
         "Show Sessions",
         "Show History",

@@ -146,9 +146,5 @@ def test_library_screen(snap_compare: Compare, demo_root: Path) -> None:
     assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("f4"))
 
 
-def test_tokens_screen(snap_compare: Compare, demo_root: Path) -> None:
-    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("f5"))
-
-
 def test_empty_repository(snap_compare: Compare, tmp_path: Path) -> None:
     assert snap_compare(make_app(tmp_path), terminal_size=(100, 30), run_before=_steps())

@@ -48,7 +48,7 @@ class FoundryApp(App[None]):
         "memory": lazy_screen("memory", "MemoryScreen"),
         "blackboard": lazy_screen("blackboard", "BlackboardScreen"),
         "library": lazy_screen("library", "LibraryScreen"),
-        "tokens": lazy_screen("tokens", "TokensScreen"),
+        "health": lazy_screen("health", "HealthScreen"),
         "curator": lazy_screen("curator", "CuratorScreen"),
         "sessions": lazy_screen("sessions", "SessionsScreen"),
         "history": lazy_screen("history", "HistoryScreen"),

@@ -105,10 +105,10 @@ class ShowLibrary(Command):
     KEY, ACTION, FOOTER = "f4", "switch_mode('library')", "Docs"
 
 
-class ShowTokens(Command):
-    """Go to the token report."""
+class ShowHealth(Command):
+    """Go to the memory's health: searches, writes, INDEX.md and facts by type over time, and the token report."""
 
-    KEY, ACTION, FOOTER = "f5", "switch_mode('tokens')", "Tokens"
+    KEY, ACTION, FOOTER = "f5", "switch_mode('health')", "Health"
 
 
 class ShowCurator(Command):
@@ -237,7 +237,7 @@ APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,
     ShowLibrary,
-    ShowTokens,
+    ShowHealth,
     ShowCurator,
     ShowSessions,
     ShowHistory,

@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as _dt
 
 from foundry_tui.core.artefacts.blackboard import blackboard_tokens
+from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.events import count_events, read_events
 from foundry_tui.core.memory.index_file import build_index
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.paths import decode_text, read_regular
 from foundry_tui.core.tokens import estimate_tokens
 
 
@@ -52,7 +54,8 @@ def token_report(project: Project, today: _dt.date) -> str:
     return token_figures(project, today).text()
 
 
-def token_figures(project: Project, today: _dt.date) -> TokenFigures:
+def token_figures(project: Project, today: _dt.date, event_counts: dict[str, int] | None = None) -> TokenFigures:
+    """The report's figures; `event_counts`: the log already counted (the health figures read it once)."""
     project.sync()
     layout = project.layout
     config, _problem = project.config_or_defaults()  # the report still counts with a broken config.json
@@ -62,11 +65,16 @@ def token_figures(project: Project, today: _dt.date) -> TokenFigures:
         index_text, _ = build_index(project.active_facts(today), config.index_token_budget)
     index_tokens = estimate_tokens(index_text)
     fact_tokens = 0
-    for name in project.store.file_names():
+    try:
+        folder = layout.check_inside(layout.facts_dir)  # once; each file is then opened without following a link
+        names = project.store.file_names()
+    except (OSError, FoundryError):
+        names = []
+    for name in names:
         try:
-            fact_tokens += estimate_tokens(layout.read_text(layout.facts_dir / name))
-        except (OSError, UnicodeDecodeError):
+            fact_tokens += estimate_tokens(decode_text(read_regular(folder / name, follow=False)))
+        except (OSError, UnicodeDecodeError, FoundryError):
             continue
     board = blackboard_tokens(layout)
-    counts = dict(count_events(read_events(layout)))
+    counts = dict(count_events(read_events(layout))) if event_counts is None else event_counts
     return TokenFigures(index_tokens, config.index_token_budget, len(project.store.facts), fact_tokens, board, counts)

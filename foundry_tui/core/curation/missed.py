@@ -25,17 +25,22 @@ class MissedSearch:
         return f'  "{self.query}" × {self.count}: nearest {near}'
 
 
+def missed_key(query: object) -> str | None:
+    """The key a missed query is counted under (case and spacing folded), or None for
+    one not to learn from (not text, or a query that carried a secret)."""
+    if not isinstance(query, str) or query == REDACTED:
+        return None
+    return " ".join(query.lower().split())
+
+
 def missed_searches(project: Project, today: _dt.date, near: int = 3) -> list[MissedSearch]:
     """memory_search events with no hits, most frequent first, each with its nearest facts:
     those sharing the most (idf-weighted) normalised words with it, synonyms included."""
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     for event in read_events(project.layout):
-        query = event.get("query")
-        if event.get("kind") == "memory_search" and event.get("hits") == 0 and isinstance(query, str):
-            if query == REDACTED:  # a query that carried a secret: not a search to learn from
-                continue
-            key = " ".join(event["query"].lower().split())
+        key = missed_key(event.get("query"))
+        if event.get("kind") == "memory_search" and event.get("hits") == 0 and key is not None:
             counts[key] += 1
             spelled.setdefault(key, event["query"].strip())
     project.sync()

@@ -31,6 +31,7 @@ from foundry_tui.tui.commands import APPROVALS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
 _ORDER = {"pending": 0, "broken": 1, "approved": 2, "rejected": 3}
@@ -80,6 +81,7 @@ class ApprovalsScreen(LiveScreen):
         self.selected: str | None = None
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader()
         yield Label("Approvals · loading…", id="approvals-title")
         with Horizontal(id="panes"):
             yield OptionList(id="proposals")

@@ -36,6 +36,7 @@ from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
 from foundry_tui.tui.widgets.artifact_view import ArtifactView
 from foundry_tui.tui.widgets.board_filters import BoardFilters
 from foundry_tui.tui.widgets.contract_view import ContractView
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.widgets.wave_table import WaveTable
 from foundry_tui.tui.workers import deliver
 
@@ -65,6 +66,7 @@ class BlackboardScreen(LiveScreen):
         self.cache = WaveCache()  # an unchanged artifact is not read or checked again on a reload
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader()
         yield WaveTable(id="wave-table")
         yield BoardFilters(id="board-filters")
         with Horizontal(id="panes"):
@@ -90,6 +92,8 @@ class BlackboardScreen(LiveScreen):
 
     def on_blackboard_screen_loaded(self, event: Loaded) -> None:
         self.waves, self.contracts = event.waves, event.contracts
+        count = len(self.waves)
+        self.query_one(StatusHeader).show_count("waves", f"{count} wave{'s' if count != 1 else ''}")
         written = {item.key: item.written for wave in self.waves for item in wave.items}
         if self.seen is not None:
             arrived = {key for key, moment in written.items() if self.seen.get(key) != moment}

@@ -385,3 +385,30 @@ class CuratorScreen(LiveScreen):
         """This screen wrote to memory: say what changed and read it again."""
         self.notify(event.summary, timeout=6)
         self.load()
+
+    # ---- the Health screen's link: a missed query opened here -------------------------------
+
+    wanted_missed: str | None = None
+
+    def show_missed(self, query: str) -> None:
+        """Open the missed-search tab on `query` (now, or once the data has loaded)."""
+        self.query_one(TabbedContent).active = "missed-tab"
+        self.wanted_missed = query
+        self._highlight_wanted_missed()
+
+    @on(Loaded)
+    def _missed_after_load(self) -> None:
+        self.call_after_refresh(self._highlight_wanted_missed)
+
+    def _highlight_wanted_missed(self) -> None:
+        if self.data is None or self.wanted_missed is None:
+            return
+        from foundry_tui.core.curation.missed import missed_key  # the link keeps its code in one block
+
+        key = missed_key(self.wanted_missed)
+        position = next((i for i, m in enumerate(self.data.missed) if missed_key(m.query) == key), None)
+        if position is not None:
+            rows = self.query_one("#missed", RowList)
+            rows.focus()
+            rows.highlighted = rows.index_of(f"missed:{position}")
+        self.wanted_missed = None

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.git_history import MemoryEvent, memory_log
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
 
@@ -26,6 +27,7 @@ class HistoryScreen(LiveScreen):
         error: str | None
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader()
         with Vertical(id="history"):
             yield Static("", id="history-summary", markup=False)
             yield DataTable(id="history-events", cursor_type="row", zebra_stripes=True)

@@ -19,6 +19,7 @@ from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.text import shown, shown_lines
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
 
@@ -40,6 +41,7 @@ class LibraryScreen(LiveScreen):
         self.texts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader()
         with TabbedContent(id="library"):
             with TabPane("Runbooks", id="runbooks-tab"), Horizontal():
                 yield DocumentList(id="runbooks")
@@ -75,6 +77,7 @@ class LibraryScreen(LiveScreen):
 
     def on_library_screen_loaded(self, event: Loaded) -> None:
         books, adrs, self.texts = event.books, event.adrs, event.texts
+        self.query_one(StatusHeader).show_count("docs", f"{len(books)} runbooks, {len(adrs)} ADRs")
         for list_id, items, empty in (("#runbooks", books, "No runbooks yet."), ("#adrs", adrs, "No ADRs yet.")):
             options: list[Option | None] = [Option(label, id=str(path)) for path, label in items]
             self.query_one(list_id, DocumentList).set_options(options or [Option(empty, disabled=True)])

@@ -28,6 +28,7 @@ from foundry_tui.tui.commands import SESSIONS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
 REFRESH_SECONDS = 5.0  # the store changes on every agent prompt; the file watcher ignores scratch/
@@ -63,6 +64,7 @@ class SessionsScreen(LiveScreen):
         self._shown: str | None = None  # the session whose detail is on screen
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader()
         with Horizontal(id="sessions-panes"):
             table: DataTable[str] = DataTable(id="sessions", cursor_type="row")
             table.border_title = "Sessions"
@@ -99,6 +101,8 @@ class SessionsScreen(LiveScreen):
 
     def on_sessions_screen_loaded(self, event: Loaded) -> None:
         data = self.data = event.data
+        count = len(data.rows)
+        self.query_one(StatusHeader).show_count("sessions", f"{count} session{'s' if count != 1 else ''}")
         table = self.query_one("#sessions", DataTable)
         detail = data.detail
         self.selected = detail["session"] if detail else None

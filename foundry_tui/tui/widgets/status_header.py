@@ -1,26 +1,63 @@
-"""StatusHeader: the project root, active and total facts, doctor status, and a gauge
-of the index's tokens against its budget."""
+"""StatusHeader: the project root, active and total facts, doctor status, proposals
+waiting, the screen's own counts, and a gauge of the index's tokens against its budget.
+
+Every screen carries one. `StatusHeader()` feeds itself: it reads the app's project in a
+worker when mounted and again on `refresh_status()` (a LiveScreen calls it whenever it is
+shown or the files change). `StatusHeader(root_label)` is fed by its screen instead (the
+memory screen, which has all of it at hand already). A screen adds its own figures with
+`show_count("waves", "3 waves")`.
+"""
 
 from __future__ import annotations
 
+import time
+from typing import TYPE_CHECKING, Any
+
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Label, ProgressBar
+from textual.worker import Worker
 
 from foundry_tui.core.memory.doctor import DoctorReport
+from foundry_tui.core.memory.status import MemoryStatus
 from foundry_tui.core.memory.views import Overview
 from foundry_tui.tui.text import plain
+from foundry_tui.tui.workers import deliver, worker_state_changed
+
+if TYPE_CHECKING:
+    from foundry_tui.tui.app import FoundryApp
+
+
+DOCTOR_AFTER_READ = 0.3  # seconds after the screen's first read: time to show it before the doctor starts
 
 
 class StatusHeader(Horizontal):
     """One line of status above the panes."""
 
-    def __init__(self, root_label: str) -> None:
+    class Counted(Message):
+        """What the header's own worker read (the status, and the proposals waiting)."""
+
+        def __init__(self, status: MemoryStatus, pending: int) -> None:
+            super().__init__()
+            self.status = status
+            self.pending = pending
+
+    class Checked(Message):
+        def __init__(self, report: DoctorReport) -> None:
+            super().__init__()
+            self.report = report
+
+    def __init__(self, root_label: str | None = None) -> None:
         super().__init__()
+        self.feeds_itself = root_label is None
         self.root_label = root_label
+        self._reading: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Label(plain(f"Foundry · {self.root_label}"), id="root-label")  # a folder may be named `[x]`
+        label = self.root_label if self.root_label is not None else getattr(self.app, "root_label", "")
+        yield Label(plain(f"Foundry · {label}"), id="root-label")  # a folder may be named `[x]`
         yield Label("loading…", id="counts")
         yield Label("", id="doctor-status")
         pending = Label("", id="pending-count")
@@ -30,6 +67,53 @@ class StatusHeader(Horizontal):
         yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
         yield Label("", id="gauge-figures")
 
+    def on_mount(self) -> None:
+        if self.feeds_itself:  # after the screen's own mount, which starts its read first
+            self.call_after_refresh(self._start)
+
+    def _start(self) -> None:
+        if self._reading is None:
+            self._reading = self._count()
+
+    def refresh_status(self) -> None:
+        """Read the status again (a header fed by its screen ignores this; so does one whose
+        read is still under way)."""
+        reading = self._reading
+        if self.feeds_itself and self.is_mounted and (reading is None or reading.is_finished):
+            self._reading = self._count()
+
+    @work(thread=True, exclusive=True, group="status-header", name="Status not read", exit_on_error=False)
+    def _count(self) -> None:
+        from foundry_tui.core.memory.doctor import run_doctor
+        from foundry_tui.core.memory.status import memory_status
+        from foundry_tui.core.trust.proposals import pending_count
+
+        app: FoundryApp = self.app  # type: ignore[assignment]
+        project, today = app.project, app.today
+        with project.lock:
+            status = memory_status(project, today)
+        deliver(self, self.Counted(status, pending_count(project.layout)))
+        # The doctor checks every fact: let the screen's own first read go first, and its
+        # result reach the screen (the lock and the interpreter are shared), a few seconds at most.
+        reading = getattr(self.screen, "_reading", None)
+        if isinstance(reading, Worker) and not reading.is_finished:
+            deadline = time.monotonic() + 5
+            while not reading.is_finished and time.monotonic() < deadline:
+                time.sleep(0.02)
+            time.sleep(DOCTOR_AFTER_READ)
+        with project.lock:
+            deliver(self, self.Checked(run_doctor(project, today)))
+
+    def on_status_header_counted(self, event: Counted) -> None:
+        self.show(event.status)
+        self.show_pending(event.pending)
+
+    def on_status_header_checked(self, event: Checked) -> None:
+        self.show_doctor(event.report)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker_state_changed(self, event)
+
     def show_doctor(self, report: DoctorReport | None) -> None:
         """The doctor's verdict (it runs after the first paint; None while it runs)."""
         status = self.query_one("#doctor-status", Label)
@@ -37,19 +121,43 @@ class StatusHeader(Horizontal):
             status.update("doctor: checking…")
             return
         problems = report.failed + report.warned
-        status.update("doctor: ok" if not problems else f"doctor: {problems} problem{'s' if problems != 1 else ''} (d)")
+        # `(d)` where the screen opens the report (the memory screen); F2 and then d elsewhere.
+        hint = " (d)" if hasattr(self.screen, "action_show_doctor") else ""
+        status.update(
+            "doctor: ok" if not problems else f"doctor: {problems} problem{'s' if problems != 1 else ''}{hint}"
+        )
         status.set_class(not report.ok, "failing")
 
     def show_pending(self, count: int) -> None:
-        """How many proposals wait for a curator (the Approvals screen, F8)."""
+        """How many proposals wait for a curator (the Approvals screen, F9)."""
         label = self.query_one("#pending-count", Label)
-        label.update(f"{count} proposal{'s' if count != 1 else ''} pending (F8)")
+        label.update(f"{count} proposal{'s' if count != 1 else ''} pending (F9)")
         label.display = count > 0
 
-    def show(self, overview: Overview) -> None:
-        total = len(overview.facts) + len(overview.broken)
-        self.query_one("#counts", Label).update(f"{len(overview.active)} active / {total} facts")
+    def show_count(self, key: str, text: str) -> None:
+        """A figure of the screen's own (waves, sessions, searches), after the gauge (the
+        line is cut at the screen's edge: the memory's own figures come first)."""
+        found = self.query(f"#count-{key}")
+        if found:
+            label = found.first(Label)
+            label.update(plain(text))
+        else:
+            label = Label(plain(text), id=f"count-{key}", classes="screen-count")
+            self.mount(label)
+        label.display = bool(text)
+
+    def show(self, status: Overview | MemoryStatus) -> None:
+        if isinstance(status, Overview):
+            total = len(status.facts) + len(status.broken)
+            status = MemoryStatus(len(status.active), total, status.index_tokens, status.budget)
+        self.query_one("#counts", Label).update(f"{status.active} active / {status.total} facts")
         self.query_one("#gauge", ProgressBar).update(
-            total=overview.budget, progress=min(overview.index_tokens, overview.budget)
+            total=status.budget, progress=min(status.index_tokens, status.budget)
         )
-        self.query_one("#gauge-figures", Label).update(f"~{overview.index_tokens}/{overview.budget} tokens")
+        self.query_one("#gauge-figures", Label).update(f"~{status.index_tokens}/{status.budget} tokens")
+
+
+def feed_headers(screen: Any) -> None:
+    """Ask every self-fed header on `screen` to read the status again."""
+    for header in screen.query(StatusHeader):
+        header.refresh_status()

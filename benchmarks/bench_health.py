@@ -1,0 +1,227 @@
+"""Benchmark of the Health screen over a year of events and a long git history (a
+benchmark, not a test).
+
+Generates a project with `--events` lines in events.jsonl over 365 days and `--commits`
+commits (each adds or restates a fact and regenerates INDEX.md; one `git fast-import`),
+then prints:
+
+- the core's figures (`health_figures`: events, token report, git timeline), with the
+  timeline's cache cold (first run on a repository) and warm (every run after);
+- in the real app (headless, 120×40): from pressing F5 to the charts painted, cold and
+  warm; and the longest stall of the UI's event loop meanwhile (a 10 ms timer's largest
+  gap: how responsive the rest of the app stays while the worker reads).
+
+    python benchmarks/bench_health.py [--events 100000] [--commits 2000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as _dt
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import itertools
+
+from foundry_tui.core.artefacts.health import health_figures
+from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.index_file import build_index
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.tui.app import FoundryApp
+from foundry_tui.tui.screens.health import HealthScreen
+from tests.tui_helpers import settle
+
+TODAY = _dt.date(2026, 11, 30)
+FIRST = TODAY - _dt.timedelta(days=365)
+WORDS = [
+    "orders",
+    "billing",
+    "tenant",
+    "deploy",
+    "cache",
+    "schema",
+    "api",
+    "auth",
+    "queue",
+    "worker",
+    "search",
+    "index",
+    "budget",
+    "retry",
+    "export",
+]
+
+
+def fact_text(number: int, ftype: str, created: str, rng: random.Random, supersedes: str | None) -> str:
+    title = " ".join(rng.choice(WORDS) for _ in range(6)).capitalize() + f" rule {number}"
+    body = " ".join(rng.choice(WORDS) for _ in range(40)) + "."
+    if ftype in ("decision", "risk"):
+        body += "\n\n**Why:** " + " ".join(rng.choice(WORDS) for _ in range(8)) + "."
+    expires = "2026-03-01" if number % 17 == 0 else "null"
+    return (
+        f"---\nid: fact-{number:04d}\ntype: {ftype}\nscope: project\ntitle: {title}\ntags: [{rng.choice(WORDS)}]\n"
+        f"confidence: medium\nsource: conversation\ncreated: {created}\nexpires: {expires}\n"
+        f"supersedes: {supersedes or 'null'}\n---\n\n{body}\n"
+    )
+
+
+def make_history(root: Path, commits: int, rng: random.Random) -> None:
+    from foundry_tui.core.memory.facts import parse_fact_text
+
+    facts: dict[str, Fact] = {}
+    stream = bytearray()
+    for n in range(commits):
+        day = FIRST + _dt.timedelta(days=n * 365 // commits)
+        number = len(facts) + 1
+        restate = facts and rng.random() < 0.2
+        old = rng.choice(sorted(facts)) if restate else None
+        text = fact_text(number, rng.choice(TYPES), day.isoformat(), rng, old)
+        fact = parse_fact_text(text, None)
+        facts[fact.id] = fact
+        replaced = {o for f in facts.values() for o in f.replaced_ids()}
+        active = [
+            f for f in facts.values() if f.id not in replaced and (f.expires is None or f.expires >= day.isoformat())
+        ]
+        index = build_index(active, 6000)[0].encode()
+        stamp = int(_dt.datetime.combine(day, _dt.time(9), _dt.UTC).timestamp()) + n
+        body = text.encode()
+        stream += f"commit refs/heads/main\nmark :{n + 1}\ncommitter Bench <b@example.com> {stamp} +0000\n".encode()
+        stream += b"data 4\nwork\n" + (f"from :{n}\n".encode() if n else b"")
+        stream += f"M 100644 inline .foundry/memory/facts/{fact.id}.md\ndata {len(body)}\n".encode() + body + b"\n"
+        stream += f"M 100644 inline .foundry/memory/INDEX.md\ndata {len(index)}\n".encode() + index + b"\n"
+    stream += b"commit refs/heads/main\ncommitter Bench <b@example.com> 1796000000 +0000\ndata 6\nconfig\n"
+    config = b'{"indexTokenBudget": 6000}'
+    stream += f"from :{commits}\nM 100644 inline .foundry/config.json\ndata {len(config)}\n".encode() + config + b"\n"
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    for args, data in ((["init", "-q", "-b", "main"], None), (["fast-import", "--quiet"], bytes(stream))):
+        subprocess.run(["git", *args], cwd=root, input=data, env=env, check=True, capture_output=True)
+    subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=root, env=env, check=True)
+
+
+def make_events(root: Path, lines: int, rng: random.Random) -> None:
+    out = []
+    for n in range(lines):
+        moment = _dt.datetime.combine(FIRST, _dt.time(), _dt.UTC) + _dt.timedelta(seconds=n * 365 * 86400 // lines)
+        time_text = moment.isoformat(timespec="milliseconds")
+        roll = rng.random()
+        if roll < 0.6:
+            hits = 0 if rng.random() < 0.25 else rng.randint(1, 5)
+            event = {"kind": "memory_search", "time": time_text, "query": " ".join(rng.sample(WORDS, 2)), "hits": hits}
+        elif roll < 0.75:
+            action = rng.choice(["created", "updated", "unchanged", "parked"])
+            event = {"kind": "memory_write", "time": time_text, "action": action, "id": "fact-0001"}
+        elif roll < 0.78:
+            event = {"kind": "gate_blocked", "time": time_text, "tool": "Read", "target": ".foundry/memory/facts"}
+        else:
+            event = {"kind": "runbook_get", "time": time_text, "slug": "deploy"}
+        out.append(json.dumps(event) + "\n")
+    metrics = root / ".foundry/metrics"
+    metrics.mkdir(parents=True, exist_ok=True)
+    (metrics / "events.jsonl").write_text("".join(out))
+
+
+def core_once() -> float:
+    start = time.perf_counter()
+    health_figures(Project(ROOT), TODAY)
+    return time.perf_counter() - start
+
+
+async def app_once() -> tuple[float, float, float]:
+    """F5 to charts painted (the screen built for the first time), the longest gap of a
+    10 ms timer meanwhile, and F2 then F5 again to the charts painted anew (seconds)."""
+    app = FoundryApp(ROOT, TODAY, watch=False, root_label="bench")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.project.search_index_ready(timeout=60)  # the memory screen's start-up work is done
+        await settle(pilot)
+        ticks: list[float] = []
+        timer = app.set_interval(0.01, lambda: ticks.append(time.perf_counter()))
+        painted: list[float] = []
+        original = HealthScreen.on_health_screen_loaded
+
+        def loaded(self: HealthScreen, event: HealthScreen.Loaded) -> None:
+            original(self, event)
+            self.call_after_refresh(lambda: painted.append(time.perf_counter()))
+
+        HealthScreen.on_health_screen_loaded = loaded  # type: ignore[method-assign]
+        start = time.perf_counter()
+        await pilot.press("f5")
+        while not painted:
+            await asyncio.sleep(0.002)
+        first = painted[0] - start
+        timer.stop()
+        gaps = [b - a for a, b in itertools.pairwise(ticks)] or [0.0]
+        await settle(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        painted.clear()
+        start = time.perf_counter()
+        await pilot.press("f5")
+        while not painted:
+            await asyncio.sleep(0.002)
+        HealthScreen.on_health_screen_loaded = original  # type: ignore[method-assign]
+        return first, max(gaps), painted[0] - start
+
+
+def clear_cache() -> None:
+    shutil.rmtree(os.environ["FOUNDRY_CACHE_DIR"], ignore_errors=True)
+
+
+def main() -> None:
+    global ROOT
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--commits", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="foundry-bench-health-"))
+    os.environ["FOUNDRY_CACHE_DIR"] = str(work / "cache")
+    ROOT = work / "project"
+    ROOT.mkdir()
+    rng = random.Random(7)
+    try:
+        start = time.perf_counter()
+        make_history(ROOT, args.commits, rng)
+        make_events(ROOT, args.events, rng)
+        print(f"generated {args.commits} commits and {args.events} events in {time.perf_counter() - start:.1f} s")
+        cold, warm, app_cold, app_warm = [], [], [], []
+        for _ in range(args.repeat):
+            clear_cache()
+            cold.append(core_once())
+            warm.append(core_once())
+        for _ in range(args.repeat):
+            clear_cache()
+            app_cold.append(asyncio.run(app_once()))
+            app_warm.append(asyncio.run(app_once()))
+
+        def ms(values: list[float]) -> str:
+            return f"median {statistics.median(values) * 1000:.0f} ms (min {min(values) * 1000:.0f}, max {max(values) * 1000:.0f})"
+
+        print(f"health_figures, timeline cache cold: {ms(cold)}")
+        print(f"health_figures, timeline cache warm: {ms(warm)}")
+        for label, runs in (("cold", app_cold), ("warm", app_warm)):
+            print(
+                f"F5 to charts painted, {label}: {ms([r[0] for r in runs])}; "
+                f"longest UI stall {ms([r[1] for r in runs])}; shown again (F2, F5) {ms([r[2] for r in runs])}"
+            )
+        print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+ROOT = Path()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,351 @@
+"""The memory's health over time: the figures behind the Health screen, `foundry health`
+and `foundry tokens --json` (one function feeds all three).
+
+From `events.jsonl`: searches per day with how many found nothing, the most missed
+queries, writes per day by outcome, gate denials per day, and the event counts. From git
+(objects only, see core/memory/timeline.py): INDEX.md's tokens and the active facts by
+type at each day's last commit. And the token report's figures, as today.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner json itself uses
+from pathlib import Path
+from typing import Any
+
+from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
+from foundry_tui.core.curation.missed import missed_key
+from foundry_tui.core.events import MAX_LOG_BYTES
+from foundry_tui.core.memory.cache import cache_file
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.timeline import Timeline, memory_timeline
+from foundry_tui.core.paths import Layout
+
+# The outcomes of a write, in the order the charts stack them. `denied` is the trust
+# gate's refusal of an unattended write (a `write_denied` event); the rest are the
+# `action` a memory_write call recorded.
+WRITE_OUTCOMES = ("created", "updated", "unchanged", "parked", "denied")
+TOP_MISSED = 10
+MAX_DAYS = 366  # the charts' span ends at the last recorded day (a stray date must not make millions of days)
+
+
+@dataclass
+class SearchDay:
+    day: str
+    searches: int = 0
+    empty: int = 0  # found nothing
+
+    @property
+    def empty_share(self) -> float:
+        return self.empty / self.searches if self.searches else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"day": self.day, "searches": self.searches, "empty": self.empty}
+
+
+@dataclass
+class WriteDay:
+    day: str
+    outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(WRITE_OUTCOMES, 0))
+    gate_denials: int = 0  # the read gate's blocks (`gate_blocked`: a tool call reading fact files)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"day": self.day, **self.outcomes, "gate_denials": self.gate_denials}
+
+
+@dataclass
+class HealthFigures:
+    """Everything the Health screen draws, as plain data."""
+
+    tokens: TokenFigures
+    searches: list[SearchDay]  # every day from the first recorded event to the last, gaps as zeros
+    writes: list[WriteDay]  # the same days
+    missed: list[tuple[str, int]]  # the most frequent searches that found nothing, as first spelled
+    timeline: Timeline
+
+    @property
+    def search_total(self) -> int:
+        return sum(d.searches for d in self.searches)
+
+    @property
+    def empty_total(self) -> int:
+        return sum(d.empty for d in self.searches)
+
+    def to_dict(self) -> dict[str, Any]:
+        t = self.tokens
+        return {
+            "tokens": {
+                "index": t.index,
+                "budget": t.budget,
+                "facts": t.fact_count,
+                "fact_tokens": t.facts,
+                "blackboard": t.blackboard,
+                "eager": t.eager,
+                "index_first": t.index,
+            },
+            "events": dict(t.events),
+            "searches": {
+                "total": self.search_total,
+                "empty": self.empty_total,
+                "days": [d.to_dict() for d in self.searches],
+                "top_missed": [{"query": q, "count": n} for q, n in self.missed],
+            },
+            "writes": {"outcomes": list(WRITE_OUTCOMES), "days": [d.to_dict() for d in self.writes]},
+            "history": {
+                "budget": t.budget,
+                "commits": self.timeline.commits,
+                "note": self.timeline.note,
+                "points": [p.to_dict() for p in self.timeline.points],
+            },
+        }
+
+    def text(self) -> str:
+        """`foundry health`: the token report, then one line per chart."""
+        lines = [self.tokens.text(), "", "## Over time", ""]
+        if self.searches:
+            first, last = self.searches[0].day, self.searches[-1].day
+            share = self.empty_total / self.search_total if self.search_total else 0.0
+            lines.append(
+                f"- Searches {first} to {last}: {self.search_total}, {self.empty_total} found nothing ({share:.0%})"
+            )
+            if self.missed:
+                lines.append("- Most missed: " + ", ".join(f'"{q}" ×{n}' for q, n in self.missed))
+            totals = Counter[str]()
+            for day in self.writes:
+                totals.update(day.outcomes)
+            lines.append("- Writes: " + ", ".join(f"{o} {totals[o]}" for o in WRITE_OUTCOMES))
+            lines.append(f"- Gate denials: {sum(d.gate_denials for d in self.writes)}")
+        else:
+            lines.append(f"- {NO_EVENTS}")
+        points = self.timeline.points
+        if points:
+            first_point, last_point = points[0], points[-1]
+            lines.append(
+                f"- History {first_point.date} to {last_point.date} ({self.timeline.commits} commits): "
+                f"INDEX.md ~{first_point.index_tokens or 0} → ~{last_point.index_tokens or 0} tokens of {self.tokens.budget}; "
+                f"active facts {sum(first_point.active.values())} → {sum(last_point.active.values())}"
+            )
+        else:
+            lines.append(f"- {no_history(self.timeline)}")
+        return "\n".join(lines)
+
+
+NO_EVENTS = (
+    "No events recorded yet: once agents search and write the memory through the MCP server, "
+    "searches per day (and the share that found nothing) and writes per day appear here."
+)
+
+
+def no_history(timeline: Timeline) -> str:
+    reason = f" ({timeline.note})" if timeline.note else ""
+    return (
+        f"No history of the memory in git yet{reason}: once the memory is committed, INDEX.md's tokens "
+        "against the budget and the active facts by type appear here, one point per day."
+    )
+
+
+def health_figures(project: Project, today: _dt.date) -> HealthFigures:
+    """Read the events once and the git history once, and count."""
+    tally = _Tally()
+    tally.read(project.layout)
+    tokens = token_figures(project, today, dict(tally.kinds))
+    days = tally.days
+    span = _days(min(days), max(days))[-MAX_DAYS:] if days else []
+    top = sorted(tally.missed.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_MISSED]
+    return HealthFigures(
+        tokens,
+        [tally.searches.get(d) or SearchDay(d) for d in span],
+        [tally.writes.get(d) or WriteDay(d) for d in span],
+        [(tally.spelled[k], n) for k, n in top],
+        memory_timeline(project.layout),
+    )
+
+
+TALLY_VERSION = 1
+
+
+def _tally_cache(layout: Layout) -> Path | None:
+    """Beside the parse cache (FOUNDRY_NO_CACHE turns it off too)."""
+    snapshot = cache_file(layout.root)
+    return snapshot.with_name(snapshot.name.replace("facts-", "events-", 1) + ".json") if snapshot else None
+
+
+def _tail(data: bytes, size: int) -> str:
+    """What the log's last 4 KiB before `size` were (a rewritten log reads differently)."""
+    return hashlib.sha256(data[max(size - 4096, 0) : size]).hexdigest()
+
+
+CHARTED = frozenset({"memory_search", "memory_write", "write_denied", "gate_blocked"})
+_KIND = '{"kind": "'
+_TIME = '", "time": "'
+_HITS = '"hits": '
+_QUERY = '"query": "'
+_ACTION = '"action": "'
+
+
+class _Tally:
+    """The events counted in one pass. A line as `record_event` writes it (`{"kind": …,
+    "time": …, …}`, json.dumps's separators) is read by slicing, not parsed: a year of
+    events is 100,000 lines. Anything else (a hand-edited line, an escape in the kind) is
+    parsed with json as `read_events` would, and skipped when it is not an event."""
+
+    def __init__(self) -> None:
+        self.kinds: Counter[str] = Counter()
+        self.searches: dict[str, SearchDay] = {}
+        self.writes: dict[str, WriteDay] = {}
+        self.missed: Counter[str] = Counter()
+        self.spelled: dict[str, str] = {}
+        self.days: set[str] = set()
+
+    def read(self, layout: Layout) -> None:
+        """Count the log. The counts up to the last whole line are cached (the log only
+        grows): the next read counts only the lines added since, unless the log was
+        rewritten (its bytes before that point differ)."""
+        try:
+            data = layout.read_bytes(layout.events_path, MAX_LOG_BYTES)
+        except OSError:
+            return
+        cache = _tally_cache(layout)
+        start = self._restore(cache, data) if cache is not None else 0
+        whole = data.rfind(b"\n", start) + 1 or start  # a line still being written is counted, not cached
+        self._count_lines(data[start:whole])
+        if cache is not None and whole > start:
+            self._save(cache, data, whole)
+        self._count_lines(data[whole:])
+
+    def _count_lines(self, chunk: bytes) -> None:
+        for line in chunk.decode("utf-8", errors="replace").splitlines():
+            if not self._fast(line):
+                self._slow(line)
+
+    def _restore(self, cache: Path, data: bytes) -> int:
+        """Where to go on counting from (0: from the start)."""
+        try:
+            saved = json.loads(cache.read_text(encoding="utf-8"))
+            size = int(saved["size"])
+            if saved["version"] != TALLY_VERSION or not 0 < size <= len(data) or saved["tail"] != _tail(data, size):
+                return 0
+            self.kinds = Counter({str(k): int(v) for k, v in saved["kinds"].items()})
+            self.searches = {d: SearchDay(d, int(n), int(e)) for d, (n, e) in saved["searches"].items()}
+            self.writes = {}
+            for day, counts in saved["writes"].items():
+                write = WriteDay(day, dict(zip(WRITE_OUTCOMES, map(int, counts[:-1]), strict=True)), int(counts[-1]))
+                self.writes[day] = write
+            self.missed = Counter({str(k): int(v) for k, v in saved["missed"].items()})
+            self.spelled = {str(k): str(v) for k, v in saved["spelled"].items()}
+            self.days = set(self.searches) | set(self.writes)
+            return size
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            self.__init__()  # type: ignore[misc]  # a damaged cache: count from the start
+            return 0
+
+    def _save(self, cache: Path, data: bytes, size: int) -> None:
+        saved = {
+            "version": TALLY_VERSION,
+            "size": size,
+            "tail": _tail(data, size),
+            "kinds": self.kinds,
+            "searches": {d: [s.searches, s.empty] for d, s in self.searches.items()},
+            "writes": {d: [*(w.outcomes[o] for o in WRITE_OUTCOMES), w.gate_denials] for d, w in self.writes.items()},
+            "missed": self.missed,
+            "spelled": self.spelled,
+        }
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            temp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+            temp.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
+            os.replace(temp, cache)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+    def _fast(self, line: str) -> bool:
+        if not line.startswith(_KIND):
+            return False
+        end = line.find('"', 10)
+        kind = line[10:end]
+        if end < 0 or "\\" in kind or not line.startswith(_TIME, end):
+            return False
+        if kind not in CHARTED:
+            self.kinds[kind] += 1
+            return True
+        start = end + len(_TIME)
+        day = line[start : start + 10]
+        if kind == "memory_search":
+            hits: object = None
+            at = line.find(_HITS, start)
+            if at >= 0:
+                digits_end = at + len(_HITS)
+                while digits_end < len(line) and line[digits_end].isdigit():
+                    digits_end += 1
+                if digits_end == at + len(_HITS) or line[digits_end : digits_end + 1] not in (",", "}"):
+                    return False  # not a plain count: let json say what it is
+                hits = int(line[at + len(_HITS) : digits_end])
+            query: object = None
+            if hits == 0:
+                at = line.find(_QUERY, start)
+                if at >= 0:
+                    try:
+                        query = scanstring(line, at + len(_QUERY))[0]
+                    except ValueError:
+                        return False
+            self.kinds[kind] += 1
+            self.count(kind, day, hits=hits, query=query)
+            return True
+        action: object = None
+        if kind == "memory_write":
+            at = line.find(_ACTION, start)
+            if at >= 0:
+                action = line[at + len(_ACTION) : line.find('"', at + len(_ACTION))]
+        self.kinds[kind] += 1
+        self.count(kind, day, action=action)
+        return True
+
+    def _slow(self, line: str) -> None:
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
+            return
+        kind = event["kind"]
+        self.kinds[kind] += 1
+        time = event.get("time")
+        if kind in CHARTED and isinstance(time, str):
+            self.count(kind, time[:10], hits=event.get("hits"), query=event.get("query"), action=event.get("action"))
+
+    def count(self, kind: str, day: str, *, hits: object = None, query: object = None, action: object = None) -> None:
+        if not (len(day) == 10 and day[:4].isdigit() and day[5:7].isdigit() and day[8:10].isdigit()):
+            return  # a hand-edited time: not a day to chart
+        self.days.add(day)
+        if kind == "memory_search":
+            search = self.searches.get(day) or self.searches.setdefault(day, SearchDay(day))
+            search.searches += 1
+            if hits == 0:
+                search.empty += 1
+                key = missed_key(query)
+                if key is not None:
+                    self.missed[key] += 1
+                    self.spelled.setdefault(key, str(query).strip())
+            return
+        write = self.writes.get(day) or self.writes.setdefault(day, WriteDay(day))
+        if kind == "gate_blocked":
+            write.gate_denials += 1
+        elif kind == "write_denied":
+            write.outcomes["denied"] += 1
+        elif isinstance(action, str) and action in write.outcomes:
+            write.outcomes[action] += 1
+
+
+def _days(first: str, last: str) -> list[str]:
+    try:
+        start, end = _dt.date.fromisoformat(first), _dt.date.fromisoformat(last)
+    except ValueError:  # 2026-02-31: not a day
+        return sorted({first, last})
+    start = max(start, end - _dt.timedelta(days=MAX_DAYS - 1))
+    return [(start + _dt.timedelta(days=n)).isoformat() for n in range((end - start).days + 1)]

@@ -1,0 +1,267 @@
+"""The health figures (core/artefacts/health.py, core/memory/timeline.py), `foundry health`
+and `foundry tokens --json`, and the demo's git history made at copy time."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from foundry_tui.core.artefacts.health import NO_EVENTS, health_figures
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.timeline import memory_timeline
+from foundry_tui.demo import make_demo_copy, remove_demo_copy
+
+from .helpers import TODAY, run_cli
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout
+
+
+def test_the_demo_copy_has_its_history_and_a_clean_working_tree(demo_repo: Path) -> None:
+    log = _git(demo_repo, "log", "--format=%ad %an", "--date=short").splitlines()
+    assert len(log) == 16
+    assert log[-1] == "2026-02-03 Alice Moreau" and log[0] == "2026-09-20 Bob Okafor"
+    assert _git(demo_repo, "status", "--porcelain") == ""  # the last commit is the copy, byte for byte
+
+
+def test_every_demo_copy_has_the_same_commits(demo_repo: Path) -> None:
+    other = make_demo_copy()
+    try:
+        assert _git(other, "rev-parse", "HEAD") == _git(demo_repo, "rev-parse", "HEAD")
+    finally:
+        remove_demo_copy(other)
+
+
+def test_health_figures_of_the_demo(demo_repo: Path) -> None:
+    figures = health_figures(Project(demo_repo), TODAY)
+    assert (figures.search_total, figures.empty_total, len(figures.searches)) == (185, 59, 30)
+    assert figures.searches[0].day == "2026-10-31" and figures.searches[-1].day == "2026-11-29"
+    assert figures.missed[0] == ("kubernetes deploy", 29)
+    totals = {o: sum(d.outcomes[o] for d in figures.writes) for o in figures.writes[0].outcomes}
+    assert totals == {"created": 15, "updated": 6, "unchanged": 4, "parked": 7, "denied": 2}
+    assert sum(d.gate_denials for d in figures.writes) == 5
+    points = {p.date: p for p in figures.timeline.points}
+    assert len(points) == 16 and figures.timeline.commits == 16
+    assert points["2026-02-03"].active == {"constraint": 1}
+    # fact-0004 supersedes fact-0002 on 04-22: still two decisions (0006 is one until it expires)
+    assert points["2026-04-22"].active["decision"] == 2
+    assert points["2026-07-15"].active["decision"] == 2  # 0006 expired on 06-30; 0011 came on 06-12
+    assert points["2026-06-12"].active["decision"] == 3
+    last = figures.timeline.points[-1]
+    assert sum(last.active.values()) == 13  # what the memory screen counts today
+    assert last.index_tokens == figures.tokens.index == 404
+
+
+def test_the_timeline_reads_git_objects_never_the_working_tree(demo_repo: Path) -> None:
+    before = memory_timeline(Project(demo_repo).layout).points
+    for path in (demo_repo / ".foundry/memory/facts").iterdir():
+        path.unlink()
+    (demo_repo / ".foundry/memory/INDEX.md").write_text("# edited by hand\n")
+    assert memory_timeline(Project(demo_repo).layout).points == before
+
+
+def test_points_are_cached_and_a_damaged_cache_is_dropped(
+    demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FOUNDRY_CACHE_DIR", str(tmp_path / "cache"))
+    layout = Project(demo_repo).layout
+    first = memory_timeline(layout).points
+    [cache] = (tmp_path / "cache").glob("timeline-*.json")
+    data = json.loads(cache.read_text())
+    assert set(data["points"]) == {p.commit for p in first}
+    # A cached point is used as it is (git objects never change): proven by a planted value.
+    planted = first[0].commit
+    data["points"][planted] = [7, {"domain": 99}]
+    cache.write_text(json.dumps(data))
+    assert memory_timeline(layout).points[0].active == {"domain": 99}
+    cache.write_text("{not json")
+    assert memory_timeline(layout).points == first
+
+
+def test_an_empty_project_says_what_will_appear(tmp_path: Path) -> None:
+    (tmp_path / ".foundry/memory/facts").mkdir(parents=True)
+    figures = health_figures(Project(tmp_path), TODAY)
+    assert figures.searches == [] and figures.writes == [] and figures.timeline.points == []
+    assert figures.timeline.note == "the project is not in a git repository"
+    text = figures.text()
+    assert f"- {NO_EVENTS}" in text
+    assert "- No history of the memory in git yet (the project is not in a git repository): once the memory" in text
+    _git(tmp_path, "init", "-q")
+    assert memory_timeline(Project(tmp_path).layout).note == "the repository has no commit yet"
+
+
+def test_stray_times_are_skipped_and_the_span_is_bounded(demo: Project) -> None:
+    log = demo.layout.events_path
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write('{"kind": "memory_search", "time": "yesterday", "query": "x", "hits": 0}\n')
+        handle.write('{"kind": "memory_search", "time": 5, "query": "x", "hits": 0}\n')
+        handle.write('{"kind": "memory_search", "time": "0001-01-01T00:00:00Z", "query": "old", "hits": 1}\n')
+    figures = health_figures(demo, TODAY)
+    assert len(figures.searches) == 366 and figures.searches[-1].day == "2026-11-29"
+
+
+def test_cli_health_and_tokens_json_are_the_same_figures(demo_repo: Path) -> None:
+    health = run_cli("--root", str(demo_repo), "--today", "2026-11-30", "health", "--json")
+    tokens = run_cli("--root", str(demo_repo), "--today", "2026-11-30", "tokens", "--json")
+    assert health.code == tokens.code == 0 and health.err == ""
+    assert health.out == tokens.out
+    data = json.loads(health.out)
+    assert data["tokens"] == {
+        "index": 404,
+        "budget": 4000,
+        "facts": 16,
+        "fact_tokens": data["tokens"]["fact_tokens"],
+        "blackboard": data["tokens"]["blackboard"],
+        "eager": data["tokens"]["fact_tokens"] + data["tokens"]["blackboard"],
+        "index_first": 404,
+    }
+    assert data["searches"]["top_missed"][0] == {"query": "kubernetes deploy", "count": 29}
+    assert data["searches"]["days"][0] == {"day": "2026-10-31", "searches": 2, "empty": 1}
+    assert data["writes"]["outcomes"] == ["created", "updated", "unchanged", "parked", "denied"]
+    assert data["history"]["points"][0] == {
+        "date": "2026-02-03",
+        "commit": data["history"]["points"][0]["commit"],
+        "index_tokens": 51,
+        "active": {"constraint": 1},
+    }
+    assert data["events"]["memory_search"] == 185
+
+
+def test_cli_health_text(demo_repo: Path) -> None:
+    result = run_cli("--root", str(demo_repo), "--today", "2026-11-30", "health")
+    assert result.code == 0
+    lines = result.out.splitlines()
+    assert lines[0] == "# Foundry token report"
+    assert "- Searches 2026-10-31 to 2026-11-29: 185, 59 found nothing (32%)" in lines
+    assert "- Writes: created 15, updated 6, unchanged 4, parked 7, denied 2" in lines
+    assert (
+        "- History 2026-02-03 to 2026-09-20 (16 commits): INDEX.md ~51 → ~404 tokens of 4000; active facts 1 → 13"
+        in lines
+    )
+
+
+def test_cli_tokens_without_json_is_the_report(demo_root: Path) -> None:
+    result = run_cli("--root", str(demo_root), "tokens")
+    assert result.code == 0 and result.out.startswith("# Foundry token report\n") and "## Over time" not in result.out
+
+
+def test_cli_health_of_an_empty_project(tmp_path: Path) -> None:
+    (tmp_path / ".foundry/memory/facts").mkdir(parents=True)
+    result = run_cli("--root", str(tmp_path), "health", "--json")
+    data = json.loads(result.out)
+    assert result.code == 0
+    assert data["searches"] == {"total": 0, "empty": 0, "days": [], "top_missed": []}
+    assert data["history"]["points"] == [] and data["history"]["note"] == "the project is not in a git repository"
+
+
+def _commit_fact(root: Path, number: int, day: str, message: str) -> None:
+    text = (root / ".foundry/memory/facts/fact-0001.md").read_text()
+    path = root / f".foundry/memory/facts/fact-{number:04d}.md"
+    path.write_text(text.replace("id: fact-0001", f"id: fact-{number:04d}").replace("type: constraint", "type: domain"))
+    _git(root, "add", "-A")
+    env = {"GIT_AUTHOR_DATE": f"{day}T12:00:00Z", "GIT_COMMITTER_DATE": f"{day}T12:00:00Z"}
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message],
+        cwd=root, check=True, env={**__import__("os").environ, **env},
+    )  # fmt: skip
+
+
+def test_new_commits_are_walked_on_from_the_cached_walk(
+    demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layout = Project(demo_repo).layout
+    memory_timeline(layout)  # walks and caches
+    _commit_fact(demo_repo, 20, "2026-09-20", "same day as the last point")
+    _commit_fact(demo_repo, 21, "2026-10-02", "a new day")
+    resumed = memory_timeline(layout)
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
+    fresh = memory_timeline(layout)
+    assert resumed == fresh and resumed.commits == 18
+    assert [p.date for p in resumed.points[-2:]] == ["2026-09-20", "2026-10-02"]
+    assert resumed.points[-1].active["domain"] == 3
+
+
+def test_a_rewritten_history_is_walked_again(demo_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    layout = Project(demo_repo).layout
+    memory_timeline(layout)
+    _git(demo_repo, "reset", "-q", "--hard", "HEAD~3")
+    _commit_fact(demo_repo, 30, "2026-10-05", "after the reset")
+    rewritten = memory_timeline(layout)
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
+    assert rewritten == memory_timeline(layout) and rewritten.commits == 14
+
+
+_kinds = st.sampled_from(["memory_search", "memory_write", "write_denied", "gate_blocked", "runbook_get", "k\\ind"])
+_events = st.lists(
+    st.fixed_dictionaries(
+        {
+            "kind": _kinds,
+            "time": st.dates(min_value=_dt.date(2026, 1, 1), max_value=_dt.date(2026, 3, 1)).map(
+                lambda d: f"{d.isoformat()}T10:00:00.000+00:00"
+            ),
+        },
+        optional={
+            "query": st.text(max_size=20),
+            "hits": st.one_of(st.integers(0, 3), st.just(0.0), st.text(max_size=2)),
+            "action": st.sampled_from(["created", "updated", "unchanged", "parked", "odd", 'q"uote']),
+            "error": st.booleans(),
+        },
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(events=_events)
+def test_the_fast_reading_counts_as_json_would(events: list[dict[str, object]], tmp_path: Path) -> None:
+    """Lines as record_event writes them are sliced, not parsed; the same events written
+    compactly (so every line goes through json) must count the same."""
+    counted = []
+    for separators in ((", ", ": "), (",", ":")):
+        root = tmp_path / f"p{len(separators[0])}"
+        (root / ".foundry/memory/facts").mkdir(parents=True, exist_ok=True)
+        (root / ".foundry/metrics").mkdir(exist_ok=True)
+        lines = "".join(json.dumps(e, separators=separators) + "\n" for e in events)
+        (root / ".foundry/metrics/events.jsonl").write_text(lines)
+        figures = health_figures(Project(root), TODAY)
+        counted.append((figures.to_dict()["searches"], figures.to_dict()["writes"], figures.tokens.events))
+    assert counted[0] == counted[1]
+
+
+def test_the_events_are_counted_on_from_the_cached_tally(demo: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = demo.layout.events_path
+    first = health_figures(demo, TODAY).to_dict()
+    line = '{"kind": "memory_search", "time": "2026-11-29T20:00:00.000+00:00", "query": "new miss", "hits": 0}\n'
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(line + line[:30])  # the second is still being written
+    grown = health_figures(demo, TODAY).to_dict()
+    assert grown["searches"]["total"] == first["searches"]["total"] + 1
+    assert {"query": "new miss", "count": 1} in grown["searches"]["top_missed"]
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(line[30:])  # now whole: counted once, not twice
+    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == first["searches"]["total"] + 2
+    log.write_text(line)  # rewritten, not grown: counted from the start
+    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
+    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1
+
+
+def test_the_demo_events_are_what_the_script_writes() -> None:
+    """scripts/demo_events.py (seeded) is the source of the bundled month of events."""
+    import importlib.util
+
+    from .helpers import REPO
+
+    spec = importlib.util.spec_from_file_location("demo_events", REPO / "scripts/demo_events.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    expected = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in module.events())
+    assert (REPO / "foundry_tui/demo_project/foundry/metrics/events.jsonl").read_text(encoding="utf-8") == expected

@@ -1,0 +1,146 @@
+"""The Health screen (F5) driven by Pilot: its links to the curator's missed-search tab,
+the numbers on demand, the header on every screen; and its snapshots (the demo with its
+git history, and a fresh repository with no history and no events)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Label, OptionList, Static, TabbedContent
+
+from foundry_tui.core.artefacts.health import NO_EVENTS
+from foundry_tui.core.init import init_project
+from foundry_tui.tui.screens.curator import CuratorScreen
+from foundry_tui.tui.screens.health import HealthScreen
+from foundry_tui.tui.widgets.row_list import RowList
+from foundry_tui.tui.widgets.status_header import StatusHeader
+
+from .helpers import TODAY
+from .tui_helpers import make_app, settle
+
+SIZE = (120, 40)
+Compare = Callable[..., bool]
+
+
+async def _open_health(pilot: Pilot[Any]) -> HealthScreen:
+    await settle(pilot)
+    await pilot.press("f5")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, HealthScreen)
+    return screen
+
+
+def _missed_query(pilot: Pilot[Any]) -> str:
+    screen = pilot.app.screen
+    assert isinstance(screen, CuratorScreen) and screen.data is not None
+    rows = screen.query_one("#missed", RowList)
+    assert rows.highlighted is not None
+    row_id = rows.rows[rows.highlighted][0]
+    assert row_id is not None
+    return screen.data.missed[int(row_id.split(":")[1])].query
+
+
+async def test_a_missed_query_opens_the_curators_missed_tab_on_it(demo_repo: Path) -> None:
+    app = make_app(demo_repo)
+    async with app.run_test(size=SIZE) as pilot:
+        health = await _open_health(pilot)
+        missed = health.query_one("#top-missed", OptionList)
+        missed.focus()
+        missed.highlighted = 2  # "on-call rotation" × 7
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.current_mode == "curator"
+        assert app.screen.query_one(TabbedContent).active == "missed-tab"
+        assert _missed_query(pilot) == "on-call rotation"
+        near = app.screen.query_one("#near", RowList).row_ids
+        assert near  # its nearest facts are shown, ready for `t`
+
+
+async def test_c_opens_the_highlighted_missed_query_when_the_curator_was_open_before(demo_repo: Path) -> None:
+    app = make_app(demo_repo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")  # the curator has loaded its data already
+        await settle(pilot)
+        health = await _open_health(pilot)
+        health.query_one("#top-missed", OptionList).highlighted = 1  # "k8s helm chart"
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.screen.query_one(TabbedContent).active == "missed-tab"
+        assert _missed_query(pilot) == "k8s helm chart"
+
+
+async def test_numbers_on_demand(demo_repo: Path) -> None:
+    app = make_app(demo_repo)
+    async with app.run_test(size=SIZE) as pilot:
+        health = await _open_health(pilot)
+        tables = {
+            key: health.query_one(f"#{key}-numbers", DataTable) for key in ("searches", "writes", "index", "types")
+        }
+        assert not any(t.display for t in tables.values())
+        await pilot.press("n")
+        await settle(pilot)
+        assert all(t.display for t in tables.values())
+        assert tables["searches"].row_count == 28  # the days with a search
+        assert tables["searches"].get_row_at(0) == ["2026-10-31", "2", "1", "50%"]
+        assert tables["index"].row_count == tables["types"].row_count == 16
+        assert tables["index"].get_row_at(15)[2:] == ["404", "4000"]
+        await pilot.press("n")
+        await settle(pilot)
+        assert not any(t.display for t in tables.values())
+
+
+async def test_an_empty_history_says_what_will_appear(tmp_path: Path) -> None:
+    init_project(tmp_path, today=TODAY)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        health = await _open_health(pilot)
+        searches = str(health.query_one("#searches-chart", Static).render())
+        index = str(health.query_one("#index-chart", Static).render())
+        assert " ".join(searches.split()) == NO_EVENTS
+        assert " ".join(index.split()).startswith("No history of the memory in git yet (")
+        await pilot.press("c")  # nothing to open: a warning, and the screen stays
+        await settle(pilot)
+        assert app.current_mode == "health"
+
+
+async def test_every_screen_carries_the_header(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for key in ("f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9"):
+            await pilot.press(key)
+            await settle(pilot)
+            header = app.screen.query_one(StatusHeader)
+            assert str(header.query_one("#counts", Label).render()) == "13 active / 16 facts", key
+            assert str(header.query_one("#gauge-figures", Label).render()) == "~404/4000 tokens", key
+        await pilot.press("f3")
+        await settle(pilot)
+        assert str(app.screen.query_one("#count-waves", Label).render()) == "2 waves"
+
+
+def _steps(*keys: str) -> Callable[[Pilot[Any]], Any]:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        pilot.app.screen.set_focus(None)
+        await settle(pilot)
+
+    return run_before
+
+
+def test_health_screen_on_the_demo(snap_compare: Compare, demo_repo: Path) -> None:
+    assert snap_compare(make_app(demo_repo), terminal_size=SIZE, run_before=_steps("f5"))
+
+
+def test_health_screen_on_a_fresh_repository(snap_compare: Compare, tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    init_project(tmp_path, today=TODAY)
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=_steps("f5"))

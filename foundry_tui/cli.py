@@ -357,6 +357,27 @@ def cmd_blackboard_read(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_blackboard_waves(args: argparse.Namespace) -> int:
+    from foundry_tui.core.artefacts.waves import find_wave, inspect_waves, wave_text, waves_json, waves_text
+
+    waves = inspect_waves(_project(args).layout)
+    if args.wave is None:
+        _emit_json_or_text(args, waves_json(waves), waves_text(waves))
+        return 0
+    wave = find_wave(waves, args.wave)
+    _emit_json_or_text(args, waves_json([wave]), wave_text(wave))
+    return 0
+
+
+def cmd_blackboard_diff(args: argparse.Namespace) -> int:
+    from foundry_tui.core.artefacts.waves import diff_artifacts, diff_text, inspect_waves
+
+    waves = inspect_waves(_project(args).layout)
+    new, old = (args.first, None) if args.second is None else (args.second, args.first)
+    _emit(diff_text(diff_artifacts(waves, new, old)))
+    return 0
+
+
 def cmd_contract_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.contracts import describe_contracts
 
@@ -606,7 +627,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("title")
     p.add_argument("--supersedes", type=int, metavar="N", help="mark ADR N superseded by the new one")
 
-    board = _group(commands, "blackboard", "artifacts agents hand each other: read, write")
+    board = _group(commands, "blackboard", "artifacts agents hand each other: waves, diff, read, write")
+    p = sub(board, "waves", cmd_blackboard_waves, "the waves in the order they happened, with their counts")
+    p.add_argument("wave", nargs="?", help="one wave: its artifacts, each with its contract check")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(board, "diff", cmd_blackboard_diff, "the diff of two artifacts' JSON (keys sorted)")
+    p.add_argument("first", metavar="WAVE/AGENT", help="alone: diffed with the same agent's artifact a wave earlier")
+    p.add_argument("second", metavar="WAVE/AGENT", nargs="?", help="the newer side, FIRST being the older")
     p = sub(board, "read", cmd_blackboard_read, "summaries of a wave's artifacts")
     p.add_argument("wave")
     p.add_argument("--agent", help="only this producer")

@@ -22,7 +22,7 @@ from textual.pilot import Pilot
 
 from foundry_tui.demo import make_demo_copy, remove_demo_copy
 from foundry_tui.tui.app import FoundryApp
-from tests.tui_helpers import select, settle
+from tests.tui_helpers import select, select_artifact, settle
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 TODAY = datetime.date(2026, 11, 30)
@@ -37,8 +37,7 @@ async def memory(pilot: Pilot[Any]) -> None:
 async def blackboard(pilot: Pilot[Any]) -> None:
     await pilot.press("f3")
     await settle(pilot)
-    await pilot.press("down", "down", "down")
-    await settle(pilot)
+    await select_artifact(pilot, "audit/perf-reviewer.json")  # the invalid finding, its place marked
 
 
 async def curator(pilot: Pilot[Any]) -> None:

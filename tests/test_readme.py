@@ -18,6 +18,14 @@ def test_readme_prune_sample_is_what_the_demo_prints() -> None:
     assert run_cli("--demo", "--today", "2026-11-30", "memory", "prune").out == sample
 
 
+def test_readme_waves_samples_are_what_the_demo_prints() -> None:
+    readme = (REPO / "README.md").read_text()
+    block = readme.split("$ foundry --demo blackboard waves\n", 1)[1].split("```", 1)[0]
+    overview, one_wave = block.split("$ foundry --demo blackboard waves audit\n")
+    assert run_cli("--demo", "blackboard", "waves").out == overview
+    assert run_cli("--demo", "blackboard", "waves", "audit").out == one_wave
+
+
 def test_readme_shows_screenshots_that_exist() -> None:
     readme = (REPO / "README.md").read_text()
     first_command = readme.split("```sh\n", 1)[1].split("\n```", 1)[0]

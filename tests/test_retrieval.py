@@ -15,7 +15,7 @@ from foundry_tui.core.memory.bm25 import Bm25Hit, bm25_search, query_stems, stem
 from foundry_tui.core.memory.facts import TYPES, Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.search import NO_TERMS_HINT, ScanFields, memory_search, query_terms, rank
-from foundry_tui.core.memory.stopwords import STOP_WORDS
+from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
 
 from .helpers import TODAY, run_cli
 from .test_mcp_raw import INIT, RawServer, _call
@@ -37,6 +37,7 @@ def test_stop_words_are_dropped_from_queries() -> None:
     assert {"the", "which", "does", "use", "please", "should"} <= STOP_WORDS
     # never a word that names a subject a fact could be about
     assert not {"database", "test", "deploy", "api", "cache", "fix", "bug", "log", "go"} & STOP_WORDS
+    assert not {"go", "sort", "test", "log"} & QUESTION_WORDS
 
 
 @pytest.mark.parametrize("ranker", ["spec", "bm25"])
@@ -92,10 +93,29 @@ def test_stop_word_hint_through_the_cli_and_mcp(demo_root: Path) -> None:
         ("status", "status"),
         ("s3", "s3"),
         ("api", "api"),
+        ("internally", "internal"),
+        ("weekly", "week"),
+        ("early", "early"),
     ],
 )
 def test_light_stemming(word: str, expected: str) -> None:
     assert stem(word) == expected
+
+
+def test_bm25_drops_question_glue_and_the_spec_ranker_keeps_its_terms() -> None:
+    assert query_stems("how long do customers have to ask for a refund") == ["customer", "refund"]
+    assert query_terms("how long do customers have to ask for a refund") == ["long", "customers", "ask", "refund"]
+
+
+def test_bm25_pairs_join_words_within_a_name_never_across_punctuation() -> None:
+    facts = [
+        Fact("fact-0001", "domain", "Support history", "Support explains a change to a customer. Refunds are kept."),
+        Fact("fact-0002", "domain", "Customer refunds", "Customer-refund rules and customer_refund ids."),
+    ]
+    hits = rank(bm25_search(ScanFields.of(facts), query_stems("customer refund"), 0), 8, 0)
+    pairs = {h.fact.id: [m for m in h.matches if " " in m.term] for h in hits}
+    assert pairs["fact-0001"] == []  # ". " ends a sentence: no pair
+    assert [(m.term, m.counts) for m in pairs["fact-0002"]] == [("customer refund", (1, 0, 2))]  # type: ignore[attr-defined]
 
 
 def test_bm25_whole_words_fields_and_multipliers() -> None:
@@ -122,7 +142,7 @@ def test_bm25_explain_and_json_through_the_cli(demo_root: Path) -> None:
     run = run_cli(*args, "--ranker", "bm25", "--explain")
     assert run.code == 0
     explains = [line for line in run.out.splitlines() if line.startswith("_score")]
-    assert explains[0].startswith('_score 10.50 = bm25 7.61 ("run" body ×1 +0.79; "database" title ×1, tags ×1 +4.01;')
+    assert explains[0].startswith('_score 12.28 = bm25 8.90 ("run" body ×1 +0.77; "database" title ×1, tags ×1 +4.88;')
     assert explains[1].endswith("× 0.67 of the words × 1 risk × 1 confidence medium_")
     data = json.loads(run_cli(*args, "--ranker", "bm25", "--json").out)
     assert data["ranker"] == "bm25" and data["query"] == "run database migrations"
@@ -183,9 +203,9 @@ async def test_tui_breakdown_explains_bm25(demo_root: Path) -> None:
         assert option_ids(pilot, "#results") == ["fact-0007", "fact-0014"]
         await select(pilot, "fact-0014", "#results")
         assert str(app.screen.query_one("#detail-score", Static).render()) == (
-            "score 5.83 = bm25 5.83 × 1.00 of the words\n"
-            '  "snake" title ×1, body ×1 +2.91\n'
-            '  "json" title ×1, body ×1 +2.91\n'
+            "score 6.89 = bm25 6.89 × 1.00 of the words\n"
+            '  "snake" title ×1, body ×1 +3.44\n'
+            '  "json" title ×1, body ×1 +3.44\n'
             "  × 1 (convention) × 1 (confidence medium)"
         )
 
@@ -240,19 +260,42 @@ def test_bm25_hits_hold_a_query_word_and_a_type_filter_never_changes_a_score(
 def test_bm25_dense_and_sparse_scoring_agree_to_the_last_bit(
     facts: list[Fact], query: str, ftype: str | None, min_score: float, limit: int
 ) -> None:
-    """Queries matching many facts are scored over arrays; the result must be the per-hit loop's."""
+    """Queries matching many facts are scored over arrays, or walked by impact and stopped
+    early when a limit is given; the result must be the per-hit loop's."""
     stems = query_stems(query)
 
-    def run(dense_from: int) -> list[tuple[str, float, float]]:
-        original = bm25.DENSE_FROM
-        bm25.DENSE_FROM = dense_from
+    def run(dense_from: int, prune_from: int) -> list[tuple[str, float, float]]:
+        original = bm25.DENSE_FROM, bm25.PRUNE_FROM
+        bm25.DENSE_FROM, bm25.PRUNE_FROM = dense_from, prune_from
         try:
             hits = rank(bm25_search(ScanFields.of(facts), stems, min_score, limit, ftype), limit, min_score)
         finally:
-            bm25.DENSE_FROM = original
+            bm25.DENSE_FROM, bm25.PRUNE_FROM = original
         return [(h.fact.id, h.score, h.points) for h in hits]
 
-    assert run(0) == run(10**9)  # never dense, always dense
+    sparse = run(0, 0)
+    assert run(10**9, 0) == sparse  # always dense
+    assert run(0, 10**9) == sparse  # always pruned
+
+
+def test_bm25_a_type_filtered_search_leaves_the_next_unfiltered_one_whole() -> None:
+    """A long-lived scan keeps what a search derived (type ranks, weights): a search with a
+    type filter must not narrow the next one without it, on any scoring path."""
+    facts = [
+        Fact(f"fact-{n:04d}", ("decision", "domain")[n % 2], f"Orders batch {n}", "Orders go through the batch job.")
+        for n in range(1, 41)
+    ]
+    for prune_from in (0, 10**9):
+        original = bm25.PRUNE_FROM
+        bm25.PRUNE_FROM = prune_from
+        try:
+            scan = ScanFields.of(facts)
+            typed = rank(bm25_search(scan, query_stems("orders batch"), 0, 5, "domain"), 5, 0)
+            whole = rank(bm25_search(scan, query_stems("orders batch"), 0, 5), 5, 0)
+        finally:
+            bm25.PRUNE_FROM = original
+        assert {h.fact.type for h in typed} == {"domain"}
+        assert {h.fact.type for h in whole} == {"decision"}  # x1.2: every decision beats every domain fact
 
 
 @settings(max_examples=100)

@@ -26,7 +26,7 @@ from foundry_tui.tui.widgets.fact_detail import FactDetail
 from foundry_tui.tui.widgets.search_pane import SearchResults
 
 from .helpers import TODAY, run_cli
-from .tui_helpers import make_app, option_ids, select, settle
+from .tui_helpers import make_app, option_ids, select, select_artifact, settle
 
 
 def _detail_text(app: object) -> str:
@@ -331,9 +331,7 @@ async def test_the_blackboard_follows_the_theme(demo_root: Path) -> None:
         await settle(pilot)
         await pilot.press("f3")
         await settle(pilot)
-        app.screen.query_one("#waves").focus()
-        await pilot.press("down", "down", "down")  # the invalid finding
-        await settle(pilot)
+        await select_artifact(pilot, "audit/perf-reviewer.json")  # the invalid finding
         assert verdict_colour() == Color.parse("#D17E92")  # textual-dark's $text-error
         app.theme = "textual-light"
         await settle(pilot)

@@ -5,13 +5,17 @@ date, and no absolute path on screen (the root is shown as "demo")."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
-from .tui_helpers import make_app, select, settle
+from foundry_tui.tui.screens.blackboard import BlackboardScreen
+
+from .tui_helpers import make_app, select, select_artifact, settle
 
 SIZE = (120, 40)
 Compare = Callable[..., bool]
@@ -75,11 +79,67 @@ def test_memory_screen_at_80x24(snap_compare: Compare, demo_root: Path) -> None:
 def test_blackboard_screen(snap_compare: Compare, demo_root: Path) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await _steps("f3")(pilot)
-        pilot.app.screen.query_one("#waves").focus()
-        await pilot.press("down", "down", "down")  # the invalid finding
+        await select_artifact(pilot, "audit/perf-reviewer.json")  # the invalid finding
+        pilot.app.screen.set_focus(None)
         await settle(pilot)
 
     assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=run_before)
+
+
+def _second_review(root: Path) -> None:
+    """The appsec reviewer again, in a later wave, at a fixed time (so the picture is stable)."""
+    from foundry_tui.core.artefacts.blackboard import blackboard_write
+    from foundry_tui.core.paths import Layout
+
+    from .test_waves import REVIEW
+
+    written = blackboard_write(
+        Layout(root), "re-audit", "appsec-reviewer", "review.v1", {**REVIEW, "verdict": "approve"}
+    )
+    assert written.path is not None
+    os.utime(written.path, (1_796_036_400, 1_796_036_400))  # 2026-11-30 11:00:00 UTC
+
+
+def test_blackboard_only_invalid(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("f3", "v"))
+
+
+def test_blackboard_diff(snap_compare: Compare, demo_root: Path) -> None:
+    _second_review(demo_root)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _steps("f3")(pilot)
+        await select_artifact(pilot, "re-audit/appsec-reviewer.json")
+        await pilot.press("d")
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=run_before)
+
+
+def test_blackboard_new_artifact_highlighted(
+    snap_compare: Compare, demo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("foundry_tui.tui.screens.blackboard.FRESH_SECONDS", 600.0)  # still lit when pictured
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _steps("f3")(pilot)
+        _second_review(demo_root)
+        board = pilot.app.screen
+        assert isinstance(board, BlackboardScreen)
+        board.load()  # what the watcher's FilesChanged does
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=run_before)
+
+
+def test_blackboard_at_80x24(snap_compare: Compare, demo_root: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _steps("f3")(pilot)
+        await select_artifact(pilot, "audit/perf-reviewer.json")
+        pilot.app.screen.set_focus(None)
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_root), terminal_size=(80, 24), run_before=run_before)
 
 
 def test_library_screen(snap_compare: Compare, demo_root: Path) -> None:

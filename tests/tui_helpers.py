@@ -42,3 +42,25 @@ async def select(pilot: Pilot[Any], row_id: str, list_id: str = "#index") -> Non
 
 def option_ids(pilot: Pilot[Any], list_id: str) -> list[str]:
     return pilot.app.screen.query_one(list_id, RowList).row_ids
+
+
+async def select_artifact(pilot: Pilot[Any], key: str) -> None:
+    """Move the board's artifacts pane to the artifact `wave/name.json`, as the arrow keys
+    would, and wait until its panes have scrolled to its first violation (once laid out)."""
+    from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
+    from foundry_tui.tui.widgets.revealing_scroll import RevealingScroll
+
+    tree = pilot.app.screen.query_one(ArtifactTree)
+    tree.focus()
+    for wave in tree.root.children:
+        for leaf in wave.children:
+            if leaf.data is not None and leaf.data.key == key:
+                tree.move_cursor(leaf)
+                await settle(pilot)
+                for _ in range(100):  # the scroll follows the layout for a moment (RevealingScroll)
+                    if not any(pane.revealing for pane in pilot.app.screen.query(RevealingScroll)):
+                        break
+                    await pilot.pause(0.05)
+                await settle(pilot)
+                return
+    raise AssertionError(f"{key} is not in the artifacts pane")

@@ -197,6 +197,36 @@ class ShowApprovals(Command):
     KEY, ACTION, FOOTER = "f9", "switch_mode('approvals')", "Approvals"
 
 
+class FocusFilter(Command):
+    """Filter the board's artifacts by the text inside them (agent, schema and validity beside it)."""
+
+    KEY, ACTION, FOOTER = "slash", "focus_filter", "Filter"
+
+
+class CycleValidity(Command):
+    """Show every artifact, then only the invalid ones, then only the valid ones."""
+
+    KEY, ACTION, FOOTER = "v", "cycle_validity", "Valid?"
+
+
+class ClearFilters(Command):
+    """Clear the board's filters: every artifact of every wave is shown."""
+
+    KEY, ACTION, FOOTER = "c", "clear_filters", None
+
+
+class MarkArtifact(Command):
+    """Mark the highlighted artifact as one side of a diff (m on it again unmarks it)."""
+
+    KEY, ACTION, FOOTER = "m", "mark", "Mark"
+
+
+class DiffArtifacts(Command):
+    """Diff the marked artifact with the highlighted one; with none marked, the same agent's artifact a wave earlier."""
+
+    KEY, ACTION, FOOTER = "d", "diff", "Diff"
+
+
 APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,
@@ -220,6 +250,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 )
 
 
+BOARD_COMMANDS: tuple[type[Command], ...] = (FocusFilter, CycleValidity, ClearFilters, MarkArtifact, DiffArtifacts)
 CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected)
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)

@@ -163,32 +163,39 @@ def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[
     if not folder.is_dir():
         return []
     layout.check_inside(folder)
-    names = [f"{sanitise(agent, 'agent')}.json"] if agent is not None else sorted(p.name for p in folder.glob("*.json"))
+    names = [f"{sanitise(agent, 'agent')}.json"] if agent is not None else artifact_names(folder)
     artifacts = []
     for name in names:
-        if name.startswith("."):
-            continue
-        path = folder / name
-        try:
-            text = layout.read_text(path)
-        except FileNotFoundError:
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            artifacts.append(Artifact(wave_name, name, path, "", None, f"cannot be read ({exc})"))
-            continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            artifacts.append(
-                Artifact(wave_name, name, path, text, None, f"not valid JSON (line {exc.lineno}: {exc.msg})")
-            )
-            continue
-        except (ValueError, RecursionError) as exc:  # a file from the repository may be hostile
-            reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
-            artifacts.append(Artifact(wave_name, name, path, text, None, f"not valid JSON ({reason})"))
-            continue
-        artifacts.append(Artifact(wave_name, name, path, text, data))
+        art = read_artifact(layout, folder, wave_name, name)
+        if art is not None:
+            artifacts.append(art)
     return artifacts
+
+
+def artifact_names(folder: Path) -> list[str]:
+    """The artifact files of a wave's folder, sorted (hidden files are not artifacts)."""
+    return sorted(p.name for p in folder.glob("*.json") if not p.name.startswith("."))
+
+
+def read_artifact(layout: Layout, folder: Path, wave_name: str, name: str) -> Artifact | None:
+    """One artifact file; None when it is gone, and one that cannot be used says why."""
+    if name.startswith("."):
+        return None
+    path = folder / name
+    try:
+        text = layout.read_text(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        return Artifact(wave_name, name, path, "", None, f"cannot be read ({exc})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return Artifact(wave_name, name, path, text, None, f"not valid JSON (line {exc.lineno}: {exc.msg})")
+    except (ValueError, RecursionError) as exc:  # a file from the repository may be hostile
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+        return Artifact(wave_name, name, path, text, None, f"not valid JSON ({reason})")
+    return Artifact(wave_name, name, path, text, data)
 
 
 def blackboard_read(layout: Layout, wave: str, agent: str | None = None, full: bool = False) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.names import check_slug, inside
@@ -169,39 +169,76 @@ def violations(schema: dict[str, Any], data: Any, contract_id: str = "") -> list
     """Every violation of `schema` by `data`, in a stable order. A contract that cannot be
     applied (a `$ref` that leads nowhere or in circles, a pattern RE2 cannot run) raises a
     one-line FoundryError; no `$ref` is ever fetched from the network."""
-    from jsonschema import exceptions, validators
-    from referencing import Registry
-    from referencing.exceptions import Unresolvable
+    return [found.message for found in ContractChecker(schema, contract_id).check(data)]
 
-    name = f"contract {contract_id}" if contract_id else "the contract"
-    base = validators.validator_for(schema)
-    try:
-        base.check_schema(schema)
-    except exceptions.SchemaError as exc:
-        raise FoundryError(f"{name} is not a valid JSON Schema ({exc.message}): fix it") from None
-    except RecursionError:
-        raise FoundryError(f"{name} is nested too deeply to check: fix it") from None
-    patterns = _LinearPatterns()
-    cls = validators.extend(  # type: ignore[no-untyped-call]
-        base, {"pattern": patterns.pattern, "patternProperties": patterns.pattern_properties}
-    )
-    try:
-        found = list(cls(schema, registry=Registry()).iter_errors(data))
-    except Unresolvable as exc:
-        ref = str(getattr(exc, "ref", "") or "")
-        ref = "#" + ref if ref.startswith("/") else ref
-        raise FoundryError(f"{name} cannot be used: its $ref '{ref}' cannot be resolved: fix the contract") from None
-    except _UnsupportedPattern as exc:
-        raise FoundryError(
-            f"{name} cannot be used: pattern {exc.pattern!r} is not supported ({exc.reason}): contracts match "
-            "patterns in linear time, without backreferences or lookaround: rewrite it"
-        ) from None
-    except RecursionError:
-        if _depth(data) > 100:
-            raise InputError("the artifact is nested deeper than 100 levels: flatten it") from None
-        raise FoundryError(f"{name} cannot be used: its $ref chain never reaches a schema: fix the contract") from None
-    errors = sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message))
-    return [_message(e) for e in errors]
+
+class Found(NamedTuple):
+    """One violation: its message; the path (keys and indexes) of the value it is about
+    (the object itself for a missing or unexpected property); and the path of the rule
+    it breaks, as jsonschema gives it (through a `$ref` it continues in the schema the
+    reference leads to, so it may name no place of the contract's text)."""
+
+    message: str
+    path: tuple[str | int, ...]
+    rule: tuple[str | int, ...]
+
+
+def _rule_path(error: Any) -> tuple[str | int, ...]:
+    rule: list[str | int] = list(error.absolute_schema_path)
+    if error.validator == "required" and isinstance(error.validator_value, list):
+        match = re.match(r"'(.+)' is a required property", error.message)
+        if match and match.group(1) in error.validator_value:  # the missing name in the list
+            rule.append(error.validator_value.index(match.group(1)))
+    return tuple(rule)
+
+
+class ContractChecker:
+    """One contract made ready to check many artifacts: checking the schema itself costs
+    most of one validation, so a caller that validates a whole run makes one per contract."""
+
+    def __init__(self, schema: dict[str, Any], contract_id: str = "") -> None:
+        from jsonschema import exceptions, validators
+
+        self.schema = schema
+        self.name = f"contract {contract_id}" if contract_id else "the contract"
+        base = validators.validator_for(schema)
+        try:
+            base.check_schema(schema)
+        except exceptions.SchemaError as exc:
+            raise FoundryError(f"{self.name} is not a valid JSON Schema ({exc.message}): fix it") from None
+        except RecursionError:
+            raise FoundryError(f"{self.name} is nested too deeply to check: fix it") from None
+        self.patterns = _LinearPatterns()
+        self.cls = validators.extend(  # type: ignore[no-untyped-call]
+            base, {"pattern": self.patterns.pattern, "patternProperties": self.patterns.pattern_properties}
+        )
+
+    def check(self, data: Any) -> list[Found]:
+        from referencing import Registry
+        from referencing.exceptions import Unresolvable
+
+        name = self.name
+        try:
+            found = list(self.cls(self.schema, registry=Registry()).iter_errors(data))
+        except Unresolvable as exc:
+            ref = str(getattr(exc, "ref", "") or "")
+            ref = "#" + ref if ref.startswith("/") else ref
+            raise FoundryError(
+                f"{name} cannot be used: its $ref '{ref}' cannot be resolved: fix the contract"
+            ) from None
+        except _UnsupportedPattern as exc:
+            raise FoundryError(
+                f"{name} cannot be used: pattern {exc.pattern!r} is not supported ({exc.reason}): contracts match "
+                "patterns in linear time, without backreferences or lookaround: rewrite it"
+            ) from None
+        except RecursionError:
+            if _depth(data) > 100:
+                raise InputError("the artifact is nested deeper than 100 levels: flatten it") from None
+            raise FoundryError(
+                f"{name} cannot be used: its $ref chain never reaches a schema: fix the contract"
+            ) from None
+        errors = sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.validator != "required", e.message))
+        return [Found(_message(e), tuple(e.absolute_path), _rule_path(e)) for e in errors]
 
 
 def load_json_file(layout: Layout, raw_path: str) -> Any:

@@ -1,12 +1,13 @@
 """The `bm25` ranker (opt-in: `memoryRetrieval.ranker: "bm25"`, `--ranker bm25`).
 
-Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed,
--ation and a final e: "deploys", "deploying" and "deployed" are one term), stop words
-dropped from the query. Each term scores BM25F: its frequency in title, tags and body,
-each divided by that field's length normalisation and weighted by the field's boost
-(title > tags > body, as the spec orders them), saturated by k1 and weighted by the
-term's inverse document frequency over the active facts. The sum is multiplied by the
-spec's type and confidence multipliers. Parameters: docs/DECISIONS.md.
+Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed, -ation,
+-ly and a final e: "deploys", "deploying" and "deployed" are one term), stop words and the
+glue words of questions ("how long", "ask") dropped from the query. Each term scores
+BM25F: its frequency in title, tags and body, each divided by that field's length
+normalisation and weighted by the field's boost (title > tags > body, as the spec orders
+them), saturated by k1 and weighted by the term's inverse document frequency over the
+active facts. The sum is multiplied by the spec's type and confidence multipliers.
+Parameters: docs/DECISIONS.md.
 
 It searches the same lowercased joined fields as the spec ranker's scan (ScanFields):
 a regular expression finds the words that start like each query stem, in C, and only
@@ -33,10 +34,10 @@ from foundry_tui.core.memory.search import (
     format_score,
     search_fields,
 )
-from foundry_tui.core.memory.stopwords import STOP_WORDS
+from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
 from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
-K1 = 1.2
+K1 = 2.0
 B = 0.75
 FIELD_BOOSTS = (3.0, 2.0, 1.0)  # title, tags, body
 # Coordination: the sum is multiplied by (matched stems / query stems) ** COORDINATION, so a
@@ -67,6 +68,8 @@ def stem(word: str) -> str:
         word = _undouble(word[:-2])
     elif word.endswith("ation") and len(word) > 7:
         word = word[:-3]
+    elif word.endswith("ly") and len(word) > 5:
+        word = word[:-2]
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
     return word
@@ -83,7 +86,7 @@ def query_words(query: str) -> dict[str, str]:
     order, each with the first word of the query that has it."""
     seen: dict[str, str] = {}
     for word in _WORD_RE.findall(query.lower()):
-        if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS:
+        if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in QUESTION_WORDS:
             seen.setdefault(stem(word), word)
     return seen
 
@@ -156,6 +159,9 @@ class Bm25Hit(Hit):
 # With more than one posting (a stem in a fact) per DENSE_FROM facts, a query is scored
 # over dense arrays, otherwise fact by fact (0: never dense).
 DENSE_FROM = 16
+# With a limit and more than one posting per PRUNE_FROM facts, the best hits are found by
+# walking the units' facts by impact and stopping early (0: never).
+PRUNE_FROM = 16
 # A pair is searched fact by fact when fewer than one fact in FEW_CANDIDATES holds both words.
 FEW_CANDIDATES = 20
 UNIT_CACHE = 64  # units (stems and pairs) whose occurrences and weights a long-lived scan keeps
@@ -194,9 +200,10 @@ def _stats(scan: ScanFields) -> _Stats:
 
 
 Counts = tuple[dict[int, int], dict[int, int], dict[int, int]]
-# Between the two words of a pair: one to three characters that are neither letters, digits,
-# nor the separators of facts and tags ("load testing", "load-testing", "feature flags").
-_GAP = r"(?:[^\w\0\n]|_){1,3}"
+# Between the two words of a pair: one to three spaces, hyphens, slashes or underscores,
+# never a sentence's or a list's punctuation, nor the separators of facts and tags
+# ("load testing", "load-testing", "feature flags", "snake_case", "ci/cd").
+_GAP = r"[ \t\-/_]{1,3}"
 
 
 def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[int]] | None = None) -> Counts:
@@ -244,7 +251,7 @@ class _Unit:
     """One stem or pair of a query: occurrences per field, document frequency, what it adds
     to each fact (sparse), and the same as a dense array over every position, made on demand."""
 
-    __slots__ = ("_dense", "_present", "df", "fields", "weights")
+    __slots__ = ("_dense", "_impact", "_present", "df", "fields", "weights")
 
     def __init__(self, fields: Counts, df: int, weights: dict[int, float]) -> None:
         self.fields = fields
@@ -252,6 +259,17 @@ class _Unit:
         self.weights = weights
         self._dense: array[float] | None = None
         self._present: array[int] | None = None
+        self._impact: tuple[list[int], list[float]] | None = None
+
+    def impact(self, multipliers: array[float]) -> tuple[list[int], list[float]]:
+        """The positions holding the unit, by what it adds times the fact's multiplier, highest
+        first, and those products: an upper bound, at each depth, of what the rest can add."""
+        if self._impact is None:
+            weights = self.weights
+            products = {i: w * multipliers[i] for i, w in weights.items()}
+            positions = sorted(products, key=products.__getitem__, reverse=True)
+            self._impact = (positions, list(map(products.__getitem__, positions)))
+        return self._impact
 
     def dense(self, count: int) -> array[float]:
         """What the unit adds to each position (0.0 where it does not occur)."""
@@ -348,6 +366,79 @@ def _best(scan: ScanFields, scored: list[tuple[float, int]], limit: int | None) 
     return scored
 
 
+def _select_pruned(
+    scan: ScanFields,
+    stats: _Stats,
+    found: list[tuple[tuple[str, ...], _Unit]],
+    stem_count: int,
+    coordinate: bool,
+    min_score: float,
+    limit: int,
+    wanted_rank: int | None,
+) -> list[tuple[float, int]]:
+    """The same as _select_sparse for the best `limit` hits of a query matching many facts,
+    without visiting most of them (Fagin's threshold algorithm): each unit's facts are read
+    in falling order of what it adds times the fact's multiplier, every fact met is scored
+    whole (as _select_sparse scores it), and the walk stops once the `limit`-th best score
+    beats the most a fact not met yet could score (the sum of the units' values at this depth;
+    coordination is at most 1). Scores are equal to the sparse path's to the last bit."""
+    count = scan.count
+    if stats.multipliers is None:
+        stats.multipliers = array("d", map(scan.weight_at, range(count)))
+    multipliers = stats.multipliers
+    lists = [entry.impact(multipliers) for _u, entry in found]
+    parts = [(entry.weights, len(unit) == 1) for unit, entry in found]
+    if wanted_rank is not None and stats.ranks is None:
+        stats.ranks = array("i", (scan.order_at(i)[0] for i in range(count)))
+    ranks = stats.ranks if wanted_rank is not None else None  # kept from an earlier typed search
+    order_at = scan.order_at
+    seen: set[int] = set()
+    # A min-heap of (score, -type rank, -(-number), position): its first item is the worst kept hit.
+    kept: list[tuple[float, int, int, int]] = []
+    floor = min_score  # what a fact must score to be kept: min_score, then the worst kept hit's score
+    depth, deepest = 0, max(len(positions) for positions, _v in lists)
+    while depth < deepest:
+        bound = 0.0
+        for positions, values in lists:
+            if depth >= len(positions):
+                continue
+            bound += values[depth]
+            i = positions[depth]
+            if i in seen:
+                continue
+            seen.add(i)
+            if ranks is not None and ranks[i] != wanted_rank:
+                continue
+            total = 0.0
+            matched = 0
+            for weights, single in parts:
+                weight = weights.get(i)
+                if weight is not None:
+                    total = total + weight
+                    matched += single
+            coordination = (matched / stem_count) ** COORDINATION if coordinate else 1.0
+            raw = total * coordination * multipliers[i]
+            if raw < floor - 1e-9:  # rounding to 9 places moves a score by less than that
+                continue
+            score = round(raw, 9)
+            if score < floor:
+                continue
+            rank_, newest = order_at(i)
+            item = (score, -rank_, -newest, i)
+            if len(kept) < limit:
+                heapq.heappush(kept, item)
+                if len(kept) == limit:
+                    floor = max(min_score, kept[0][0])
+            elif item > kept[0]:
+                heapq.heapreplace(kept, item)
+                floor = max(min_score, kept[0][0])
+        margin = bound * 1e-12 + 1e-9  # a fact not met scores at most `bound`, rounded to 9 places
+        if bound < min_score - margin or (len(kept) == limit and kept[0][0] > bound + margin):
+            break
+        depth += 1
+    return [(score, i) for score, _r, _n, i in kept]
+
+
 def _select_dense(
     scan: ScanFields,
     stats: _Stats,
@@ -421,7 +512,10 @@ def bm25_search(
     per_term = [(" ".join(unit), entry.fields, entry.weights) for unit, entry in found]
     wanted_rank = TYPE_RANK.get(type) if type is not None else None
     coordinate = bool(COORDINATION and len(stems) > 1)
-    if sum(len(entry.weights) for _u, entry in found) * DENSE_FROM > scan.count:
+    postings = sum(len(entry.weights) for _u, entry in found)
+    if limit is not None and found and postings * PRUNE_FROM > scan.count:
+        scored = _select_pruned(scan, stats, found, len(stems), coordinate, min_score, limit, wanted_rank)
+    elif postings * DENSE_FROM > scan.count:
         scored = _select_dense(scan, stats, found, len(stems), coordinate, min_score, limit, wanted_rank)
     else:
         scored = _select_sparse(scan, found, len(stems), coordinate, min_score, limit, wanted_rank)

@@ -229,6 +229,26 @@ class Project:
                 hits = self.scan_fields(today, type).match(terms, floor, limit)
         return rank(hits, limit, floor)
 
+    def term_idf(self, terms: list[str], today: _dt.date) -> dict[str, float]:
+        """The spec ranker's terms with their idf over the active facts (a term's facts are
+        those containing it, as the spec ranker matches): the prompt hook's relevance."""
+        from foundry_tui.core.memory.search import inverse_document_frequency
+
+        with self._lock:
+            index = self._search_index
+            snapshot = self.store.pending_snapshot
+            if index is not None:
+                index.sync(self.store.facts, self.store.generation)
+            if index is not None and not index.clashes:
+                eligible = index.eligible_bits(self.store.active_by_id(today))
+                count = eligible.bit_count()
+                frequency = {t: (eligible & _any_field(index.term_bits(t))).bit_count() for t in terms}
+            else:
+                scan = snapshot.scan(today.isoformat()) if snapshot is not None else self.scan_fields(today)
+                count = len(scan.eligible) if scan.eligible is not None else scan.count
+                frequency = {t: scan.document_frequency(t) for t in terms}
+        return {t: inverse_document_frequency(df, count) for t, df in frequency.items()}
+
     def _search_bm25(self, query: str, today: _dt.date, type: str | None, limit: int, floor: float) -> list[Hit]:
         from foundry_tui.core.memory.bm25 import bm25_search, query_words
 
@@ -257,6 +277,10 @@ class Project:
             facts = [f for f in active.values() if f.type == type] if type else list(active.values())
             self._scan = (key, ScanFields.of(facts))
         return self._scan[1]
+
+
+def _any_field(bits: tuple[int, int, int]) -> int:
+    return bits[0] | bits[1] | bits[2]
 
 
 def find_fact(project: Project, fact_id: str) -> Fact:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
@@ -229,6 +230,7 @@ def _containing(blob: str, starts: list[int], term: str) -> set[int]:
 
 
 FieldIndex = tuple[str, list[int]]
+TERM_SETS_KEPT = 64  # terms whose matching facts a scan keeps (the hook asks twice per term)
 
 
 class ScanFields:
@@ -256,6 +258,7 @@ class ScanFields:
         self.count = count
         self.eligible = eligible
         self.bm25_stats: object = None  # the bm25 ranker's field lengths, computed once (bm25.py)
+        self._sets: dict[str, tuple[set[int], set[int], set[int]]] = {}  # the last terms' matches
 
     @classmethod
     def of(cls, facts: list[Fact]) -> ScanFields:
@@ -269,6 +272,19 @@ class ScanFields:
         )
 
     def _term_sets(self, term: str) -> tuple[set[int], set[int], set[int]]:
+        found = self._sets.get(term)
+        if found is None:
+            if len(self._sets) >= TERM_SETS_KEPT:
+                self._sets.clear()
+            found = self._sets[term] = self._find_term(term)
+        return found
+
+    def document_frequency(self, term: str) -> int:
+        """How many of the searchable facts contain `term` in any field."""
+        title, tags, body = self._term_sets(term)
+        return len(title | tags | body)
+
+    def _find_term(self, term: str) -> tuple[set[int], set[int], set[int]]:
         if self.fields is not None:
             title, tags, body = (_containing(blob, starts, term) for blob, starts in self.fields)
         else:  # rare text (e.g. 'İ' changes length when lowercased): test fact by fact
@@ -403,18 +419,40 @@ def memory_search(
     return render_results(hits, query, project.active_count(today), explain, searchable), hits
 
 
-# What the prompt hook injects, per ranker (chosen on the tuning part of benchmarks/data/,
-# docs/DECISIONS.md): spec hits scoring at least PROMPT_MIN_SCORE; bm25 hits whose BM25 sum
-# is at least PROMPT_MIN_COVERAGE of the most the prompt's words could score (raw BM25
-# grows with the size of the memory; the fraction does not).
-PROMPT_MIN_SCORE = 8.5
-PROMPT_MIN_COVERAGE = 0.14
+# What the prompt hook injects, per ranker (chosen on the tuning prompts and questions of
+# benchmarks/data/, docs/DECISIONS.md "Prompt hook relevance"): among the ranker's best
+# PROMPT_CANDIDATES hits, in the ranker's order, the first `limit` that are relevant.
+# spec: a hit scoring at least PROMPT_MIN_SCORE whose terms carry at least PROMPT_MIN_SHARE of
+# the prompt's rarity (the idf-weighted share of the prompt's terms it holds, so a fact that
+# matches only the prompt's common words, however often, stays out); bm25: a hit whose BM25
+# sum is at least PROMPT_MIN_COVERAGE of the most the prompt's words could score (raw scores
+# grow with the size of the memory; both fractions do not).
+PROMPT_CANDIDATES = 25
+PROMPT_MIN_SCORE = 2.0
+PROMPT_MIN_SHARE = 0.45
+PROMPT_MIN_COVERAGE = 0.15
+
+
+def inverse_document_frequency(df: int, count: int) -> float:
+    """BM25's idf: ln(1 + (N - df + 0.5) / (df + 0.5)), always positive."""
+    return math.log(1 + (count - df + 0.5) / (df + 0.5))
+
+
+def rarity_share(hit: Hit, idf: Mapping[str, float]) -> float:
+    """The share of the query's rarity that `hit` holds: the idf of the terms it matches over
+    the idf of every term of the query (`idf`: term -> idf)."""
+    total = sum(idf.values())
+    return sum(idf.get(m.term, 0.0) for m in hit.matches) / total if total else 0.0
 
 
 def prompt_hits(project: Project, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
-    """The facts the prompt hook injects for `prompt`: the configured ranker's best hits above its threshold."""
+    """The facts the prompt hook injects for `prompt`: the configured ranker's best hits that clear its relevance bar."""
     ranker = project.ranker()
     if ranker == "bm25":
-        hits = project.search(prompt, today, limit=limit, min_score=0.0, ranker=ranker)
-        return [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE]
-    return project.search(prompt, today, limit=limit, min_score=PROMPT_MIN_SCORE, ranker=ranker)
+        hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=0.0, ranker=ranker)
+        return [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE][:limit]
+    hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=PROMPT_MIN_SCORE, ranker=ranker)
+    if not hits:
+        return []
+    idf = project.term_idf(query_terms(prompt), today)
+    return [h for h in hits if rarity_share(h, idf) >= PROMPT_MIN_SHARE][:limit]

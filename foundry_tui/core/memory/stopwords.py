@@ -34,6 +34,19 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
+# The glue of questions and requests beyond STOP_WORDS: words that say what kind of answer
+# is wanted ("how long", "how many", "what is the best way", "can I ask") rather than what it
+# is about ("go" and "sort" are not here: a language, an operation). Dropped by the bm25
+# ranker only: the spec ranker's terms are the spec's.
+QUESTION_WORDS: frozenset[str] = frozenset(
+    """
+    long many much often way ways good best better right fine supposed
+    happen happens happened thing things stuff ask asked tell know want wants like
+    really actually currently usually someone something anything somewhere kind
+    """.split()  # noqa: SIM905 (the grouped text is the readable list)
+)
+
+
 def is_stop_word(word: str) -> bool:
     """Whether `word` (lowercase) is glue that no query should search for."""
     return word in STOP_WORDS

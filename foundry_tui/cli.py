@@ -186,6 +186,14 @@ def cmd_memory_dupes(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memory_conflicts(args: argparse.Namespace) -> int:
+    from foundry_tui.core.curation.conflicts import find_conflicts
+
+    report = find_conflicts(_project(args), _today(args))
+    _emit_json_or_text(args, report.to_dict(), report.text())
+    return 0
+
+
 def cmd_memory_merge(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.merge import merge_plan
 
@@ -194,7 +202,7 @@ def cmd_memory_merge(args: argparse.Namespace) -> int:
     if args.body_file is not None:
         args.body = None
         body = _read_body(args)
-    plan = merge_plan(project, args.ids, title=args.title, body=body)
+    plan = merge_plan(project, args.ids, title=args.title, body=body, type=args.type)
     today = _today(args)
     if args.dry_run:
         _emit(plan.preview(project, today))
@@ -265,9 +273,10 @@ def cmd_memory_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
+    from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
     from foundry_tui.core.memory.doctor import run_doctor
 
-    report = run_doctor(_project(args), _today(args))
+    report = run_doctor(_project(args), _today(args), ALL_CHECKS)
     _emit_json_or_text(args, report.to_dict(), report.text())
     return 0 if report.ok else 1
 
@@ -573,9 +582,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="minimum similarity, above 0 and at most 1 (default: config nearDuplicates.threshold, 0.5)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub(
+        mem, "conflicts", cmd_memory_conflicts, "find active facts about one subject that disagree (changes nothing)"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub(mem, "merge", cmd_memory_merge, "merge near-duplicate facts into one new fact (sources stay, inactive)")
     p.add_argument("ids", nargs="+", help="the facts to merge, e.g. fact-0007 fact-0014")
     p.add_argument("--title", help="the merged title (default: the first fact's)")
+    p.add_argument("--type", help="the merged fact's type (default: the first fact's)")
     p.add_argument("--body-file", metavar="FILE", help="the merged body (default: the bodies combined; - for stdin)")
     p.add_argument("--dry-run", action="store_true", help="print exactly what would be written, write nothing")
     sub(mem, "missed", cmd_memory_missed, "searches that found nothing, most frequent first, with the nearest facts")

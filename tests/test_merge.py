@@ -112,6 +112,19 @@ def test_merge_cli(demo_root: Path) -> None:
     assert run_cli(*r, "memory", "dupes").out.splitlines()[-1] == "  none"
 
 
+def test_merge_cli_chooses_the_type(demo_root: Path) -> None:
+    r = ["--root", str(demo_root), "--today", "2026-11-30", "memory", "merge", "fact-0007", "fact-0014"]
+    dry = run_cli(*r, "--type", "decision", "--dry-run")
+    assert dry.code == 0 and "\ntype: decision\n" in dry.out
+    bad = run_cli(*r, "--type", "opinion")
+    assert bad.code == 2 and bad.err == (
+        "foundry: error: unknown type 'opinion': use one of decision, constraint, convention, domain, risk, metric, glossary\n"
+    )
+    assert not (demo_root / ".foundry/memory/facts/fact-0017.md").exists()
+    assert run_cli(*r, "--type", "decision").code == 0
+    assert "fact-0017 · decision ·" in run_cli("--root", str(demo_root), "memory", "show", "fact-0017").out
+
+
 # ---- undo after someone else wrote (issue 9, item 11) ---------------------------------------
 
 

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation.neardup import Candidate, DupeFinder, group, terms
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.facts import Fact, id_order
 
 from .data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
 from .helpers import run_cli
 
-# The figures reached on the labelled set at the default threshold; this test keeps them.
-MIN_PRECISION = 1.0
-MIN_RECALL = 0.95
+# The figures on the first labelled set (tests/data/neardup_pairs.py, training data) at the
+# default threshold; this test keeps them. The held-out figures of the second, larger set
+# (tests/data/neardup_labelled.json) are kept below and reported in the README.
+MIN_PRECISION = 0.75
+MIN_RECALL = 1.0
+HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.84, 0.82
+LABELLED = Path(__file__).parent / "data" / "neardup_labelled.json"
 
 
 def _labelled() -> tuple[DupeFinder, list[tuple[str, str, str]]]:
@@ -74,9 +79,9 @@ def test_demo_pair_is_found_with_reasons(demo_root: object) -> None:
     lines = run.out.splitlines()
     assert lines[0] == "Near-duplicate candidates (threshold 0.50; nothing is merged automatically):"
     assert lines[2] == "  group 1: fact-0007, fact-0014"
-    assert (
-        lines[5].startswith("    fact-0007 ~ fact-0014  0.")
-        and "shared: api (title/tags/body), json (title/tags/body)" in lines[5]
+    assert lines[5] == (
+        "    fact-0007 ~ fact-0014  0.94  shared: api (title/tags/body), case (title/body), json (title/tags/body), "
+        "snake (title/body), key (title/body), responses (title); words 0.79, titles 0.60"
     )
     data = json.loads(run_cli("--root", str(demo_root), "--today", "2026-11-30", "memory", "dupes", "--json").out)
     assert data["groups"][0]["ids"] == ["fact-0007", "fact-0014"]
@@ -136,3 +141,100 @@ def test_groups_and_pairs_follow_the_id_order_past_fact_9999() -> None:
         ("fact-9999", "fact-10001"),
         ("fact-10000", "fact-10001"),
     ]
+
+
+def _split(split: str) -> tuple[DupeFinder, list[tuple[str, str, str]]]:
+    """One split of the larger labelled set, its facts alone (ids in file order)."""
+    facts: list[Fact] = []
+    pairs = []
+    for pair in json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"]:
+        if pair["split"] != split:
+            continue
+        ids = []
+        for side in (pair["a"], pair["b"]):
+            facts.append(
+                Fact(id=f"fact-{len(facts) + 1:04d}", type=side["type"], title=side["title"], body=side["body"])
+            )
+            ids.append(facts[-1].id)
+        pairs.append((ids[0], ids[1], pair["label"]))
+    return DupeFinder(facts), pairs
+
+
+def test_larger_labelled_set_is_split_and_a_third_hard() -> None:
+    pairs = json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"]
+    assert len(pairs) >= 200 and 3 * sum(p["label"] == "hard_negative" for p in pairs) >= len(pairs)
+    assert {p["split"] for p in pairs} == {"tuning", "heldout"}
+
+
+def test_held_out_precision_and_recall_at_the_default_threshold() -> None:
+    finder, pairs = _split("heldout")
+    flagged = {(a, b) for a, b, _label in pairs if finder.score(a, b).score >= DEFAULT_DUPE_THRESHOLD}
+    true_pairs = {(a, b) for a, b, label in pairs if label == "duplicate"}
+    precision, recall = len(flagged & true_pairs) / len(flagged), len(flagged & true_pairs) / len(true_pairs)
+    assert precision >= HELD_OUT_PRECISION and recall >= HELD_OUT_RECALL, (precision, recall)
+
+
+def test_differing_numbers_and_names_are_evidence_against() -> None:
+    facts = [
+        Fact(id="fact-0001", type="constraint", title="Checkout p95 latency must stay under 300 ms", body=""),
+        Fact(id="fact-0002", type="constraint", title="Search p95 latency must stay under 150 ms", body=""),
+        Fact(id="fact-0003", type="constraint", title="Checkout p95 latency has to stay below 300 ms", body=""),
+        Fact(id="fact-0004", type="decision", title="Email is sent through Postmark", body=""),
+        Fact(id="fact-0005", type="decision", title="Email is sent through Amazon SES", body=""),
+    ]
+    finder = DupeFinder(facts)
+    different = finder.score("fact-0001", "fact-0002")
+    assert different.score < DEFAULT_DUPE_THRESHOLD
+    assert different.why().endswith("; differs: numbers 300 vs 150")
+    assert finder.score("fact-0001", "fact-0003").score >= DEFAULT_DUPE_THRESHOLD
+    names = finder.score("fact-0004", "fact-0005")
+    assert names.score < DEFAULT_DUPE_THRESHOLD and names.differs == ["names postmark vs amazon/ses"]
+
+
+def test_candidate_generation_keeps_the_larger_sets_duplicates() -> None:
+    finder, pairs = _split("tuning")
+    proposed = finder.candidate_pairs(all_pairs_up_to=0)
+    true_pairs = {(a, b) for a, b, label in pairs if label == "duplicate"}
+    assert len(true_pairs & proposed) / len(true_pairs) >= 0.75
+
+
+vocabulary = st.sampled_from(
+    ["orders", "payment", "postgres", "15", "16", "cache", "redis", "queue", "deploys", "two", "one", "Vault", "not"]
+)
+
+
+@given(st.lists(st.lists(vocabulary, min_size=2, max_size=7), min_size=2, max_size=12))
+def test_the_scan_returns_exactly_the_proposed_pairs_that_score_over_the_threshold(titles: list[list[str]]) -> None:
+    facts = [
+        Fact(id=f"fact-{n + 1:04d}", type="decision", title=" ".join(words), body="") for n, words in enumerate(titles)
+    ]
+    finder = DupeFinder(facts)
+    for up_to in (0, 400):  # candidates from the index, and every pair
+        proposed = finder.candidate_pairs(all_pairs_up_to=up_to)
+        assert all(id_order(a) < id_order(b) for a, b in proposed)
+    scanned = [(c.a, c.b) for c in finder.scan(0.5)]
+    expected = {(a, b) for a, b in finder.candidate_pairs() if finder.score(a, b).score >= 0.5}
+    assert set(scanned) == expected and len(scanned) == len(expected)
+    scores = [c.score for c in finder.scan(0.5)]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_the_issues_examples_titles_alone() -> None:
+    """Issue 14's misses and false alarms: a paraphrase sharing few words, two same-shape claims."""
+    pairs = [
+        (
+            "The billing webhook handler must be idempotent",
+            "Billing webhooks can arrive more than once and must not double charge",
+            True,
+        ),
+        ("Checkout p95 latency must stay under 300 ms", "Search p95 latency must stay under 150 ms", False),
+        ("Secrets are read from Vault at startup", "Vault tokens are rotated every 24 hours", False),
+    ]
+    facts = [
+        Fact(id=f"fact-{n:04d}", type="decision", title=title, body="")
+        for n, title in enumerate((t for a, b, _same in pairs for t in (a, b)), start=1)
+    ]
+    finder = DupeFinder(facts)
+    for number, (_a, _b, same) in enumerate(pairs):
+        score = finder.score(facts[2 * number].id, facts[2 * number + 1].id).score
+        assert (score >= DEFAULT_DUPE_THRESHOLD) == same, (number, score)

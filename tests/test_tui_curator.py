@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import SelectionList, Static, TabbedContent
+from textual.widgets import Select, SelectionList, Static, TabbedContent
 
 from foundry_tui.core import atomic
 from foundry_tui.core.memory.facts import parse_fact_text
@@ -62,6 +62,25 @@ async def test_merge_the_planted_pair_then_undo(demo_root: Path) -> None:
         await pilot.press("u")
         await settle(pilot)
     assert _tree(demo_root) == before  # byte for byte
+
+
+async def test_the_merge_editor_chooses_the_merged_facts_type(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_curator(pilot)
+        await select(pilot, "group:0", "#groups")
+        await pilot.press("m")
+        await settle(pilot)
+        assert isinstance(app.screen, MergeScreen)
+        kind = app.screen.query_one("#merge-type", Select)
+        assert kind.value == "convention"  # the first source's type, offered first
+        kind.value = "decision"
+        await settle(pilot)
+        assert "\ntype: decision\n" in str(app.screen.query_one("#merge-preview", Static).render())
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    merged = parse_fact_text((demo_root / ".foundry/memory/facts/fact-0017.md").read_text(), "fact-0017")
+    assert (merged.type, merged.extras["merged_from"]) == ("decision", ["fact-0007", "fact-0014"])
 
 
 async def test_add_a_tag_from_a_missed_search(demo_root: Path) -> None:

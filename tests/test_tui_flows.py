@@ -408,7 +408,15 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Show Doctor",
         *app_titles,
     ]
-    assert on_curator == ["Merge Group", "Undo Merge", "Add Tag", "Retire Selected", *app_titles]
+    assert on_curator == [
+        "Merge Group",
+        "Undo Merge",
+        "Add Tag",
+        "Retire Selected",
+        "Resolve Conflict",
+        "Show Doctor",
+        *app_titles,
+    ]
     assert on_sessions == ["Promote Working Fact", *app_titles]
 
 

@@ -146,25 +146,31 @@ class Quit(Command):
 class MergeGroup(Command):
     """Merge the selected near-duplicate group into one fact (edit it, with a preview first)."""
 
-    KEY, ACTION, FOOTER = "m", "merge", "Merge group"
+    KEY, ACTION, FOOTER = "m", "merge", "Merge"
 
 
 class UndoMerge(Command):
     """Undo the last merge of this session: every file it touched is put back byte for byte."""
 
-    KEY, ACTION, FOOTER = "u", "undo", "Undo merge"
+    KEY, ACTION, FOOTER = "u", "undo", "Undo"
 
 
 class AddTag(Command):
     """Add a word of the selected missed search to the tags of the fact that should have been found."""
 
-    KEY, ACTION, FOOTER = "t", "add_tag", "Add tag"
+    KEY, ACTION, FOOTER = "t", "add_tag", "Tag"
 
 
 class RetireSelected(Command):
     """Retire every fact ticked in the bulk list by setting their expires date (nothing is deleted)."""
 
-    KEY, ACTION, FOOTER = "x", "retire", "Retire selected"
+    KEY, ACTION, FOOTER = "x", "retire", "Retire"
+
+
+class ResolveConflict(Command):
+    """Resolve the selected contradiction: pick the fact that stands; the other is superseded or retired (confirmed first)."""
+
+    KEY, ACTION, FOOTER = "k", "resolve", "Keep one"
 
 
 class PromoteWorkingFact(Command):
@@ -251,7 +257,14 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 
 
 BOARD_COMMANDS: tuple[type[Command], ...] = (FocusFilter, CycleValidity, ClearFilters, MarkArtifact, DiffArtifacts)
-CURATOR_COMMANDS: tuple[type[Command], ...] = (MergeGroup, UndoMerge, AddTag, RetireSelected)
+CURATOR_COMMANDS: tuple[type[Command], ...] = (
+    MergeGroup,
+    UndoMerge,
+    AddTag,
+    RetireSelected,
+    ResolveConflict,
+    ShowDoctor,  # the status header's "doctor: N problems (d)" holds here too
+)
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
 

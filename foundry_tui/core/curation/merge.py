@@ -31,11 +31,12 @@ class MergePlan:
         self.sources = sources
         self.request = request
 
-    def edited(self, title: str, body: str) -> MergePlan:
-        """The same merge with another title and body (no disk access: for an editor)."""
+    def edited(self, title: str, body: str, type: str | None = None) -> MergePlan:
+        """The same merge with another title, body and (given) type (no disk access: for an editor)."""
         r = self.request
+        chosen = r.type if type is None else type
         return MergePlan(
-            self.sources, WriteRequest(title, body, r.type, r.scope, r.tags, r.confidence, r.source, r.expires)
+            self.sources, WriteRequest(title, body, chosen, r.scope, r.tags, r.confidence, r.source, r.expires)
         )
 
     @property
@@ -68,11 +69,17 @@ class MergePlan:
         return "\n".join(lines)
 
 
-def merge_plan(project: Project, fact_ids: list[str], title: str | None = None, body: str | None = None) -> MergePlan:
+def merge_plan(
+    project: Project,
+    fact_ids: list[str],
+    title: str | None = None,
+    body: str | None = None,
+    type: str | None = None,
+) -> MergePlan:
     """Pre-fill a merge: the chosen title (default: the first source's), the bodies combined
     (paragraphs once each), the tags united, the strongest confidence, the shared scope
-    (`project` when they differ), the first source's type and `source`, and the latest
-    expiry (none if any source never expires)."""
+    (`project` when they differ), the chosen type (default: the first source's), the first
+    source's `source`, and the latest expiry (none if any source never expires)."""
     project.sync()
     if len(set(fact_ids)) < 2:
         raise InputError("a merge needs at least two different facts")
@@ -91,7 +98,7 @@ def merge_plan(project: Project, fact_ids: list[str], title: str | None = None, 
     request = WriteRequest(
         title=title if title is not None else first.title,
         body=body if body is not None else "\n\n".join(paragraphs),
-        type=first.type,
+        type=type if type is not None else first.type,
         scope=first.scope if len({f.scope for f in sources}) == 1 else DEFAULT_SCOPE,  # different scopes: the broadest
         tags=list(tags),
         confidence=max((f.confidence for f in sources), key=lambda c: _STRENGTH.get(c, 0)),

@@ -12,21 +12,33 @@ Pairs that chain are grouped (A~B, B~C: one group). Nothing is merged here.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
+from foundry_tui.core.curation import claims
 from foundry_tui.core.memory.facts import Fact, id_order
 
-TITLE_WEIGHT, TAG_WEIGHT, BODY_WEIGHT = 2.0, 1.5, 1.0
-SAME_TYPE_BONUS = 0.05
+# Tags say which topic a fact is about, not what it claims: they propose candidates and count at
+# half credit in the cover, but carry no weight in the cosine (shared tags are no shared claim).
+TITLE_WEIGHT, TAG_WEIGHT, BODY_WEIGHT = 2.0, 0.0, 1.0
+# The score is a logistic model over the pair's features; its weights were fitted on the tuning
+# part of tests/data/neardup_labelled.json (benchmarks/bench_neardup.py reports the held-out part).
+BIAS, W_COVER_MIN, W_COVER_MAX, W_COSINE, W_TITLES = -1.75, 1.28, 1.91, 2.3, 0.69
+# Titles stating different numbers or names (or a number the other contradicts) never marked a
+# duplicate in the tuning part: such a difference all but vetoes; a number on one side only does not.
+AGAINST = {"numbers": -8.0, "names": -8.0, "one-sided number": -1.55, "number the other lacks": -8.0}
+BODY_CREDIT = 0.5
+FLOOR = -6.0  # below this no difference can matter (the score stays under 0.01)
 CANDIDATE_TERMS = 8  # each fact's rarest words that propose candidates
 ALL_PAIRS_UP_TO = 400  # below this many facts, simply score every pair
+MAX_POSTING, MAX_POSTING_SHARE = 200, 0.002  # a rare word is in at most this many facts (or this share)
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)*")  # uuidv7 → uuid, 7: letters and digits apart
 _STOP = frozenset(
     [
         "a",
@@ -95,78 +107,115 @@ _STOP = frozenset(
         "your",
     ]
 )
-# Words people use interchangeably in engineering notes (kept small and generic on purpose).
-_SYNONYMS = {
-    "db": "database",
-    "datastore": "database",
-    "postgresql": "postgres",
-    "pg": "postgres",
-    "credential": "secret",
-    "password": "secret",
-    "token": "secret",
-    "key": "secret",
-    "repo": "repository",
-    "git": "repository",
-    "pr": "pull",
-    "request": "request",
-    "http": "api",
-    "endpoint": "api",
-    "rest": "api",
-    "ui": "frontend",
-    "interface": "frontend",
-    "timezone": "time",
-    "datetime": "time",
-    "timestamp": "time",
-    "date": "time",
-    "toggle": "flag",
-    "k8s": "kubernetes",
-    "deployment": "deploy",
-    "release": "deploy",
-    "job": "task",
-    "worker": "task",
-    "async": "task",
-    "asynchronous": "task",
-    "customer": "user",
-    "client": "user",
-    "personal": "pii",
-    "charge": "charge",
-    "never": "not",
-    "must": "required",
-    "require": "required",
-    "need": "required",
-    "needs": "required",
-    "only": "only",
-    "minimum": "min",
-    "least": "min",
-    "newer": "min",
-    "field": "key",
-    "keys": "key",
-    "serialise": "serialize",
-    "log": "logging",
-    "logs": "logging",
-    "weekend": "weekday",
-    "saturday": "weekday",
-    "sunday": "weekday",
-    "monday": "weekday",
-    "friday": "weekday",
+# Words people use interchangeably in engineering notes (generic on purpose: no pair's own words).
+_SYNONYM_GROUPS = {
+    "database": "db datastore",
+    "postgres": "postgresql pg",
+    "secret": "credential password",
+    "repository": "repo git",
+    "pull": "pr",
+    "api": "http endpoint rest route",
+    "frontend": "ui interface",
+    "time": "timezone datetime timestamp date",
+    "flag": "toggle",
+    "kubernetes": "k8s",
+    "deploy": "deployment release rollout ship",
+    "task": "job worker async asynchronous background",
+    "user": "customer client member person people someone consumer",
+    "pii": "personal",
+    "required": "must require need needs mandatory obligatory",
+    "min": "minimum least oldest",
+    "max": "maximum most largest",
+    "key": "field keys",
+    "serialize": "serialise",
+    "logging": "log logs",
+    "weekday": "weekend saturday sunday monday friday",
+    "delete": "remove erase purge drop wipe",
+    "expire": "lapse",
+    "mask": "redact hide obscure",
+    "money": "currency",
+    "store": "keep kept retain hold held persist save",
+    "repeat": "idempotent duplicate twice again retry",
+    "error": "exception failure fail",
+    "crash": "oom kill",
+    "start": "boot startup launch begin",
+    "allow": "permit",
+    "limit": "cap budget quota",
+    "approve": "approval signoff",
+    "organisation": "organization org company business",
+    "item": "product goods",
+    "shipment": "parcel package",
+    "order": "purchase buy bought",
+    "config": "configuration setting settings",
+    "environment": "env",
+    "doc": "docs documentation",
+    "dependency": "library requirement",
+    "notification": "notice alert",
+    "image": "photo picture thumbnail",
+    "large": "big huge",
+    "old": "legacy previous prior",
+    "send": "sent",
+    "build": "built",
+    "write": "written wrote",
+    "pay": "paid payout",
+    "use": "chose chosen choose adopt adopted",
+    "run": "ran",
+    "production": "prod live",
 }
+_SYNONYMS = {word: canonical for canonical, words in _SYNONYM_GROUPS.items() for word in words.split()}
+_NUMBER_WORDS = {
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+    "fifty": "50",
+    "ninety": "90",
+    "hundred": "100",
+}
+_SYNONYMS.update(_NUMBER_WORDS)
 
 _CANONICAL = frozenset(_SYNONYMS.values())
 
 
-def _stem(word: str) -> str:
-    """Fold plural and tense endings: databases → database, boxes → box, charged → charg(e)."""
+_DERIVED = ("ments", "ment", "ions", "ion", "ness", "ity", "ally", "ly", "al", "ers", "er")
+
+
+def _stem(word: str, keep_canonical: bool = True) -> str:
+    """Fold plural, tense and derived endings so that one word's forms meet: databases →
+    database, locked → lock, deletion/deleted → delet, approval/approved → approv."""
     if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "zes", "ches", "shes")) and len(word) > 4:
-        return word[:-2]
-    for suffix in ("ing", "ed", "s"):
-        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
-            return word[: len(word) - len(suffix)]
-    return word
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "zes", "ches", "shes")) and len(word) > 4:
+        word = word[:-2]
+    else:
+        for suffix in ("ing", "ed", "s"):
+            if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+                word = word[: len(word) - len(suffix)]
+                break
+    if keep_canonical and word in _CANONICAL:
+        return word
+    for suffix in _DERIVED:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: len(word) - len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    return word[:8]
 
 
+_STEMMED_SYNONYMS = {_stem(w, False): c for w, c in _SYNONYMS.items()} | {_stem(c, False): c for c in _CANONICAL}
 _NORMAL: dict[str, str] = {}
+_TERMS: dict[str, str] = {}
+_SURFACE: dict[str, str] = {}  # term → the first word seen folding to it (for explanations)
 
 
 def _normal(word: str) -> str:
@@ -176,7 +225,7 @@ def _normal(word: str) -> str:
         found = _SYNONYMS.get(word, word)
         if found not in _CANONICAL:  # canonical words stay as they are (postgres, not postgre)
             stem = _stem(found)
-            found = _SYNONYMS.get(stem, stem)
+            found = _STEMMED_SYNONYMS.get(stem, stem)
         if found in _STOP:
             found = ""
         if len(_NORMAL) < 200_000:
@@ -184,61 +233,151 @@ def _normal(word: str) -> str:
     return found
 
 
+def _term(word: str) -> str:
+    """One word's term, or "" for a stop word or a lone letter (memoised in _TERMS)."""
+    found = "" if word in _STOP or (len(word) < 2 and not word.isdigit()) else _normal(word)
+    if len(_TERMS) < 200_000:
+        _TERMS[word] = found
+        _SURFACE.setdefault(found, word)
+    return found
+
+
+def surface(term: str) -> str:
+    """A word as people write it for a term (snake, not snak): the first word seen that folds to it."""
+    return _SURFACE.get(term, term)
+
+
 def terms(text: str) -> list[str]:
     """Normalised words of `text`: lowercase, stop words out, endings folded, synonyms mapped."""
+    known = _TERMS
     out = []
     for word in _WORD.findall(text.lower()):
-        if word in _STOP or len(word) < 2:
-            continue
-        normal = _normal(word)
-        if normal:
-            out.append(normal)
+        found = known.get(word)
+        if found is None:
+            found = _term(word)
+        if found:
+            out.append(found)
     return out
 
 
-def _trigrams(text: str) -> set[str]:
-    squeezed = " ".join(terms(text))
-    return {squeezed[i : i + 3] for i in range(max(len(squeezed) - 2, 0))}
+def _names(found: Iterable[str]) -> frozenset[str]:
+    """Names compared by their normal form (Indian/India, PostgreSQL/Postgres meet)."""
+    return frozenset(_normal(n) or n for n in found)
 
 
 class Features:
-    """One fact's weighted words (by field) and title trigrams."""
+    """One fact's weighted words (by field), title trigrams, and (read when a pair could pass)
+    the parts that tell claims apart: numbers, codes, names, polarity (core/curation/claims.py)."""
 
-    __slots__ = ("body", "fact", "tags", "title", "trigrams", "weights")
+    __slots__ = ("_parts", "body", "everything", "fact", "tags", "title", "trigrams", "weights")
 
     def __init__(self, fact: Fact) -> None:
         self.fact = fact
-        self.title = set(terms(fact.title))
+        title_terms = terms(fact.title)
+        body_terms = terms(fact.body)
+        self.title = set(title_terms)
         self.tags = {t for tag in fact.tags for t in terms(tag)}
-        self.body = set(terms(fact.body))
-        self.trigrams = _trigrams(fact.title)
-        weights: dict[str, float] = defaultdict(float)
-        for word in terms(fact.title):
+        self.body = set(body_terms)
+        self.everything = self.title | self.tags | self.body
+        squeezed = " ".join(title_terms)
+        self.trigrams = {squeezed[i : i + 3] for i in range(max(len(squeezed) - 2, 0))}
+        weights: dict[str, float] = dict.fromkeys(self.everything, 0.0)
+        for word in title_terms:
             weights[word] += TITLE_WEIGHT
         for word in self.tags:
             weights[word] += TAG_WEIGHT
-        for word in terms(fact.body):
+        for word in body_terms:
             weights[word] += BODY_WEIGHT
-        self.weights = dict(weights)
+        self.weights = weights
+        self._parts: ClaimParts | None = None
+
+    @property
+    def parts(self) -> ClaimParts:
+        if self._parts is None:
+            self._parts = ClaimParts(self.fact)
+        return self._parts
+
+
+class ClaimParts:
+    """A fact's numbers, codes and names (in its title; anywhere in it) and its title's polarity."""
+
+    __slots__ = ("all_codes", "all_names", "all_numbers", "polarity", "title_codes", "title_names", "title_numbers")
+
+    def __init__(self, fact: Fact) -> None:
+        self.title_numbers = claims.numbers(fact.title, with_one=False)
+        self.all_numbers = self.title_numbers | claims.numbers(fact.body, with_one=False)
+        self.title_codes = claims.codes(fact.title)
+        self.all_codes = self.title_codes | claims.codes(fact.body)
+        self.title_names = _names(claims.names(fact.title))
+        self.all_names = self.title_names | _names(claims.names(fact.body)) | _names(fact.tags)
+        self.polarity = claims.polarity_of(fact.title)
+
+
+def _unmatched_both_ways(
+    mine: frozenset[str], theirs_all: frozenset[str], theirs: frozenset[str], mine_all: frozenset[str]
+) -> bool:
+    """Each title states something (a number, a name) the other fact does not mention at all."""
+    return bool(mine) and bool(theirs) and bool(_missing(mine, theirs_all)) and bool(_missing(theirs, mine_all))
+
+
+def _missing(mine: frozenset[str], theirs: frozenset[str]) -> list[str]:
+    """Those of `mine` that `theirs` lacks; a long word matches by its first five letters
+    (India/Indian, Kubernetes/kubernetes' stem)."""
+    prefixes = {w[:5] for w in theirs if len(w) >= 5}
+    return [w for w in mine if w not in theirs and not (len(w) >= 5 and w[:5] in prefixes)]
+
+
+def differences(fa: Features, fb: Features, with_polarity: bool = True) -> list[tuple[str, str]]:
+    """Why two similar facts may be different claims, as (kind, what): the numbers, codes or
+    names their titles state that the other does not mention, and (`with_polarity`) a title
+    turned around (one negated, one not)."""
+    found = []
+    pa, pb = fa.parts, fb.parts
+    a_words = frozenset(fa.everything | pa.all_names | pa.all_codes)
+    b_words = frozenset(fb.everything | pb.all_names | pb.all_codes)
+    if _unmatched_both_ways(pa.title_numbers, pb.all_numbers, pb.title_numbers, pa.all_numbers):
+        found.append(
+            ("numbers", f"numbers {'/'.join(sorted(pa.title_numbers))} vs {'/'.join(sorted(pb.title_numbers))}")
+        )
+    elif pa.title_numbers - pb.all_numbers or pb.title_numbers - pa.all_numbers:
+        alone = sorted((pa.title_numbers - pb.all_numbers) | (pb.title_numbers - pa.all_numbers))
+        kind = "one-sided number" if not (pa.all_numbers and pb.all_numbers) else "number the other lacks"
+        found.append((kind, f"{'/'.join(alone)} on one side only"))
+    a_names, b_names = pa.title_names | pa.title_codes, pb.title_names | pb.title_codes
+    if _unmatched_both_ways(a_names, b_words, b_names, a_words):
+        mine, theirs = sorted(_missing(a_names, b_words)), sorted(_missing(b_names, a_words))
+        found.append(("names", f"names {'/'.join(mine)} vs {'/'.join(theirs)}"))
+    if with_polarity and pa.polarity != pb.polarity:
+        found.append(("polarity", "one title is negated"))
+    return found
 
 
 class Candidate:
     """A pair of facts that may state the same claim, with why."""
 
-    __slots__ = ("a", "b", "cosine", "score", "shared", "title_overlap")
+    __slots__ = ("a", "b", "cosine", "differs", "score", "shared", "title_overlap")
 
     def __init__(
-        self, a: str, b: str, score: float, cosine: float, title_overlap: float, shared: list[tuple[str, list[str]]]
+        self,
+        a: str,
+        b: str,
+        score: float,
+        cosine: float,
+        title_overlap: float,
+        shared: list[tuple[str, list[str]]],
+        differs: list[str] | None = None,
     ) -> None:
         self.a, self.b = a, b
         self.score = score
         self.cosine = cosine
         self.title_overlap = title_overlap
         self.shared = shared  # (word, fields of both facts it appears in), strongest first
+        self.differs = differs or []  # what tells the two claims apart (numbers 300 vs 150, ...)
 
     def why(self) -> str:
         words = ", ".join(f"{w} ({'/'.join(fields)})" for w, fields in self.shared[:6])
-        return f"shared: {words or 'nothing notable'}; words {self.cosine:.2f}, titles {self.title_overlap:.2f}"
+        text = f"shared: {words or 'nothing notable'}; words {self.cosine:.2f}, titles {self.title_overlap:.2f}"
+        return f"{text}; differs: {', '.join(self.differs)}" if self.differs else text
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -248,6 +387,7 @@ class Candidate:
             "cosine": round(self.cosine, 3),
             "titleOverlap": round(self.title_overlap, 3),
             "shared": [w for w, _f in self.shared],
+            "differs": self.differs,
         }
 
 
@@ -269,16 +409,35 @@ class DupeFinder:
         vec = {w: weight * self.idf[w] for w, weight in feat.weights.items()}
         return vec, math.sqrt(sum(v * v for v in vec.values())) or 1.0
 
-    def _quick(self, a: str, b: str) -> tuple[float, float, float]:
-        """(score, cosine, title overlap) without the explanation."""
+    def _cover(self, mine: set[str], theirs: Features) -> float:
+        """How much of one title (idf-weighted) the other fact says: in its title or tags in
+        full, in its body at half credit; shrunk for a title of few words (one shared word in a
+        one-word title is weak evidence)."""
+        idf = self.idf
+        total = said = 0.0
+        for word in mine:
+            weight = idf.get(word, 1.0)
+            total += weight
+            if word in theirs.title:
+                said += weight
+            elif word in theirs.body or word in theirs.tags:
+                said += BODY_CREDIT * weight
+        return said / total * len(mine) / (len(mine) + 1) if total else 0.0
+
+    def _quick(self, a: str, b: str, threshold: float = 0.0) -> tuple[float, float, float]:
+        """(score, cosine, title overlap) without the explanation; a pair that cannot reach
+        `threshold` returns early with its score before the differences (an upper bound)."""
         fa, fb = self.features[a], self.features[b]
         (va, na), (vb, nb) = self._vectors[a], self._vectors[b]
         small, large = (va, vb) if len(va) < len(vb) else (vb, va)
         cosine = sum(weight * large[w] for w, weight in small.items() if w in large) / (na * nb)
         union = len(fa.trigrams | fb.trigrams)
         overlap = len(fa.trigrams & fb.trigrams) / union if union else 0.0
-        score = 0.65 * cosine + 0.35 * overlap + (SAME_TYPE_BONUS if fa.fact.type == fb.fact.type else 0.0)
-        return min(score, 1.0), cosine, overlap
+        covers = (self._cover(fa.title, fb), self._cover(fb.title, fa))
+        z = BIAS + W_COVER_MIN * min(covers) + W_COVER_MAX * max(covers) + W_COSINE * cosine + W_TITLES * overlap
+        if z > FLOOR and 1.0 / (1.0 + math.exp(-z)) >= threshold:  # the differences can only lower it
+            z += sum(AGAINST[kind] for kind, _text in differences(fa, fb, with_polarity=False))
+        return 1.0 / (1.0 + math.exp(-z)), cosine, overlap
 
     def score(self, a: str, b: str) -> Candidate:
         score, cosine, overlap = self._quick(a, b)
@@ -295,42 +454,38 @@ class DupeFinder:
                 )
                 if word in words
             ]
-            shared.append((word, fields))
-        return Candidate(a, b, score, cosine, overlap, shared)
+            shared.append((surface(word), fields))
+        differs = [text for _kind, text in differences(fa, fb)]
+        return Candidate(a, b, score, cosine, overlap, shared, differs)
 
     def candidate_pairs(self, all_pairs_up_to: int = ALL_PAIRS_UP_TO) -> set[tuple[str, str]]:
         """Pairs worth scoring: all of them for a small memory; otherwise the facts sharing at
-        least two of each other's rarest words (bitsets over facts: a few big-integer ANDs per
-        fact instead of comparing every pair)."""
+        least two of each other's rarest words (an inverted index over those words, so the work
+        grows with the pairs that share them, not with the square of the facts)."""
         ids = sorted(self.features, key=id_order)
         if len(ids) <= all_pairs_up_to:
             return {(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]}
-        position = {fid: i for i, fid in enumerate(ids)}
-        rarest = {
-            fid: sorted(self.features[fid].weights, key=lambda w: (self.df[w], w))[:CANDIDATE_TERMS] for fid in ids
-        }
-        bits: dict[str, int] = defaultdict(int)
-        for fid, words in rarest.items():
-            mask = 1 << position[fid]
+        rank = {w: i for i, w in enumerate(sorted(self.df, key=lambda w: (self.df[w], w)))}  # rarest first
+        rarest = [sorted(self.features[fid].weights, key=rank.__getitem__)[:CANDIDATE_TERMS] for fid in ids]
+        postings: dict[str, list[int]] = defaultdict(list)
+        for position, words in enumerate(rarest):
             for word in words:
-                bits[word] |= mask
+                postings[word].append(position)
+        limit = max(MAX_POSTING, int(len(ids) * MAX_POSTING_SHARE))  # a word this common proposes nothing
         pairs: set[tuple[str, str]] = set()
-        for fid, words in rarest.items():
-            sets = [bits[w] for w in words]
-            shared = 0
-            for i, first in enumerate(sets):
-                for second in sets[i + 1 :]:
-                    shared |= first & second
-            shared &= ~((1 << (position[fid] + 1)) - 1)  # later facts only: each pair once
-            while shared:
-                low = shared & -shared
-                pairs.add((fid, ids[low.bit_length() - 1]))
-                shared ^= low
+        for position, words in enumerate(rarest):
+            seen: Counter[int] = Counter()
+            for word in words:
+                posting = postings[word]
+                if len(posting) <= limit:
+                    seen.update(posting[bisect.bisect_right(posting, position) :])  # later facts: each pair once
+            first = ids[position]
+            pairs.update((first, ids[other]) for other, count in seen.items() if count >= 2)
         return pairs
 
     def scan(self, threshold: float = DEFAULT_DUPE_THRESHOLD) -> list[Candidate]:
         """Every pair scoring at least `threshold`, best first."""
-        found = [self.score(a, b) for a, b in self.candidate_pairs() if self._quick(a, b)[0] >= threshold]
+        found = [self.score(a, b) for a, b in self.candidate_pairs() if self._quick(a, b, threshold)[0] >= threshold]
         found.sort(key=lambda c: (-c.score, id_order(c.a), id_order(c.b)))
         return found
 

@@ -173,17 +173,23 @@ class MergeChange(Change):
     operation = "merge"
 
     def __init__(
-        self, ids: list[str], title: str | None = None, body: str | None = None, author: tuple[str, str] | None = None
+        self,
+        ids: list[str],
+        title: str | None = None,
+        body: str | None = None,
+        author: tuple[str, str] | None = None,
+        type: str | None = None,
     ) -> None:
         self.ids = list(ids)
         self.title = title
         self.body = body
         self.author = author  # (principal, proposal id) once approved
+        self.type = type
 
     @classmethod
     def from_plan(cls, plan: Any) -> MergeChange:
-        """A planned (maybe edited) merge: its sources, title and body."""
-        return cls(plan.source_ids, plan.request.title, plan.request.body)
+        """A planned (maybe edited) merge: its sources, title, body and type."""
+        return cls(plan.source_ids, plan.request.title, plan.request.body, type=plan.request.type)
 
     def request(self) -> dict[str, Any]:
         return {"ids": self.ids}
@@ -191,7 +197,7 @@ class MergeChange(Change):
     def plan(self, project: Project) -> Any:
         from foundry_tui.core.curation.merge import merge_plan
 
-        plan = merge_plan(project, self.ids, title=self.title, body=self.body)
+        plan = merge_plan(project, self.ids, title=self.title, body=self.body, type=self.type)
         if self.author is not None:
             plan.request.source = attributed_source(plan.request.source, *self.author)
         return plan
@@ -215,7 +221,7 @@ class MergeChange(Change):
         return Applied(result.text(), "merged", result.fact_id, result)
 
     def with_author(self, author: str, proposal_id: str) -> Change:
-        return MergeChange(self.ids, self.title, self.body, (author, proposal_id))
+        return MergeChange(self.ids, self.title, self.body, (author, proposal_id), self.type)
 
 
 class RetireChange(Change):
@@ -295,7 +301,13 @@ def change_from_proposal(operation: str, fields: dict[str, Any], request: dict[s
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
         raise InputError(f"a {operation} proposal needs request.ids, a list of fact ids")
     if operation == "merge":
-        return MergeChange(ids, title=str(fields.get("title", "")), body=str(fields.get("body", "")))
+        kind = fields.get("type")
+        return MergeChange(
+            ids,
+            title=str(fields.get("title", "")),
+            body=str(fields.get("body", "")),
+            type=kind if isinstance(kind, str) else None,
+        )
     if operation == "retire":
         expires = request.get("expires")
         if not isinstance(expires, str):

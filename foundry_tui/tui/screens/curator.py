@@ -1,11 +1,14 @@
 """CuratorScreen: near-duplicate groups to merge (with a preview, and undo of the last
-merge), searches that found nothing and the facts that nearly matched them (add the
-missed word as a tag), prune candidates to retire in bulk, and what the index omits."""
+merge), contradictions to resolve (the one that stands, the other superseded or retired),
+searches that found nothing and the facts that nearly matched them (add the missed word
+as a tag), prune candidates to retire in bulk, and what the index omits; under the
+memory screen's status header."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import on, work
@@ -13,15 +16,22 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
 
+from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
+from foundry_tui.core.curation.conflicts import Conflict, ConflictReport, find_conflicts_in, resolve_change
+from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
 from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
 from foundry_tui.core.curation.missed import MissedSearch, missed_searches
 from foundry_tui.core.curation.neardup import DupeReport, find_dupes
 from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
+from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.prune import prune_candidates
 from foundry_tui.core.memory.search import query_terms
+from foundry_tui.core.memory.views import Overview
 from foundry_tui.core.trust.changes import MergeChange, RetireChange, TagChange
 from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.tui.commands import CURATOR_COMMANDS
@@ -31,19 +41,32 @@ from foundry_tui.tui.screens.merge import MergeScreen
 from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
+from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
+
+_W = TypeVar("_W", bound=Widget)
 
 
 class CuratorData:
     """Everything the curator screen shows, computed in a worker."""
 
     def __init__(
-        self, dupes: DupeReport, missed: list[MissedSearch], budget_text: str, prune: list[tuple[str, str]]
+        self,
+        dupes: DupeReport,
+        missed: list[MissedSearch],
+        budget_text: str,
+        prune: list[tuple[str, str]],
+        conflicts: ConflictReport,
+        overview: Overview,
+        doctor: DoctorReport,
     ) -> None:
         self.dupes = dupes
         self.missed = missed
         self.budget_text = budget_text
         self.prune = prune
+        self.conflicts = conflicts
+        self.overview = overview  # for the status header, as on the memory screen
+        self.doctor = doctor
 
 
 class CuratorScreen(LiveScreen):
@@ -69,35 +92,54 @@ class CuratorScreen(LiveScreen):
         self.group_index: int | None = None
         self.missed_index: int | None = None
         self.near_id: str | None = None
+        self.conflict_index: int | None = None
         self.last_undo: tuple[Undo, str] | None = None
 
     def compose(self) -> ComposeResult:
+        yield StatusHeader(self.foundry.root_label)
         with TabbedContent(id="curator"):
             with TabPane("Near duplicates", id="dupes-tab"), Horizontal():
-                yield RowList(id="groups")
-                with VerticalScroll(id="group-detail"):
+                yield self._titled(RowList(id="groups"), "Groups", "best score · ids · titles")
+                with self._titled(VerticalScroll(id="group-detail"), "Group", "m merges, u undoes"):
                     yield Static("", id="group-text")
+            with TabPane("Contradictions", id="conflicts-tab"), Horizontal():
+                yield self._titled(RowList(id="conflicts"), "Contradictions", "one subject, claims that disagree")
+                with self._titled(VerticalScroll(id="conflict-detail"), "The pair", "k keeps one"):
+                    yield Static("", id="conflict-text")
             with TabPane("Missed searches", id="missed-tab"), Horizontal():
-                yield RowList(id="missed")
-                yield RowList(id="near")
+                yield self._titled(RowList(id="missed"), "Empty searches", "most frequent first")
+                yield self._titled(RowList(id="near"), "Nearly matched", "t adds a tag")
             with TabPane("Retire in bulk", id="retire-tab"):
-                yield SelectionList[str](id="retire-list")
+                yield self._titled(SelectionList[str](id="retire-list"), "Prune candidates", "space ticks, x retires")
             with TabPane("Over budget", id="budget-tab"):
-                yield Static("", id="budget-text", markup=False)
+                yield self._titled(Static("", id="budget-text", markup=False), "What INDEX.md omits", "")
         yield Footer()
+
+    @staticmethod
+    def _titled(widget: _W, title: str, subtitle: str) -> _W:
+        """A pane with its border's title and subtitle, as on the memory screen."""
+        widget.border_title = title
+        widget.border_subtitle = subtitle
+        return widget
 
     @work(thread=True, exclusive=True, group="curator", name="Curator data not read", exit_on_error=False)
     def load(self) -> Loaded:
         project, today = self.project, self.today
         with project.lock:  # one consistent view while other workers write
             dupes = find_dupes(project, today)
+            conflicts = ConflictReport(find_conflicts_in(project.active_facts(today)))
             missed = missed_searches(project, today)
             budget = render_over_budget(*over_budget(project, today))
             prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in prune_candidates(project.store, today)]
-        return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune)))
+            overview = Overview(project, today, adr_titles(project.layout), with_doctor=False)
+            doctor = run_doctor(project, today, ALL_CHECKS)
+        return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune, conflicts, overview, doctor)))
 
     def on_curator_screen_loaded(self, event: Loaded) -> None:
         self.data = data = event.data
+        header = self.query_one(StatusHeader)
+        header.show(data.overview)
+        header.show_doctor(data.doctor)
         colours = ThemeColours.of(self.app)
         rows: list[Row] = []
         for number, members in enumerate(data.dupes.groups):
@@ -124,8 +166,54 @@ class CuratorScreen(LiveScreen):
         selection.clear_options()
         selection.add_options([(plain(label), fact_id) for fact_id, label in data.prune])
         self.query_one("#budget-text", Static).update(plain_lines(data.budget_text))
+        conflict_rows: list[Row] = [
+            (
+                f"conflict:{i}",
+                Text.assemble((f"{c.a.id} vs {c.b.id} ", "bold"), (shown(c.differs()), colours.warning)),
+            )
+            for i, c in enumerate(data.conflicts.conflicts)
+        ]
+        self.query_one("#conflicts", RowList).replace_rows(
+            conflict_rows or [(None, Text("No two active facts about one subject disagree.", style="dim"))]
+        )
         self._show_group()
+        self._show_conflict()
         self._show_near()
+
+    @on(RowList.RowHighlighted, "#conflicts")
+    def _conflict(self, event: RowList.RowHighlighted) -> None:
+        self.conflict_index = int(event.row_id.split(":")[1])
+        self._show_conflict()
+
+    def _selected_conflict(self) -> Conflict | None:
+        if self.data is None or self.conflict_index is None:
+            return None
+        found = self.data.conflicts.conflicts
+        return found[self.conflict_index] if self.conflict_index < len(found) else None
+
+    def _show_conflict(self) -> None:
+        text = self.query_one("#conflict-text", Static)
+        conflict = self._selected_conflict()
+        if conflict is None:
+            text.update("Select a contradiction; k keeps one (the other is superseded or retired, after you confirm).")
+            return
+        colours = ThemeColours.of(self.app)
+        out = Text()
+        for fact in (conflict.a, conflict.b):
+            out.append(f"{fact.id} · {fact.type} · created {fact.created or '?'}\n", style="bold")
+            out.append_text(self._highlighted(fact, conflict, colours.error))
+            out.append(f"\n{shown_lines(fact.body)}\n\n", style="dim")
+        out.append("They disagree: ", style="bold")
+        out.append(shown(conflict.differs()))
+        text.update(out)
+
+    @staticmethod
+    def _highlighted(fact: Fact, conflict: Conflict, colour: str) -> Text:
+        """The title with the words that carry the disagreement highlighted."""
+        title = Text(shown(fact.title), style="bold")
+        for word in conflict.highlights(fact):
+            title.highlight_regex(rf"(?<![\w.-]){re.escape(shown(word))}(?![\w-])", f"bold reverse {colour}")
+        return title
 
     @on(RowList.RowHighlighted, "#groups")
     def _group(self, event: RowList.RowHighlighted) -> None:
@@ -210,6 +298,39 @@ class CuratorScreen(LiveScreen):
     def _undo(self, undo: Undo, fact_id: str) -> Merged:
         undo.restore(self.project)
         return deliver(self, self.Merged(f"Undid the merge into {fact_id}: every touched file is as it was", None))
+
+    def action_show_doctor(self) -> None:
+        if self.data is None:
+            self.notify("The doctor is still checking; try again in a moment.")
+            return
+        from foundry_tui.tui.screens.doctor import DoctorScreen  # dialogs load on first use
+
+        self.app.push_screen(DoctorScreen(self.data.doctor))
+
+    def action_resolve(self) -> None:
+        conflict = self._selected_conflict()
+        if conflict is None:
+            self.notify("Select a contradiction first (the Contradictions tab).", severity="warning")
+            return
+
+        def chosen(answer: tuple[str, str] | None) -> None:
+            if answer is not None:
+                keep_id, how = answer
+                keep, other = (conflict.a, conflict.b) if keep_id == conflict.a.id else (conflict.b, conflict.a)
+                self._resolve(keep, other, how)
+
+        from foundry_tui.tui.screens.resolve import ResolveScreen  # dialogs load on first use
+
+        self.app.push_screen(ResolveScreen(conflict), chosen)
+
+    @work(thread=True, group="write", name="Not resolved", exit_on_error=False)
+    def _resolve(self, keep: Fact, other: Fact, how: str) -> MemoryChanged:
+        change = resolve_change(keep, other, how, self.today)
+        gate = guarded_write(self.project, self.foundry.caller, change, self.today)
+        if not gate.written:  # parked for a trusted curator
+            return deliver(self, MemoryChanged(gate.text))
+        done = f"superseded by {gate.result.fact_id}" if how == "supersede" else "retired"
+        return deliver(self, MemoryChanged(f"Kept {keep.id}'s claim; {other.id} {done}"))
 
     def action_add_tag(self) -> None:
         if self.data is None or self.missed_index is None or self.near_id is None:

@@ -123,10 +123,11 @@ class MemoryScreen(FoundryScreen[None]):
     @work(thread=True, exclusive=True, group="doctor", name="doctor failed", exit_on_error=False)
     def check_doctor(self) -> DoctorChecked:
         """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
+        from foundry_tui.core.curation.doctor_checks import ALL_CHECKS  # the doctor's checks with curation's
         from foundry_tui.core.memory.doctor import run_doctor
 
         with self.project.lock:
-            return deliver(self, self.DoctorChecked(run_doctor(self.project, self.today)))
+            return deliver(self, self.DoctorChecked(run_doctor(self.project, self.today, ALL_CHECKS)))
 
     def on_memory_screen_doctor_checked(self, event: DoctorChecked) -> None:
         self.doctor = event.report

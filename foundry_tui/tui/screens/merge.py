@@ -1,5 +1,6 @@
-"""MergeScreen: the merge editor, pre-filled from the sources (choose the title, edit the
-combined body), with a preview of exactly what will be written before anything is."""
+"""MergeScreen: the merge editor, pre-filled from the sources (choose the title and the
+type, edit the combined body), with a preview of exactly what will be written before
+anything is."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.widgets import Button, Label, Select, Static, TextArea
 
 from foundry_tui.core.curation.merge import MergePlan
 from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.vocabulary import TYPES
 from foundry_tui.tui.screens.dialog import Dialog
 from foundry_tui.tui.text import plain, plain_lines, shown_lines
 
@@ -34,6 +36,9 @@ class MergeScreen(Dialog[MergePlan | None]):
             yield Select(
                 [(plain(t), t) for t in titles], value=self.plan.request.title, allow_blank=False, id="merge-title"
             )  # a prompt given as a str is parsed as markup: a title `[/]` would close the app
+            yield Label("Type")
+            types = list(dict.fromkeys([*(f.type for f in self.plan.sources), *TYPES]))  # the sources' types first
+            yield Select([(t, t) for t in types], value=self.plan.request.type, allow_blank=False, id="merge-type")
             yield Label("Body (the sources' bodies combined; edit to one claim)")
             yield TextArea(shown_lines(self.plan.request.body), id="merge-body")  # never a raw control character
             yield Label("", id="form-error")
@@ -44,6 +49,7 @@ class MergeScreen(Dialog[MergePlan | None]):
         self._refresh_preview()
 
     @on(Select.Changed, "#merge-title")
+    @on(Select.Changed, "#merge-type")
     @on(TextArea.Changed, "#merge-body")
     def _edited(self) -> None:
         self._refresh_preview()
@@ -51,7 +57,8 @@ class MergeScreen(Dialog[MergePlan | None]):
     def _current(self) -> MergePlan:
         title = self.query_one("#merge-title", Select).value
         body = self.query_one("#merge-body", TextArea).text
-        return self.plan.edited(str(title), body)
+        kind = self.query_one("#merge-type", Select).value
+        return self.plan.edited(str(title), body, str(kind))
 
     def _refresh_preview(self) -> None:
         error = self.query_one("#form-error", Label)

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from foundry_tui.tui.text import shown_lines
 
-REVEAL_WINDOW = 0.3  # seconds during which a reveal follows the layout of new content
+REVEAL_WINDOW = 1.0  # seconds during which a reveal follows the layout of new content (a loaded machine lays out late)
 
 
 def row_of(body: Static, text: str, line: int) -> int:

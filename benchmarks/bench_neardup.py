@@ -1,0 +1,142 @@
+"""Near-duplicate detection: quality on the labelled pairs, and the scan's speed at scale
+(a benchmark, not a test).
+
+Quality: tests/data/neardup_labelled.json holds 200 labelled pairs (duplicates, hard
+negatives, unrelated) with a fixed split; the scorer was tuned on "tuning" only. For each
+split this scores the pairs among that split's facts alone and prints precision and recall
+at the default threshold (tests/test_neardup.py holds the held-out bar: both >= 0.95).
+
+Speed: a scan (`DupeFinder(facts).scan()`, what `foundry memory dupes` runs after loading)
+of N generated facts of varied text plus the labelled ones; prints the best of `--repeat`
+wall times (and CPU times: on a shared machine the wall time also measures the other
+processes) and how many labelled duplicates the scan found among the noise.
+
+    python benchmarks/bench_neardup.py                 # quality, then 10,000 and 100,000
+    python benchmarks/bench_neardup.py --sizes 10000 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import time
+from pathlib import Path
+
+from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
+from foundry_tui.core.curation.neardup import DupeFinder
+from foundry_tui.core.memory.facts import Fact
+
+LABELLED = Path(__file__).resolve().parent.parent / "tests" / "data" / "neardup_labelled.json"
+TYPES = ("decision", "convention", "constraint", "domain", "risk", "glossary")
+COMMON = str.split(
+    "api service database cache queue order payment customer user tenant invoice billing export job worker "
+    "retry timeout latency error log metric alert config secret key region backup restore release branch deploy "
+    "build test review schema migration table index request response token session cookie upload image search "
+    "email webhook event stream topic cluster node pod container image report dashboard admin account plan "
+    "price discount shipping warehouse stock cart checkout refund return fraud rate limit version runtime "
+    "library framework client server gateway proxy certificate storage bucket file folder ticket team owner"
+)
+GLUE = str.split("the a is are must should never always only each every after before when with without for from in on")
+SYLLABLES = str.split("ka ro mi tu ne sa vo li pe da zu fi go ha ber tan sol mar kin dex ul or an et ix qua vi")
+
+
+def labelled(split: str | None = None) -> tuple[list[Fact], list[tuple[str, str, str]]]:
+    """The labelled facts (ids fact-0001…, in file order) and their pairs (a, b, label)."""
+    pairs = json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"]
+    facts: list[Fact] = []
+    out = []
+    for pair in pairs:
+        if split is not None and pair["split"] != split:
+            continue
+        ids = []
+        for side in (pair["a"], pair["b"]):
+            facts.append(
+                Fact(id=f"fact-{len(facts) + 1:04d}", type=side["type"], title=side["title"], body=side["body"])
+            )
+            ids.append(facts[-1].id)
+        out.append((ids[0], ids[1], pair["label"]))
+    return facts, out
+
+
+def precision_recall(finder: DupeFinder, pairs: list[tuple[str, str, str]], threshold: float) -> tuple[float, float]:
+    flagged = {(a, b) for a, b, _label in pairs if finder.score(a, b).score >= threshold}
+    true = {(a, b) for a, b, label in pairs if label == "duplicate"}
+    hit = len(flagged & true)
+    return (hit / len(flagged) if flagged else 1.0), hit / len(true)
+
+
+def varied_facts(count: int, first_number: int, seed: int = 5) -> list[Fact]:
+    """`count` facts of sentence-like text: common engineering words, glue words, numbers and a
+    long tail of made-up words drawn with a Zipf-like skew (as real vocabularies are)."""
+    rng = random.Random(seed)
+    tail = sorted({"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(30000)})
+    cumulative = list(itertools.accumulate(1 / (rank + 10) for rank in range(len(tail))))
+
+    def words(n: int) -> list[str]:
+        out = []
+        picks = rng.choices(tail, cum_weights=cumulative, k=n)
+        for i in range(n):
+            roll = rng.random()
+            if roll < 0.3:
+                out.append(rng.choice(GLUE))
+            elif roll < 0.6:
+                out.append(rng.choice(COMMON))
+            elif roll < 0.65:
+                out.append(str(rng.choice((2, 3, 5, 10, 15, 30, 50, 100, 250, 500, 1000))))
+            else:
+                out.append(picks[i])
+        return out
+
+    facts = []
+    for n in range(first_number, first_number + count):
+        title = " ".join(words(rng.randint(5, 10))).capitalize()
+        body = ". ".join(" ".join(words(rng.randint(6, 14))).capitalize() for _ in range(rng.randint(1, 5))) + "."
+        tags = tuple(rng.sample(COMMON, rng.randint(1, 3)))
+        facts.append(Fact(id=f"fact-{n:04d}", type=rng.choice(TYPES), title=title, body=body, tags=tags))
+    return facts
+
+
+def quality() -> None:
+    print(f"quality at the default threshold {DEFAULT_DUPE_THRESHOLD:.2f} (each split's facts alone):")
+    for split in ("tuning", "heldout"):
+        facts, pairs = labelled(split)
+        precision, recall = precision_recall(DupeFinder(facts), pairs, DEFAULT_DUPE_THRESHOLD)
+        dupes = sum(label == "duplicate" for _a, _b, label in pairs)
+        print(
+            f"  {split:<8} {len(pairs):>3} pairs ({dupes} duplicates): precision {precision:.2f}, recall {recall:.2f}"
+        )
+
+
+def speed(sizes: list[int], repeat: int) -> None:
+    facts, pairs = labelled()
+    true = {(a, b) for a, b, label in pairs if label == "duplicate"}
+    for size in sizes:
+        everything = facts + varied_facts(size, len(facts) + 1)
+        best = best_cpu = float("inf")
+        found: set[tuple[str, str]] = set()
+        for _ in range(repeat):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            candidates = DupeFinder(everything).scan(DEFAULT_DUPE_THRESHOLD)
+            best = min(best, time.perf_counter() - start)
+            best_cpu = min(best_cpu, time.process_time() - start_cpu)
+            found = {(c.a, c.b) for c in candidates}
+        print(
+            f"  scan of {size:,} varied facts + {len(facts)} labelled: best of {repeat} {best:.2f} s wall, "
+            f"{best_cpu:.2f} s CPU; "
+            f"{len(found)} pairs flagged, {len(found & true)}/{len(true)} labelled duplicates among them"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    quality()
+    speed(args.sizes, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

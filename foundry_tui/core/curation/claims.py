@@ -1,0 +1,192 @@
+"""The parts of a claim that tell two similar sentences apart: its numbers (digits and number
+words, versions such as v7 or 3.11), its codes (identifiers mixing letters and digits:
+eu-west-1, p95, sha-256), its names (products, tools, places: words written with capitals
+mid-sentence, CamelCase or ALL CAPS) and its polarity (a negation, or a word such as
+"optional" or "exclude" that turns a claim around).
+
+Near-duplicate scoring reads these as evidence against "the same claim" and the
+contradiction finder reads them as the places where two claims about one subject
+disagree. Pure functions over text; nothing here reads the disk.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# A token: a run of letters and digits, joined by . - _ / inside (3.11, eu-west-1, sha-256).
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[.\-_/][A-Za-z0-9]+)*")
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,500 → 1500
+_VERSION_SUFFIX = re.compile(r"^([a-z]{2,}?)v(\d+)$")  # uuidv7 → uuid + v7
+_VERSION = re.compile(r"^v(\d+(?:\.\d+)*)$")
+_UNITS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALES = {"hundred": 100, "thousand": 1000}
+_OTHER_NUMBERS = {"twice": "2", "dozen": "12"}  # not "once", "single", "double": rarely a count
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_NUMBER_WORDS = frozenset(_UNITS) | frozenset(_TENS) | frozenset(_SCALES) | frozenset(_OTHER_NUMBERS)
+# Capitalised words that name no subject of their own (generic acronyms and sentence words).
+_GENERIC_CAPS = _words(
+    "a an the we our i it if in on at to of for by no not never only all every each any this that these those "
+    "api apis json http https utc ci cd pr prs sql csv ui ux url urls id ids js cdn pii gdpr vat eu us uk b2b b2c "
+    "qa etl cpu cpus ram mb gb kb tb ms p95 p99 sla slo os iso rest crud dns ip tls ssl ssh sms"
+)
+# Lowercase words that name which thing a claim is about, as a name does (production vs staging).
+SUBJECT_WORDS = _words(
+    "production staging development sandbox preview ios android python java javascript typescript kotlin ruby "
+    "php rust golang linux windows macos partner"
+)
+NEGATIONS = _words(
+    "not no never cannot can't don't doesn't isn't aren't won't mustn't shouldn't nothing none neither nor "
+    "without forbidden prohibited disallowed"
+)
+# Words that turn a claim around without a negation: one side of each pair marks the flip.
+OPPOSITES = {
+    "optional": "required",
+    "exclude": "include",
+    "excludes": "includes",
+    "excluded": "included",
+    "disabled": "enabled",
+    "disable": "enable",
+    "forbid": "allow",
+    "forbids": "allows",
+    "deny": "allow",
+    "denied": "allowed",
+    "reject": "accept",
+    "rejected": "accepted",
+    "manual": "automatic",
+    "manually": "automatically",
+    "unsupported": "supported",
+    "insecure": "secure",
+    "mutable": "immutable",
+    "synchronous": "asynchronous",
+    "sync": "async",
+}
+
+
+def tokens(text: str) -> list[str]:
+    """The raw tokens of `text`, case kept (names are told by their capitals)."""
+    return _TOKEN.findall(text)
+
+
+def _number_words(words: list[str]) -> Iterable[tuple[int, str]]:
+    """(position, value) of each number written in words: "thirty-five" → 35, "two" → 2."""
+    for i, word in enumerate(words):
+        if word not in _NUMBER_WORDS and "-" not in word:
+            continue
+        parts = word.split("-")
+        if all(p in _UNITS or p in _TENS for p in parts) and len(parts) <= 2:
+            yield i, str(sum(_UNITS.get(p, 0) + _TENS.get(p, 0) for p in parts))
+        elif word in _OTHER_NUMBERS:
+            yield i, _OTHER_NUMBERS[word]
+        elif word in _SCALES and i > 0 and words[i - 1] in ("a", "one"):
+            yield i, str(_SCALES[word])
+
+
+def numbers(text: str, with_one: bool = True) -> frozenset[str]:
+    """The numbers `text` states: digits (1,000 and 1000 alike; 3.11 stays 3.11), versions
+    (v7), number words (twelve, thirty-five, twice). Digits inside codes (p95, eu-west-1, 4G)
+    are not numbers: they are part of a name. `with_one=False` leaves the word "one" out
+    (one release, one sellable variant: in rewording it is mostly an article)."""
+    found: set[str] = set()
+    lowered = _THOUSANDS.sub("", text.lower())
+    for token in _TOKEN.findall(lowered):
+        if _NUMBER.fullmatch(token):
+            found.add(_canonical_number(token))
+            continue
+        version = _VERSION.match(token) or _VERSION_SUFFIX.match(token)
+        if version:
+            found.add(_canonical_number(version.groups()[-1]))
+    words = re.findall(r"[a-z]+(?:-[a-z]+)?", lowered)
+    found.update(value for _i, value in _number_words(words if with_one else [w for w in words if w != "one"]))
+    return frozenset(found)
+
+
+def _canonical_number(token: str) -> str:
+    if "." in token and token.count(".") == 1:
+        whole, _dot, fraction = token.partition(".")
+        if set(fraction) == {"0"}:
+            return str(int(whole))
+        return f"{int(whole)}.{fraction}"  # 3.11 stays 3.11, 3.10 stays 3.10: versions, not decimals
+    return str(int(token)) if token.isdigit() else token
+
+
+def codes(text: str) -> frozenset[str]:
+    """Identifiers mixing letters and digits (eu-west-1, p95, sha-256, ed25519, 4g), lowercased;
+    a bare version (v7, uuidv7) is a number, not a code."""
+    found = set()
+    for token in _TOKEN.findall(text.lower()):
+        has_digit = any(c.isdigit() for c in token)
+        has_alpha = any(c.isalpha() for c in token)
+        if has_digit and has_alpha and not (_VERSION.match(token) or _VERSION_SUFFIX.match(token)):
+            found.add(token)
+    return frozenset(found)
+
+
+def names(text: str) -> frozenset[str]:
+    """Names in `text`, lowercased: a word with a capital letter after its first (OpenSearch,
+    iOS), in capitals (AWS, SES), capitalised anywhere but where a sentence starts
+    (Postmark, Vault), or one of the SUBJECT_WORDS (production, android...). Generic
+    acronyms (API, JSON, UTC...) are not names."""
+    found = set()
+    sentence_start = True
+    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*|[.!?:;]", text):
+        word = match.group()
+        if word in ".!?:;":
+            sentence_start = True
+            continue
+        lower = word.lower()
+        inner_capital = any(c.isupper() for c in word[1:])
+        if lower in SUBJECT_WORDS or (
+            lower not in _GENERIC_CAPS and (inner_capital or (word[0].isupper() and not sentence_start))
+        ):
+            found.add(lower)
+        sentence_start = False
+    return frozenset(found)
+
+
+def polarity(words: Iterable[str]) -> int:
+    """1 for an affirmative claim, -1 for a turned-around one: an odd count of negations and
+    flipping words (optional, exclude, disabled...)."""
+    flips = sum(1 for w in words if w in NEGATIONS or w in OPPOSITES or w.endswith("n't"))
+    return -1 if flips % 2 else 1
+
+
+def polarity_of(text: str) -> int:
+    return polarity(re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower()))

@@ -1,0 +1,67 @@
+"""The parts of a claim (core/curation/claims.py): numbers, codes, names, polarity."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from foundry_tui.core.curation.claims import codes, names, numbers, polarity_of
+
+UNITS = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
+TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+
+
+def in_words(n: int) -> str:
+    if n < 10:
+        return UNITS[n]
+    if n < 20:
+        return TEENS[n - 10]
+    return TENS[n // 10] + (f"-{UNITS[n % 10]}" if n % 10 else "")
+
+
+@given(st.integers(min_value=0, max_value=10**9))
+def test_digits_are_read_with_or_without_thousands_separators(n: int) -> None:
+    assert numbers(f"The limit is {n} requests per minute") == {str(n)}
+    assert numbers(f"The limit is {n:,} requests per minute") == {str(n)}
+
+
+@given(st.integers(min_value=2, max_value=99))
+def test_number_words_are_numbers(n: int) -> None:
+    assert numbers(f"Deploys need {in_words(n)} approvals") == {str(n)}
+
+
+def test_versions_codes_and_the_word_one() -> None:
+    assert numbers("Python 3.11 is the minimum; 3.10 is not") == {"3.11", "3.10"}
+    assert numbers("Use UUIDv7 keys, not v4") == {"7", "4"}
+    assert numbers("Checkout p95 stays in eu-west-1 on 4G") == set()
+    assert codes("Checkout p95 stays in eu-west-1 on 4G") == {"p95", "eu-west-1", "4g"}
+    assert numbers("Deploys need one approval") == {"1"}
+    assert numbers("Deploys need one approval", with_one=False) == set()
+    assert numbers("Retries happen twice") == {"2"}
+
+
+def test_names_are_capitalised_mid_sentence_camel_case_or_known_subjects() -> None:
+    assert names("Transactional email goes out via Postmark, not Amazon SES.") == {"postmark", "amazon", "ses"}
+    assert names("Search is served by OpenSearch on iOS and in production") == {"opensearch", "ios", "production"}
+    assert names("The API returns JSON in UTC. Kafka carries the events.") == set()
+
+
+SENTENCES = st.sampled_from(
+    [
+        "Deploys need two approvals",
+        "Uploads are scanned for viruses",
+        "Prices include VAT",
+        "Two-factor authentication is required for admins",
+        "Invoices can be edited after they are issued",
+    ]
+)
+
+
+@given(SENTENCES, st.sampled_from(["not", "never", "no longer", "optional and not"]))
+def test_a_negation_turns_a_claim_around(sentence: str, negation: str) -> None:
+    subject, _space, rest = sentence.partition(" ")
+    negated = f"{subject} {negation} {rest}"
+    flips = 2 if negation == "optional and not" else 1
+    assert polarity_of(negated) == polarity_of(sentence) * (-1) ** flips
+    assert polarity_of(sentence) == 1

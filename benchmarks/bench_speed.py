@@ -24,6 +24,7 @@ as on an ordinary installation.
 
     python benchmarks/bench_speed.py                       # 1,000, 10,000 and 100,000 facts
     python benchmarks/bench_speed.py --sizes 10000 --repeats 5
+    python benchmarks/bench_speed.py --sizes 10000 --only tui      # first paint only
 """
 
 from __future__ import annotations
@@ -239,7 +240,7 @@ def neardup_seconds(root: Path, env: dict[str, str], limit: float) -> str:
 # ---- one size ------------------------------------------------------------------------------
 
 
-def bench(count: int, repeats: int, neardup_limit: float) -> dict[str, str]:
+def bench(count: int, repeats: int, neardup_limit: float, only: set[str]) -> dict[str, str]:
     base = Path(tempfile.mkdtemp(prefix=f"foundry-speed-{count}-"))
     root = base / "project"
     env = child_env(base / "cache")
@@ -251,35 +252,38 @@ def bench(count: int, repeats: int, neardup_limit: float) -> dict[str, str]:
         search = [*foundry_command(), "memory", "search", "--root", str(root), "--today", TODAY, qs[0]]
 
         seconds, _, cpu = peak_rss_kib(search, env)  # empty cache: parse every file
-        row["first-ever load (no cache), CLI search"] = f"{seconds:.2f} s (CPU {cpu:.1f} s)"
-        peak_rss_kib(search, env)
-        _, kib, _ = peak_rss_kib(search, env)
-        row["resident memory, CLI search"] = f"{kib / 1024:.0f} MB"
+        if "cli" in only:
+            row["first-ever load (no cache), CLI search"] = f"{seconds:.2f} s (CPU {cpu:.1f} s)"
+            peak_rss_kib(search, env)
+            _, kib, _ = peak_rss_kib(search, env)
+            row["resident memory, CLI search"] = f"{kib / 1024:.0f} MB"
 
-        first, write = server_figures(root, env, qs)
-        row["memory_write in a running server (p50)"] = f"{write:.1f} ms"
-        if count <= 10000:  # issue 11's bars are at 1,000 and 10,000
-            row["first memory_search after start (issue 11)"] = f"{first:.0f} ms"
-            row["hook user-prompt-submit (issue 11)"] = f"{hook_ms(root, env, qs):.0f} ms"
+        if "mcp" in only:
+            first, write = server_figures(root, env, qs)
+            row["memory_write in a running server (p50)"] = f"{write:.1f} ms"
+            if count <= 10000:  # issue 11's bars are at 1,000 and 10,000
+                row["first memory_search after start (issue 11)"] = f"{first:.0f} ms"
+                row["hook user-prompt-submit (issue 11)"] = f"{hook_ms(root, env, qs):.0f} ms"
+        if "tui" in only:
+            terminal = Terminal(env)
+            tui = f"{' '.join(foundry_command())} tui --root {root} --today {TODAY}"
+            bare = f"{sys.executable} -c '{BARE_APP}'"
+            expected = first_index_line(root)
+            terminal.paint(tui, expected)  # bytecode written, cache warm
+            terminal.paint(bare, "bare app ready")
+            bare_runs, tui_runs, tui_peaks = [], [], []
+            for _ in range(repeats):
+                bare_runs.append(terminal.paint(bare, "bare app ready")[0])
+                seconds, peak = terminal.paint(tui, expected)
+                tui_runs.append(seconds)
+                tui_peaks.append(peak)
+            bare_s, tui_s = statistics.median(bare_runs), statistics.median(tui_runs)
+            row["bare Textual app first paint (same run)"] = f"{bare_s:.2f} s"
+            row["foundry tui first paint (cache warm)"] = f"{tui_s:.2f} s ({tui_s / bare_s:.2f}x bare)"
+            row["resident memory, foundry tui"] = f"{max(tui_peaks) / 1024:.0f} MB"
 
-        terminal = Terminal(env)
-        tui = f"{' '.join(foundry_command())} tui --root {root} --today {TODAY}"
-        bare = f"{sys.executable} -c '{BARE_APP}'"
-        expected = first_index_line(root)
-        terminal.paint(tui, expected)  # bytecode written, cache warm
-        terminal.paint(bare, "bare app ready")
-        bare_runs, tui_runs, tui_peaks = [], [], []
-        for _ in range(repeats):
-            bare_runs.append(terminal.paint(bare, "bare app ready")[0])
-            seconds, peak = terminal.paint(tui, expected)
-            tui_runs.append(seconds)
-            tui_peaks.append(peak)
-        bare_s, tui_s = statistics.median(bare_runs), statistics.median(tui_runs)
-        row["bare Textual app first paint (same run)"] = f"{bare_s:.2f} s"
-        row["foundry tui first paint (cache warm)"] = f"{tui_s:.2f} s ({tui_s / bare_s:.2f}x bare)"
-        row["resident memory, foundry tui"] = f"{max(tui_peaks) / 1024:.0f} MB"
-
-        row["near-duplicate scan"] = neardup_seconds(root, env, neardup_limit)
+        if "neardup" in only:
+            row["near-duplicate scan"] = neardup_seconds(root, env, neardup_limit)
         return row
     finally:
         if terminal is not None:
@@ -300,11 +304,22 @@ BARS = {
 }
 
 
+GROUPS = {"cli", "mcp", "tui", "neardup"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--repeats", type=int, default=5, help="first-paint runs per app and size (median)")
     parser.add_argument("--neardup-limit", type=float, default=120.0, help="seconds before the scan is called over")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=sorted(GROUPS),
+        default=sorted(GROUPS),
+        help="measure only these groups of rows (cli: first-ever load and resident memory of a search; "
+        "mcp: the server and hook rows; tui: first paint; neardup: the scan)",
+    )
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         sys.exit("bench_speed: tmux is needed for the first-paint rows (apt-get install tmux)")
@@ -319,7 +334,7 @@ def main() -> None:
     )
     rows = []
     for n in args.sizes:
-        rows.append(bench(n, args.repeats, args.neardup_limit))
+        rows.append(bench(n, args.repeats, args.neardup_limit, set(args.only)))
         print(f"{n:,} facts: " + "; ".join(f"{k} {v}" for k, v in rows[-1].items()), flush=True)
     width = max(len(k) for k in BARS)
     print(f"{'':<{width}}  " + "  ".join(f"{n:>24,}" for n in args.sizes) + "  bar")

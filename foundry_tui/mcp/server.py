@@ -72,11 +72,14 @@ class FoundryServer:
             return self._project
 
     def _warm(self) -> None:
-        """Load the facts off the request path. The watcher and the word index start after
-        the first tool call has been answered, so that call never competes with them for
-        the interpreter."""
+        """Load the facts off the request path. The word index and a watcher thread (where
+        the kernel's queue is not available) start after the first tool call has been
+        answered, so that call never competes with them for the interpreter."""
         try:
             project = self.project()
+            # The kernel's queue of changes in place before the scan (Linux): the first tool
+            # call then reads the queue instead of statting every file a second time.
+            project.watch(kernel_only=True)
             project.sync()
         except Exception as exc:  # the first real call will report the problem properly
             print(f"foundry mcp: warm-up skipped: {exc}", file=sys.stderr)

@@ -28,8 +28,13 @@ def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
     """A mode's screen, its module imported only when the mode is first shown."""
 
     def make() -> Screen[Any]:
-        screen: type[Screen[Any]] = getattr(importlib.import_module(f"foundry_tui.tui.screens.{module}"), name)
-        return screen()
+        screen_class: type[Screen[Any]] = getattr(importlib.import_module(f"foundry_tui.tui.screens.{module}"), name)
+        screen = screen_class()
+        # A new screen's widgets are styled as they mount, so it is up to date with the CSS;
+        # left at Textual's -1, the first switch to its mode re-parses every stylesheet twice
+        # (App.refresh_css, ~80 ms each), which the first paint waited for.
+        screen._css_update_count = screen.app._css_update_count
+        return screen
 
     return make
 

@@ -152,11 +152,16 @@ class Project:
             builder.join(timeout)
         return self._search_index is not None
 
-    def watch(self) -> None:
-        """Watch the facts folder so that `sync()` need not stat every file (long-lived processes)."""
+    def watch(self, *, kernel_only: bool = False) -> None:
+        """Watch the facts folder so that `sync()` need not stat every file (long-lived processes).
+
+        With `kernel_only`, only where the kernel's queue is available (no thread: cheap
+        before a first answer); elsewhere the watchfiles thread waits for a later call."""
         with self._lock:
             if self._watcher is None:
                 kernel = _KernelWatcher.open(self.layout.facts_dir)
+                if kernel is None and kernel_only:
+                    return
                 self._watcher = kernel if kernel is not None else _FactWatcher(self.layout.facts_dir)
             if isinstance(self._watcher, _FactWatcher):
                 self._watcher.ensure_started()

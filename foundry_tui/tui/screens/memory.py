@@ -97,7 +97,8 @@ class MemoryScreen(FoundryScreen[None]):
     def _after_paint(self) -> None:
         """Work that should not compete with painting the memory: the word index (searches
         as you type stay within a frame at any size once it exists; a no-op after the first
-        time, scans answer meanwhile) and the doctor."""
+        time, scans answer meanwhile), the doctor, and the fact pane's Markdown widget."""
+        self.query_one(FactDetail).mount_body()
         self.project.use_search_index(background=True)
         self.check_doctor()
         self.count_proposals()

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.search import Hit, format_score
@@ -40,7 +40,22 @@ class FactDetail(VerticalScroll):
         yield Static("", id="detail-fields")
         yield ChainList(id="chain")
         yield Static("", id="detail-score")
-        yield Markdown("", id="detail-body")
+        # The body's Markdown widget (about 70 ms of imports, markdown_it) is mounted after
+        # the first paint, by `mount_body` or the first `show`, whichever comes first.
+
+    def mount_body(self) -> None:
+        """Mount the body's Markdown widget, empty, if no fact has been shown yet."""
+        if not self.query("#detail-body"):
+            self._show_body("")
+
+    def _show_body(self, text: str) -> None:
+        from textual.widgets import Markdown
+
+        bodies = self.query("#detail-body")
+        if bodies:
+            bodies.first(Markdown).update(text)
+        else:
+            self.mount(Markdown(text, id="detail-body"))
 
     def show(self, fact_id: str | None, overview: Overview, hit: Hit | None, query: str) -> None:
         colours = ThemeColours.of(self.app)
@@ -55,7 +70,7 @@ class FactDetail(VerticalScroll):
         self._show_fields(fact, overview)
         self._show_chain(fact, overview)
         self._show_score(hit, query, colours)
-        self.query_one("#detail-body", Markdown).update(shown_lines(fact.body))
+        self._show_body(shown_lines(fact.body))
 
     # ---- the sections ----------------------------------------------------------------------
 
@@ -65,7 +80,7 @@ class FactDetail(VerticalScroll):
         self.query_one("#detail-fields", Static).update(fields)
         self.query_one(ChainList).display = False
         self.query_one("#detail-score", Static).update("")
-        self.query_one("#detail-body", Markdown).update("")
+        self._show_body("")
 
     def _show_broken(self, name: str, overview: Overview, colours: ThemeColours) -> None:
         reason = next((b.reason for b in overview.broken if b.name == name), "")

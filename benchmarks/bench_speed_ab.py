@@ -1,0 +1,110 @@
+"""Two checkouts side by side: `foundry tui` first paint (with the bare Textual app) or the
+first memory_search after `foundry mcp` starts, alternating A, B (and bare) run by run so
+that both see the same load of a busy machine. Each tree is used through PYTHONPATH, so
+pass two source trees of foundry-tui (for instance `git archive` of two commits).
+
+    python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 7 --what tui
+    python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 9 --what mcp
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import bench_speed  # noqa: E402
+from bench_memory import INIT, Server, generate, queries  # noqa: E402
+
+
+def tui_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: int) -> dict[str, list[float]]:
+    terminal = bench_speed.Terminal(env)
+    try:
+        line = bench_speed.first_index_line(root)
+        today = bench_speed.TODAY
+        commands = {
+            name: f"env PYTHONPATH={tree} {sys.executable} -m foundry_tui tui --root {root} --today {today}"
+            for name, tree in trees.items()
+        }
+        commands["bare"] = f"{sys.executable} -c '{bench_speed.BARE_APP}'"
+        expected = {name: line for name in trees} | {"bare": "bare app ready"}
+        for name, command in commands.items():
+            terminal.paint(command, expected[name])  # bytecode written, cache warm
+        runs: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(repeats):
+            for name, command in commands.items():
+                runs[name].append(terminal.paint(command, expected[name])[0])
+        return runs
+    finally:
+        terminal.close()
+
+
+def mcp_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: int) -> dict[str, list[float]]:
+    qs = queries(generate_vocab[0], 40, seed=5)
+    runs: dict[str, list[float]] = {name: [] for name in trees}
+    old = dict(os.environ)
+    try:
+        for attempt in range(repeats):
+            for name, tree in trees.items():
+                os.environ.clear()
+                os.environ.update(env)  # bench_memory.Server inherits this process's environment
+                os.environ["PYTHONPATH"] = tree
+                server = Server(root)
+                server.request("initialize", INIT["params"])  # type: ignore[arg-type]
+                runs[name].append(server.search(qs[attempt % len(qs)])[0])
+                server.close()
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    return runs
+
+
+generate_vocab: list[object] = []
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", help="source tree A (the one before)")
+    parser.add_argument("b", help="source tree B (the one after)")
+    parser.add_argument("--count", type=int, default=10000)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--what", choices=["tui", "mcp"], default="tui")
+    args = parser.parse_args()
+    trees = {"A": str(Path(args.a).resolve()), "B": str(Path(args.b).resolve())}
+    base = Path(tempfile.mkdtemp(prefix=f"foundry-ab-{args.count}-"))
+    root = base / "project"
+    env = bench_speed.child_env(base / "cache")
+    try:
+        generate_vocab.append(generate(root, args.count))
+        print(f"load average {os.getloadavg()[0]:.1f} at start", flush=True)
+        if args.what == "tui":
+            real_sleep = time.sleep
+            # Terminal.paint waits 3 s for the resident-memory figure: not needed here.
+            bench_speed.time.sleep = lambda s: None if s >= 1 else real_sleep(s)  # type: ignore[assignment]
+            runs = tui_runs(trees, root, env, args.repeats)
+            bench_speed.time.sleep = real_sleep  # type: ignore[assignment]
+            unit = "s"
+        else:
+            runs = mcp_runs(trees, root, env, args.repeats)
+            unit = "ms"
+        for name, values in runs.items():
+            shown = " ".join(f"{v:.2f}" for v in values)
+            median = statistics.median(values)
+            extra = f" ({median / statistics.median(runs['bare']):.2f}x bare)" if "bare" in runs else ""
+            print(f"{name}: median {median:.2f} {unit}{extra}   runs: {shown}")
+        print(f"load average {os.getloadavg()[0]:.1f} at the end", flush=True)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foundry_tui.core.curation.claims import codes, names, numbers, polarity_of
+from foundry_tui.core.curation.claims import ANTONYMS, codes, names, numbers, polarity_of, quantities
 
 UNITS = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
@@ -65,3 +65,34 @@ def test_a_negation_turns_a_claim_around(sentence: str, negation: str) -> None:
     flips = 2 if negation == "optional and not" else 1
     assert polarity_of(negated) == polarity_of(sentence) * (-1) ** flips
     assert polarity_of(sentence) == 1
+
+
+UNIT_SECONDS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400, "weeks": 604800}
+
+
+@given(st.integers(min_value=1, max_value=10_000), st.sampled_from(sorted(UNIT_SECONDS)))
+def test_a_quantity_is_its_size_in_the_base_unit(n: int, unit: str) -> None:
+    assert quantities(f"Tokens expire after {n} {unit}") == {str(n): str(n * UNIT_SECONDS[unit])}
+    assert quantities(f"Tokens expire after {n:,}-{unit[:-1]}s") == {str(n): str(n * UNIT_SECONDS[unit])}
+
+
+def test_quantities_written_in_words_and_one_unit_adverbs() -> None:
+    assert quantities("Lambda functions must finish within 15 minutes") == {"15": "900"}
+    assert quantities("AWS caps a Lambda invocation at 900 seconds") == {"900": "900"}
+    assert quantities("Keep old fields for half a year") == {"half a year": "15552000"}
+    assert quantities("for six months") == {"6": "15552000"}
+    assert quantities("rotated monthly") == {"monthly": "2592000"}
+    assert quantities("Uploads up to 25 MB") == quantities("uploads up to 25 megabytes") == {"25": "26214400"}
+    # Letters that are not units after an article, and numbers without a unit, are not quantities.
+    assert quantities("Orders are sent as multiple parcels") == {}
+    assert quantities("100 requests per minute, one release") == {}
+
+
+def test_antonyms_go_both_ways() -> None:
+    assert "exclude" in ANTONYMS["include"] and "include" in ANTONYMS["exclude"]
+    assert all(word in ANTONYMS[other] for word, others in ANTONYMS.items() for other in others)
+
+
+def test_paths_are_codes() -> None:
+    assert codes("Every service exposes /healthz") == {"/healthz"}
+    assert codes("and/or 1/2 of them") == set()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
-from foundry_tui.core.curation.neardup import Candidate, DupeFinder, group, terms
+from foundry_tui.core.curation.neardup import Candidate, DupeFinder, group, term_counts, terms
 from foundry_tui.core.memory.facts import Fact, id_order
 
 from .data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
@@ -80,8 +81,8 @@ def test_demo_pair_is_found_with_reasons(demo_root: object) -> None:
     assert lines[0] == "Near-duplicate candidates (threshold 0.50; nothing is merged automatically):"
     assert lines[2] == "  group 1: fact-0007, fact-0014"
     assert lines[5] == (
-        "    fact-0007 ~ fact-0014  0.94  shared: api (title/tags/body), case (title/body), json (title/tags/body), "
-        "snake (title/body), key (title/body), responses (title); words 0.79, titles 0.60"
+        "    fact-0007 ~ fact-0014  0.95  shared: api (title/tags/body), case (title/body), json (title/tags/body), "
+        "snake (title/body), key (title/body), responses (title); words 0.79, titles 0.63"
     )
     data = json.loads(run_cli("--root", str(demo_root), "--today", "2026-11-30", "memory", "dupes", "--json").out)
     assert data["groups"][0]["ids"] == ["fact-0007", "fact-0014"]
@@ -238,3 +239,40 @@ def test_the_issues_examples_titles_alone() -> None:
     for number, (_a, _b, same) in enumerate(pairs):
         score = finder.score(facts[2 * number].id, facts[2 * number + 1].id).score
         assert (score >= DEFAULT_DUPE_THRESHOLD) == same, (number, score)
+
+
+def test_abbreviations_and_numeronyms_meet_their_long_forms() -> None:
+    assert terms("k8s Kubernetes") == ["kubernetes", "kubernetes"]
+    assert terms("PG Postgres PostgreSQL") == ["postgres"] * 3
+    assert terms("TS TypeScript, JS JavaScript, 2FA MFA") == ["typescript"] * 2 + ["javascript"] * 2 + ["mfa"] * 2
+    assert terms("prod production, env environment") == ["production"] * 2 + ["environment"] * 2
+
+
+@given(st.text(alphabet="abk8s2fa i18n.-PGv7 ", max_size=60))
+def test_term_counts_count_the_terms(text: str) -> None:
+    assert term_counts(text) == Counter(terms(text))
+
+
+def _pair_score(title_a: str, body_a: str, title_b: str, body_b: str) -> Candidate:
+    facts = [
+        Fact(id="fact-0001", type="constraint", title=title_a, body=body_a),
+        Fact(id="fact-0002", type="constraint", title=title_b, body=body_b),
+    ]
+    return DupeFinder(facts).score("fact-0001", "fact-0002")
+
+
+def test_a_quantity_in_other_units_is_the_same_number() -> None:
+    same = _pair_score("Jobs must finish within 15 minutes", "", "Jobs must finish within 900 seconds", "")
+    assert "differs" not in same.why()
+    other = _pair_score("Jobs must finish within 15 minutes", "", "Jobs must finish within 20 minutes", "")
+    assert other.score < DEFAULT_DUPE_THRESHOLD and other.differs == ["numbers 15 vs 20"]
+
+
+def test_opposite_words_are_evidence_against() -> None:
+    pair = _pair_score("Prices include VAT for EU customers", "", "Prices exclude VAT for EU customers", "")
+    assert pair.score < DEFAULT_DUPE_THRESHOLD and pair.differs[0].startswith("include vs exclud")
+
+
+def test_a_version_written_onto_a_name_is_the_name() -> None:
+    pair = _pair_score("Use UUIDv7 for new primary keys", "", "New primary keys are UUID v7", "")
+    assert not any(d.startswith("names") for d in pair.differs)

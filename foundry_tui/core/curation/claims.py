@@ -20,6 +20,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)*")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,500 → 1500
 _VERSION_SUFFIX = re.compile(r"^([a-z]{2,}?)v(\d+)$")  # uuidv7 → uuid + v7
 _VERSION = re.compile(r"^v(\d+(?:\.\d+)*)$")
+_PATH = re.compile(r"(?<![\w/.])/[a-z][a-z0-9_\-]*(?:/[a-z0-9_\-{}:]+)*")
 _UNITS = {
     "zero": 0,
     "one": 1,
@@ -100,6 +101,26 @@ OPPOSITES = {
 }
 
 
+# Words that name opposite sides of one thing in software (a claim about one is not a claim about
+# the other): a title with one and the other title with its opposite are two claims.
+_ANTONYM_PAIRS = (
+    "include exclude; enable disable; allow deny; allow forbid; accept reject; public private; "
+    "read write; upload download; import export; encrypt decrypt; increase decrease; before after; first last; "
+    "minimum maximum; start stop; start finish; open close; success failure; succeed fail; request response; "
+    "client server; input output; inbound outbound; ingress egress; upstream downstream; reserve release; "
+    "lock unlock; online offline; sync async; synchronous asynchronous; frontend backend; add remove; "
+    "create delete; grant revoke; login logout; encode decode; push pull; producer consumer; primary replica; "
+    "leader follower; master replica; horizontal vertical; inclusive exclusive; ascending descending; "
+    "lower upper; earliest latest; "
+    "oldest newest; credit debit; buy sell; income expense; sender recipient; source target"
+)
+ANTONYMS: dict[str, frozenset[str]] = {}
+for _pair in _ANTONYM_PAIRS.split("; "):
+    _one, _other = _pair.split()
+    ANTONYMS[_one] = ANTONYMS.get(_one, frozenset()) | {_other}
+    ANTONYMS[_other] = ANTONYMS.get(_other, frozenset()) | {_one}
+
+
 def tokens(text: str) -> list[str]:
     """The raw tokens of `text`, case kept (names are told by their capitals)."""
     return _TOKEN.findall(text)
@@ -138,6 +159,64 @@ def numbers(text: str, with_one: bool = True) -> frozenset[str]:
     return frozenset(found)
 
 
+# Units of time and size, in seconds and bytes: "15 minutes" and "900 seconds" state one quantity.
+_DAY = 86_400
+_UNIT_SIZES = {
+    **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds"), 0.001),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), 60),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 3600),
+    **dict.fromkeys(("day", "days"), _DAY),
+    **dict.fromkeys(("week", "weeks"), 7 * _DAY),
+    **dict.fromkeys(("month", "months"), 30 * _DAY),
+    **dict.fromkeys(("year", "years"), 360 * _DAY),  # twelve months, so that 12 months is a year
+    **dict.fromkeys(("kb", "kib", "kilobyte", "kilobytes"), 2**10),
+    **dict.fromkeys(("mb", "mib", "megabyte", "megabytes"), 2**20),
+    **dict.fromkeys(("gb", "gib", "gigabyte", "gigabytes"), 2**30),
+    **dict.fromkeys(("tb", "tib", "terabyte", "terabytes"), 2**40),
+}
+_ONE_UNIT = {"hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week", "monthly": "month"}
+_ONE_UNIT |= {"yearly": "year", "annually": "year", "annual": "year", "fortnightly": "2 weeks"}
+_UNIT_NAMES = "|".join(sorted(_UNIT_SIZES, key=len, reverse=True))
+_QUANTITY = re.compile(
+    r"\b(?:(half an?) |(an?|one) |(\d+(?:\.\d+)?)[ -]?|([a-z]+(?:-[a-z]+)?)[ -])(" + _UNIT_NAMES + r")\b"
+)
+
+
+def quantities(text: str) -> dict[str, str]:
+    """The quantities of time and size `text` states, each as {the number as written: its
+    size in seconds or bytes}: "15 minutes" → {"15": "900"}; a quantity without digits is
+    keyed by its words: "half a year" → {"half a year": "15552000"}, "daily" → {"daily":
+    "86400"}. A number without a unit is not here."""
+    found: dict[str, str] = {}
+    lowered = _THOUSANDS.sub("", text.lower())
+    for match in _QUANTITY.finditer(lowered):
+        half, _article, digits, word = match.group(1, 2, 3, 4)
+        unit_name = match.group(5)
+        unit = _UNIT_SIZES[unit_name]
+        if len(unit_name) == 1 and not digits:  # "a s", "one h": letters, not units
+            continue
+        if digits:
+            amount, written = float(digits), _canonical_number(digits)
+        elif word:
+            value = next((v for _i, v in _number_words([word])), None)
+            if value is None:
+                continue
+            amount, written = float(value), value
+        else:
+            amount, written = (0.5 if half else 1.0), match.group()
+        found.setdefault(written, _size(amount * unit))
+    for word in re.findall(r"[a-z]+", lowered):
+        if word in _ONE_UNIT:
+            count, _space, unit_name = _ONE_UNIT[word].rpartition(" ")
+            found.setdefault(word, _size(float(count or 1) * _UNIT_SIZES[unit_name]))
+    return found
+
+
+def _size(amount: float) -> str:
+    return f"{amount:.3f}".rstrip("0").rstrip(".")
+
+
 def _canonical_number(token: str) -> str:
     if "." in token and token.count(".") == 1:
         whole, _dot, fraction = token.partition(".")
@@ -148,9 +227,9 @@ def _canonical_number(token: str) -> str:
 
 
 def codes(text: str) -> frozenset[str]:
-    """Identifiers mixing letters and digits (eu-west-1, p95, sha-256, ed25519, 4g), lowercased;
-    a bare version (v7, uuidv7) is a number, not a code."""
-    found = set()
+    """Identifiers mixing letters and digits (eu-west-1, p95, sha-256, ed25519, 4g) and paths
+    (/health), lowercased; a bare version (v7, uuidv7) is a number, not a code."""
+    found = set(_PATH.findall(text.lower()))  # /health, /v2/orders: an endpoint is named by its path
     for token in _TOKEN.findall(text.lower()):
         has_digit = any(c.isdigit() for c in token)
         has_alpha = any(c.isalpha() for c in token)

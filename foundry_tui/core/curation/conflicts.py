@@ -28,6 +28,7 @@ from foundry_tui.core.curation import claims
 from foundry_tui.core.curation.neardup import surface, terms
 from foundry_tui.core.memory.facts import Fact, id_order
 
+FRAME_SLACK = 1  # words either frame may have that the other lacks when their numbers differ
 SAME_WORDS = 0.5  # the smaller share of either title's other words the other title says
 ALL_PAIRS_UP_TO = 60  # a subject with this many facts or fewer: compare all its pairs
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[.\-_/'][A-Za-z0-9]+)*")
@@ -120,7 +121,10 @@ def disagreement(a: ClaimShape, b: ClaimShape) -> list[tuple[str, str, str]]:
     if shared < SAME_WORDS * len(a_frame) or shared < SAME_WORDS * len(b_frame):
         return []
     parts: list[tuple[str, str, str]] = []
-    numbers_differ = bool(a.numbers - b.numbers) and bool(b.numbers - a.numbers)
+    # Numbers disagree about one thing only when the rest says the same: at most one word of
+    # either frame is not in the other ("within 4 hours on weekdays" / "24 hours at weekends": two).
+    same_rest = len(a_frame - b_frame) <= FRAME_SLACK and len(b_frame - a_frame) <= FRAME_SLACK
+    numbers_differ = bool(a.numbers - b.numbers) and bool(b.numbers - a.numbers) and same_rest
     a_names, b_names = (a.names | a.codes) - b_frame, (b.names | b.codes) - a_frame
     names_differ = bool(a_names - b_names) and bool(b_names - a_names)
     if numbers_differ and names_differ:

@@ -13,10 +13,12 @@ Pairs that chain are grouped (A~B, B~C: one group). Nothing is merged here.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
+import operator
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, KeysView, Sequence
 from typing import Any
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
@@ -25,13 +27,14 @@ from foundry_tui.core.memory.facts import Fact, id_order
 
 # Tags say which topic a fact is about, not what it claims: they propose candidates and count at
 # half credit in the cover, but carry no weight in the cosine (shared tags are no shared claim).
-TITLE_WEIGHT, TAG_WEIGHT, BODY_WEIGHT = 2.0, 0.0, 1.0
+TITLE_WEIGHT, TAG_WEIGHT = 2.0, 0.0  # a body word weighs 1 per occurrence
 # The score is a logistic model over the pair's features; its weights were fitted on the tuning
 # part of tests/data/neardup_labelled.json (benchmarks/bench_neardup.py reports the held-out part).
-BIAS, W_COVER_MIN, W_COVER_MAX, W_COSINE, W_TITLES = -1.75, 1.28, 1.91, 2.3, 0.69
+BIAS, W_COVER_MIN, W_COVER_MAX, W_COSINE, W_TITLES = -2.09, 1.52, 2.16, 2.36, 0.68
 # Titles stating different numbers or names (or a number the other contradicts) never marked a
 # duplicate in the tuning part: such a difference all but vetoes; a number on one side only does not.
-AGAINST = {"numbers": -8.0, "names": -8.0, "one-sided number": -1.55, "number the other lacks": -8.0}
+AGAINST = {"numbers": -8.0, "names": -8.0, "opposites": -8.0, "one-sided number": -1.55, "polarity": 0.0}
+WITH_POLARITY = False
 BODY_CREDIT = 0.5
 FLOOR = -6.0  # below this no difference can matter (the score stays under 0.01)
 CANDIDATE_TERMS = 8  # each fact's rarest words that propose candidates
@@ -39,6 +42,21 @@ ALL_PAIRS_UP_TO = 400  # below this many facts, simply score every pair
 MAX_POSTING, MAX_POSTING_SHARE = 200, 0.002  # a rare word is in at most this many facts (or this share)
 
 _WORD = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)*")  # uuidv7 → uuid, 7: letters and digits apart
+# ...but for the numeronyms people write as words (k8s, i18n), spelled out before the split.
+_NUMERONYMS = frozenset(("k8s", "i18n", "l10n", "a11y", "o11y", "2fa", "e2e"))
+_NUMERONYM = re.compile(r"\b(?:" + "|".join(_NUMERONYMS) + r")\b")
+_NUMERONYM_HINTS = ("8s", "18n", "10n", "11y", "2fa", "2e")
+
+
+def _words(text: str) -> list[str]:
+    """The raw words of `text`, lowercased (numeronyms kept whole)."""
+    lowered = text.lower()
+    if any(hint in lowered for hint in _NUMERONYM_HINTS):
+        lowered = _NUMERONYM.sub(lambda m: "\x00" + m.group() + "\x00", lowered)
+        return [w for part in lowered.split("\x00") for w in ([part] if part in _NUMERONYMS else _WORD.findall(part))]
+    return _WORD.findall(lowered)
+
+
 _STOP = frozenset(
     [
         "a",
@@ -110,7 +128,7 @@ _STOP = frozenset(
 # Words people use interchangeably in engineering notes (generic on purpose: no pair's own words).
 _SYNONYM_GROUPS = {
     "database": "db datastore",
-    "postgres": "postgresql pg",
+    "postgres": "postgresql pg psql",
     "secret": "credential password",
     "repository": "repo git",
     "pull": "pr",
@@ -118,7 +136,7 @@ _SYNONYM_GROUPS = {
     "frontend": "ui interface",
     "time": "timezone datetime timestamp date",
     "flag": "toggle",
-    "kubernetes": "k8s",
+    "kubernetes": "k8s kube",
     "deploy": "deployment release rollout ship",
     "task": "job worker async asynchronous background",
     "user": "customer client member person people someone consumer",
@@ -135,7 +153,7 @@ _SYNONYM_GROUPS = {
     "mask": "redact hide obscure",
     "money": "currency",
     "store": "keep kept retain hold held persist save",
-    "repeat": "idempotent duplicate twice again retry",
+    "repeat": "idempotent duplicate twice again retry double",
     "error": "exception failure fail",
     "crash": "oom kill",
     "start": "boot startup launch begin",
@@ -150,7 +168,7 @@ _SYNONYM_GROUPS = {
     "environment": "env",
     "doc": "docs documentation",
     "dependency": "library requirement",
-    "notification": "notice alert",
+    "notification": "notice alert alarm",
     "image": "photo picture thumbnail",
     "large": "big huge",
     "old": "legacy previous prior",
@@ -161,6 +179,46 @@ _SYNONYM_GROUPS = {
     "use": "chose chosen choose adopt adopted",
     "run": "ran",
     "production": "prod live",
+    # General software shorthand (abbreviations and their long forms; none taken from a labelled pair).
+    "javascript": "js ecmascript",
+    "typescript": "ts",
+    "terraform": "tf",
+    "python": "py",
+    "mongodb": "mongo",
+    "elasticsearch": "elastic",
+    "authentication": "auth authn login signin",
+    "authorization": "authz authorisation",
+    "mfa": "2fa otp totp",
+    "message": "msg",
+    "request": "req",
+    "response": "resp",
+    "infrastructure": "infra",
+    "certificate": "cert",
+    "application": "app",
+    "service": "svc microservice",
+    "administrator": "admin",
+    "performance": "perf",
+    "variable": "var",
+    "directory": "dir folder",
+    "package": "pkg",
+    "millisecond": "ms msec",
+    "internationalization": "i18n internationalisation localization localisation l10n translation",
+    "accessibility": "a11y",
+    "observability": "o11y",
+    "end": "e2e",
+    "day": "daily",
+    "night": "nightly",
+    "week": "weekly",
+    "month": "monthly",
+    "year": "yearly annual annually",
+    "hour": "hourly",
+    "malware": "virus antivirus",
+    "restart": "reboot",
+    "outage": "downtime",
+    "statistic": "stats",
+    "specification": "spec",
+    "dev": "development",
+    "merge": "mr",
 }
 _SYNONYMS = {word: canonical for canonical, words in _SYNONYM_GROUPS.items() for word in words.split()}
 _NUMBER_WORDS = {
@@ -186,7 +244,10 @@ _SYNONYMS.update(_NUMBER_WORDS)
 _CANONICAL = frozenset(_SYNONYMS.values())
 
 
-_DERIVED = ("ments", "ment", "ions", "ion", "ness", "ity", "ally", "ly", "al", "ers", "er")
+_DERIVED = (
+    *("ments", "ment", "ition", "ature", "ions", "ion", "ness", "ivity", "ity", "able", "ible", "ally", "ive"),
+    *("ly", "al", "ers", "er"),
+)
 
 
 def _stem(word: str, keep_canonical: bool = True) -> str:
@@ -213,6 +274,7 @@ def _stem(word: str, keep_canonical: bool = True) -> str:
 
 
 _STEMMED_SYNONYMS = {_stem(w, False): c for w, c in _SYNONYMS.items()} | {_stem(c, False): c for c in _CANONICAL}
+_MEMO_LIMIT = 200_000  # words remembered (a memory of generated text could hold millions)
 _NORMAL: dict[str, str] = {}
 _TERMS: dict[str, str] = {}
 _SURFACE: dict[str, str] = {}  # term → the first word seen folding to it (for explanations)
@@ -228,7 +290,7 @@ def _normal(word: str) -> str:
             found = _STEMMED_SYNONYMS.get(stem, stem)
         if found in _STOP:
             found = ""
-        if len(_NORMAL) < 200_000:
+        if len(_NORMAL) < _MEMO_LIMIT:
             _NORMAL[word] = found
     return found
 
@@ -236,10 +298,21 @@ def _normal(word: str) -> str:
 def _term(word: str) -> str:
     """One word's term, or "" for a stop word or a lone letter (memoised in _TERMS)."""
     found = "" if word in _STOP or (len(word) < 2 and not word.isdigit()) else _normal(word)
-    if len(_TERMS) < 200_000:
+    if len(_TERMS) < _MEMO_LIMIT:
         _TERMS[word] = found
         _SURFACE.setdefault(found, word)
     return found
+
+
+def _antonym_terms() -> dict[str, frozenset[str]]:
+    """claims.ANTONYMS as terms (the normal forms titles are compared in)."""
+    out: dict[str, frozenset[str]] = {}
+    for word, opposites in claims.ANTONYMS.items():
+        term = _normal(word)
+        others = frozenset(_normal(o) for o in opposites) - {term}
+        if term and others:
+            out[term] = out.get(term, frozenset()) | others
+    return out
 
 
 def surface(term: str) -> str:
@@ -247,11 +320,14 @@ def surface(term: str) -> str:
     return _SURFACE.get(term, term)
 
 
+_ANTONYM_TERMS = _antonym_terms()
+
+
 def terms(text: str) -> list[str]:
     """Normalised words of `text`: lowercase, stop words out, endings folded, synonyms mapped."""
     known = _TERMS
     out = []
-    for word in _WORD.findall(text.lower()):
+    for word in _words(text):
         found = known.get(word)
         if found is None:
             found = _term(word)
@@ -260,36 +336,61 @@ def terms(text: str) -> list[str]:
     return out
 
 
+def term_counts(text: str) -> Counter[str]:
+    """How often each normalised word of `text` occurs (as `Counter(terms(text))`, counted by
+    C code: a new word is normalised once, then every word is looked up)."""
+    known = _TERMS
+    words = _words(text)
+    for word in set(words).difference(known):
+        _term(word)
+    if len(known) >= _MEMO_LIMIT:  # the memo is full: a word may be missing from it
+        return Counter(terms(text))
+    counts = Counter(map(known.__getitem__, words))
+    counts.pop("", None)
+    return counts
+
+
+_VERSIONED = re.compile(r"^([a-z]{3,}?)v?[0-9]+(?:\.[0-9]+)*$")  # uuidv7, python3: the name, then its version
+
+
 def _names(found: Iterable[str]) -> frozenset[str]:
-    """Names compared by their normal form (Indian/India, PostgreSQL/Postgres meet)."""
-    return frozenset(_normal(n) or n for n in found)
+    """Names compared by their normal form (Indian/India, PostgreSQL/Postgres meet); a version
+    written onto a name is left to the numbers (UUIDv7 is the name UUID, version 7)."""
+    out = set()
+    for name in found:
+        versioned = _VERSIONED.match(name)
+        name = versioned.group(1) if versioned else name
+        out.add(_normal(name) or name)
+    return frozenset(out)
 
 
 class Features:
     """One fact's weighted words (by field), title trigrams, and (read when a pair could pass)
     the parts that tell claims apart: numbers, codes, names, polarity (core/curation/claims.py)."""
 
-    __slots__ = ("_parts", "body", "everything", "fact", "tags", "title", "trigrams", "weights")
+    __slots__ = ("_parts", "fact", "tags", "title", "trigrams", "weights")
 
     def __init__(self, fact: Fact) -> None:
         self.fact = fact
         title_terms = terms(fact.title)
-        body_terms = terms(fact.body)
         self.title = set(title_terms)
         self.tags = {t for tag in fact.tags for t in terms(tag)}
-        self.body = set(body_terms)
-        self.everything = self.title | self.tags | self.body
         squeezed = " ".join(title_terms)
         self.trigrams = {squeezed[i : i + 3] for i in range(max(len(squeezed) - 2, 0))}
-        weights: dict[str, float] = dict.fromkeys(self.everything, 0.0)
-        for word in title_terms:
-            weights[word] += TITLE_WEIGHT
+        # Every word of the fact and its weight: once per body occurrence, more in the title and tags
+        # (DupeFinder scales them by rarity in place: one dict per fact, at 100,000 facts too).
+        weights: dict[str, float] = dict(term_counts(fact.body))
         for word in self.tags:
-            weights[word] += TAG_WEIGHT
-        for word in body_terms:
-            weights[word] += BODY_WEIGHT
+            weights[word] = weights.get(word, 0.0) + TAG_WEIGHT
+        for word in title_terms:
+            weights[word] = weights.get(word, 0.0) + TITLE_WEIGHT
         self.weights = weights
         self._parts: ClaimParts | None = None
+
+    @property
+    def everything(self) -> KeysView[str]:
+        """Every word of the fact (title, tags, body)."""
+        return self.weights.keys()
 
     @property
     def parts(self) -> ClaimParts:
@@ -301,11 +402,24 @@ class Features:
 class ClaimParts:
     """A fact's numbers, codes and names (in its title; anywhere in it) and its title's polarity."""
 
-    __slots__ = ("all_codes", "all_names", "all_numbers", "polarity", "title_codes", "title_names", "title_numbers")
+    __slots__ = (
+        "all_codes",
+        "all_names",
+        "all_numbers",
+        "all_sizes",
+        "polarity",
+        "title_codes",
+        "title_names",
+        "title_numbers",
+        "title_sizes",
+    )
 
     def __init__(self, fact: Fact) -> None:
         self.title_numbers = claims.numbers(fact.title, with_one=False)
         self.all_numbers = self.title_numbers | claims.numbers(fact.body, with_one=False)
+        # A number with a unit is also its size (15 minutes = 900 seconds = 900).
+        self.title_sizes = claims.quantities(fact.title)
+        self.all_sizes = frozenset(self.title_sizes.values()) | frozenset(claims.quantities(fact.body).values())
         self.title_codes = claims.codes(fact.title)
         self.all_codes = self.title_codes | claims.codes(fact.body)
         self.title_names = _names(claims.names(fact.title))
@@ -320,11 +434,29 @@ def _unmatched_both_ways(
     return bool(mine) and bool(theirs) and bool(_missing(mine, theirs_all)) and bool(_missing(theirs, mine_all))
 
 
+def _numbers_unsaid(mine: ClaimParts, theirs: ClaimParts) -> frozenset[str]:
+    """The numbers of my title that the other fact does not state, as written or as a size
+    (a title's "15 minutes" is said by a body's "900 seconds")."""
+    return frozenset(
+        n for n in mine.title_numbers if n not in theirs.all_numbers and mine.title_sizes.get(n) not in theirs.all_sizes
+    )
+
+
 def _missing(mine: frozenset[str], theirs: frozenset[str]) -> list[str]:
     """Those of `mine` that `theirs` lacks; a long word matches by its first five letters
     (India/Indian, Kubernetes/kubernetes' stem)."""
     prefixes = {w[:5] for w in theirs if len(w) >= 5}
     return [w for w in mine if w not in theirs and not (len(w) >= 5 and w[:5] in prefixes)]
+
+
+def _opposed(mine: set[str], theirs: set[str]) -> tuple[str, str] | None:
+    """A word of my title whose opposite (claims.ANTONYMS: include/exclude, request/response)
+    is in the other title, neither title having both."""
+    for word in sorted(mine - theirs):  # sorted: the same explanation on every run
+        for other in sorted(_ANTONYM_TERMS.get(word, ())):
+            if other in theirs and other not in mine:
+                return word, other
+    return None
 
 
 def differences(fa: Features, fb: Features, with_polarity: bool = True) -> list[tuple[str, str]]:
@@ -335,14 +467,15 @@ def differences(fa: Features, fb: Features, with_polarity: bool = True) -> list[
     pa, pb = fa.parts, fb.parts
     a_words = frozenset(fa.everything | pa.all_names | pa.all_codes)
     b_words = frozenset(fb.everything | pb.all_names | pb.all_codes)
-    if _unmatched_both_ways(pa.title_numbers, pb.all_numbers, pb.title_numbers, pa.all_numbers):
-        found.append(
-            ("numbers", f"numbers {'/'.join(sorted(pa.title_numbers))} vs {'/'.join(sorted(pb.title_numbers))}")
-        )
-    elif pa.title_numbers - pb.all_numbers or pb.title_numbers - pa.all_numbers:
-        alone = sorted((pa.title_numbers - pb.all_numbers) | (pb.title_numbers - pa.all_numbers))
-        kind = "one-sided number" if not (pa.all_numbers and pb.all_numbers) else "number the other lacks"
-        found.append((kind, f"{'/'.join(alone)} on one side only"))
+    a_unsaid, b_unsaid = _numbers_unsaid(pa, pb), _numbers_unsaid(pb, pa)
+    if a_unsaid and b_unsaid:
+        found.append(("numbers", f"numbers {'/'.join(sorted(a_unsaid))} vs {'/'.join(sorted(b_unsaid))}"))
+    elif a_unsaid or b_unsaid:
+        alone = sorted(a_unsaid | b_unsaid)
+        found.append(("one-sided number", f"{'/'.join(alone)} on one side only"))
+    opposed = _opposed(fa.title, fb.title)
+    if opposed:
+        found.append(("opposites", f"{surface(opposed[0])} vs {surface(opposed[1])}"))
     a_names, b_names = pa.title_names | pa.title_codes, pb.title_names | pb.title_codes
     if _unmatched_both_ways(a_names, b_words, b_names, a_words):
         mine, theirs = sorted(_missing(a_names, b_words)), sorted(_missing(b_names, a_words))
@@ -396,47 +529,57 @@ class DupeFinder:
 
     def __init__(self, facts: Sequence[Fact]) -> None:
         self.features = {f.id: Features(f) for f in facts}
-        df: dict[str, int] = defaultdict(int)
-        for feat in self.features.values():
-            for word in feat.weights:
-                df[word] += 1
+        df = Counter(itertools.chain.from_iterable(feat.weights for feat in self.features.values()))
         n = max(len(self.features), 1)
         self.idf = {word: math.log((1 + n) / (1 + count)) + 1.0 for word, count in df.items()}
         self.df = df
         self._vectors = {fid: self._vector(feat) for fid, feat in self.features.items()}
+        idf = self.idf.__getitem__
+        self._title_weight = {fid: sum(map(idf, feat.title)) for fid, feat in self.features.items()}
 
     def _vector(self, feat: Features) -> tuple[dict[str, float], float]:
-        vec = {w: weight * self.idf[w] for w, weight in feat.weights.items()}
-        return vec, math.sqrt(sum(v * v for v in vec.values())) or 1.0
+        """The fact's TF-IDF vector (its weights scaled by rarity, in place of them) and its norm."""
+        weights = feat.weights  # (C-level maps: this runs once per fact of the whole memory)
+        values = list(map(operator.mul, weights.values(), map(self.idf.__getitem__, weights)))
+        feat.weights = dict(zip(weights, values, strict=True))
+        return feat.weights, math.hypot(*values) or 1.0
 
-    def _cover(self, mine: set[str], theirs: Features) -> float:
-        """How much of one title (idf-weighted) the other fact says: in its title or tags in
-        full, in its body at half credit; shrunk for a title of few words (one shared word in a
-        one-word title is weak evidence)."""
-        idf = self.idf
-        total = said = 0.0
-        for word in mine:
-            weight = idf.get(word, 1.0)
-            total += weight
-            if word in theirs.title:
-                said += weight
-            elif word in theirs.body or word in theirs.tags:
-                said += BODY_CREDIT * weight
-        return said / total * len(mine) / (len(mine) + 1) if total else 0.0
+    def _cover(self, mine: Features, theirs: Features, shared: set[str], total: float) -> float:
+        """How much of one title (idf-weighted) the other fact says: in its title in full, in
+        its body or tags at half credit; shrunk for a title of few words (one shared word in a
+        one-word title is weak evidence). `shared`: the words both facts have; `total`: the
+        title's idf weight."""
+        if not total:
+            return 0.0
+        idf = self.idf.__getitem__
+        title = mine.title
+        in_title = title & theirs.title
+        elsewhere = (title & shared) - in_title
+        said = sum(map(idf, in_title)) + BODY_CREDIT * sum(map(idf, elsewhere))
+        return said / total * len(title) / (len(title) + 1)
+
+    def signals(self, a: str, b: str) -> tuple[float, float, float, float]:
+        """The pair's evidence for "the same claim": how much of each title the other fact says
+        (the smaller and the larger), the words' cosine, the titles' trigram overlap."""
+        fa, fb = self.features[a], self.features[b]
+        (va, na), (vb, nb) = self._vectors[a], self._vectors[b]
+        shared = va.keys() & vb.keys()
+        cosine = sum([va[w] * vb[w] for w in shared]) / (na * nb)
+        common = len(fa.trigrams & fb.trigrams)
+        union = len(fa.trigrams) + len(fb.trigrams) - common
+        overlap = common / union if union else 0.0
+        cover_a = self._cover(fa, fb, shared, self._title_weight[a])
+        cover_b = self._cover(fb, fa, shared, self._title_weight[b])
+        return min(cover_a, cover_b), max(cover_a, cover_b), cosine, overlap
 
     def _quick(self, a: str, b: str, threshold: float = 0.0) -> tuple[float, float, float]:
         """(score, cosine, title overlap) without the explanation; a pair that cannot reach
         `threshold` returns early with its score before the differences (an upper bound)."""
-        fa, fb = self.features[a], self.features[b]
-        (va, na), (vb, nb) = self._vectors[a], self._vectors[b]
-        small, large = (va, vb) if len(va) < len(vb) else (vb, va)
-        cosine = sum(weight * large[w] for w, weight in small.items() if w in large) / (na * nb)
-        union = len(fa.trigrams | fb.trigrams)
-        overlap = len(fa.trigrams & fb.trigrams) / union if union else 0.0
-        covers = (self._cover(fa.title, fb), self._cover(fb.title, fa))
-        z = BIAS + W_COVER_MIN * min(covers) + W_COVER_MAX * max(covers) + W_COSINE * cosine + W_TITLES * overlap
+        cover_min, cover_max, cosine, overlap = self.signals(a, b)
+        z = BIAS + W_COVER_MIN * cover_min + W_COVER_MAX * cover_max + W_COSINE * cosine + W_TITLES * overlap
         if z > FLOOR and 1.0 / (1.0 + math.exp(-z)) >= threshold:  # the differences can only lower it
-            z += sum(AGAINST[kind] for kind, _text in differences(fa, fb, with_polarity=False))
+            fa, fb = self.features[a], self.features[b]
+            z += sum(AGAINST[kind] for kind, _text in differences(fa, fb, with_polarity=WITH_POLARITY))
         return 1.0 / (1.0 + math.exp(-z)), cosine, overlap
 
     def score(self, a: str, b: str) -> Candidate:
@@ -450,7 +593,7 @@ class DupeFinder:
                 for name, words in (
                     ("title", fa.title | fb.title),
                     ("tags", fa.tags | fb.tags),
-                    ("body", fa.body | fb.body),
+                    ("body", set(terms(fa.fact.body)) | set(terms(fb.fact.body))),
                 )
                 if word in words
             ]

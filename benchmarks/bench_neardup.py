@@ -1,10 +1,12 @@
 """Near-duplicate detection: quality on the labelled pairs, and the scan's speed at scale
 (a benchmark, not a test).
 
-Quality: tests/data/neardup_labelled.json holds 200 labelled pairs (duplicates, hard
-negatives, unrelated) with a fixed split; the scorer was tuned on "tuning" only. For each
-split this scores the pairs among that split's facts alone and prints precision and recall
-at the default threshold (tests/test_neardup.py holds the held-out bar: both >= 0.95).
+Quality: tests/data/neardup_fresh.json (159 pairs, all held-out) was written and committed
+before the third pass changed the scorer; everything earlier is tuning data:
+tests/data/neardup_labelled.json (200 pairs; its "heldout" part was read while tuning the
+second pass, so it is reported as "seen") and tests/data/neardup_pairs.py. For each set
+this scores the pairs among that set's facts alone and prints precision and recall at the
+default threshold (tests/test_neardup.py keeps the figures; the issue's bar is 0.95 / 0.95).
 
 Speed: a scan (`DupeFinder(facts).scan()`, what `foundry memory dupes` runs after loading)
 of N generated facts of varied text plus the labelled ones; prints the best of `--repeat`
@@ -28,7 +30,9 @@ from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation.neardup import DupeFinder
 from foundry_tui.core.memory.facts import Fact
 
-LABELLED = Path(__file__).resolve().parent.parent / "tests" / "data" / "neardup_labelled.json"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+LABELLED = DATA / "neardup_labelled.json"
+FRESH = DATA / "neardup_fresh.json"
 TYPES = ("decision", "convention", "constraint", "domain", "risk", "glossary")
 COMMON = str.split(
     "api service database cache queue order payment customer user tenant invoice billing export job worker "
@@ -42,9 +46,9 @@ GLUE = str.split("the a is are must should never always only each every after be
 SYLLABLES = str.split("ka ro mi tu ne sa vo li pe da zu fi go ha ber tan sol mar kin dex ul or an et ix qua vi")
 
 
-def labelled(split: str | None = None) -> tuple[list[Fact], list[tuple[str, str, str]]]:
+def labelled(split: str | None = None, path: Path = LABELLED) -> tuple[list[Fact], list[tuple[str, str, str]]]:
     """The labelled facts (ids fact-0001…, in file order) and their pairs (a, b, label)."""
-    pairs = json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"]
+    pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
     facts: list[Fact] = []
     out = []
     for pair in pairs:
@@ -99,18 +103,24 @@ def varied_facts(count: int, first_number: int, seed: int = 5) -> list[Fact]:
 
 
 def quality() -> None:
-    print(f"quality at the default threshold {DEFAULT_DUPE_THRESHOLD:.2f} (each split's facts alone):")
-    for split in ("tuning", "heldout"):
-        facts, pairs = labelled(split)
+    print(f"quality at the default threshold {DEFAULT_DUPE_THRESHOLD:.2f} (each set's facts alone):")
+    sets = (
+        ("tuning", "neardup_labelled.json, tuning part", "tuning", LABELLED),
+        ("seen", "neardup_labelled.json, old held-out part (read while tuning)", "heldout", LABELLED),
+        ("held-out", "neardup_fresh.json (never tuned on)", None, FRESH),
+    )
+    for name, about, split, path in sets:
+        facts, pairs = labelled(split, path)
         precision, recall = precision_recall(DupeFinder(facts), pairs, DEFAULT_DUPE_THRESHOLD)
         dupes = sum(label == "duplicate" for _a, _b, label in pairs)
         print(
-            f"  {split:<8} {len(pairs):>3} pairs ({dupes} duplicates): precision {precision:.2f}, recall {recall:.2f}"
+            f"  {name:<8} {len(pairs):>3} pairs ({dupes} duplicates): precision {precision:.2f}, recall {recall:.2f}"
+            f"  [{about}]"
         )
 
 
 def speed(sizes: list[int], repeat: int) -> None:
-    facts, pairs = labelled()
+    facts, pairs = labelled()  # the older set: the fresh one stays out of everything but its figures
     true = {(a, b) for a, b, label in pairs if label == "duplicate"}
     for size in sizes:
         everything = facts + varied_facts(size, len(facts) + 1)

@@ -25,9 +25,12 @@ from foundry_tui.core.trust.principal import Caller, Principal
 
 from .helpers import TODAY, run_cli, write
 
-LABELLED = Path(__file__).parent / "data" / "conflicts_labelled.json"
-# The held-out figures (README, benchmarks/bench_conflicts.py); this test keeps them.
-HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.84, 0.84
+LABELLED = Path(__file__).parent / "data" / "conflicts_labelled.json"  # tuning data
+FRESH = Path(__file__).parent / "data" / "conflicts_fresh.json"  # held-out: never tuned on
+# The figures (README, benchmarks/bench_conflicts.py); these tests keep them. "Seen": the old
+# held-out part of LABELLED, read while tuning, so no longer a held-out figure.
+HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.82, 0.57
+SEEN_PRECISION, SEEN_RECALL = 1.0, 0.84
 PG15 = ("PostgreSQL 15 is the production database", "We run 15 in production.\n\n**Why:** the upgrade waits.")
 
 
@@ -42,13 +45,27 @@ def test_labelled_set_is_big_enough_and_split() -> None:
     assert {p["split"] for p in pairs} == {"tuning", "heldout"}
 
 
-def test_held_out_precision_and_recall() -> None:
-    pairs = [p for p in json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"] if p["split"] == "heldout"]
+def _precision_recall(pairs: list[dict[str, str]]) -> tuple[float, float]:
     found = [(bool(disagreement(ClaimShape(_fact(1, p["a"])), ClaimShape(_fact(2, p["b"])))), p) for p in pairs]
     hits = sum(flagged and p["label"] == "contradiction" for flagged, p in found)
     precision = hits / sum(flagged for flagged, _p in found)
-    recall = hits / sum(p["label"] == "contradiction" for p in pairs)
+    return precision, hits / sum(p["label"] == "contradiction" for p in pairs)
+
+
+def test_fresh_held_out_set_is_big_enough() -> None:
+    labels = [p["label"] for p in json.loads(FRESH.read_text(encoding="utf-8"))["pairs"]]
+    assert labels.count("contradiction") >= 40 and labels.count("compatible") >= 40
+
+
+def test_held_out_precision_and_recall() -> None:
+    precision, recall = _precision_recall(json.loads(FRESH.read_text(encoding="utf-8"))["pairs"])
     assert precision >= HELD_OUT_PRECISION and recall >= HELD_OUT_RECALL, (precision, recall)
+
+
+def test_seen_precision_and_recall() -> None:
+    pairs = [p for p in json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"] if p["split"] == "heldout"]
+    precision, recall = _precision_recall(pairs)
+    assert precision >= SEEN_PRECISION and recall >= SEEN_RECALL, (precision, recall)
 
 
 def test_the_issues_examples_and_their_differing_parts() -> None:

@@ -17,12 +17,16 @@ from .data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
 from .helpers import run_cli
 
 # The figures on the first labelled set (tests/data/neardup_pairs.py, training data) at the
-# default threshold; this test keeps them. The held-out figures of the second, larger set
-# (tests/data/neardup_labelled.json) are kept below and reported in the README.
-MIN_PRECISION = 0.75
+# default threshold; this test keeps them. The second set (tests/data/neardup_labelled.json)
+# is tuning data too: its old held-out part was read while tuning ("seen"). The held-out
+# figures are the fresh set's (tests/data/neardup_fresh.json, never tuned on), reported in
+# the README; the issue's bar (0.95 / 0.95) is not met.
+MIN_PRECISION = 0.8
 MIN_RECALL = 1.0
-HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.84, 0.82
+HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.72, 0.65
+SEEN_PRECISION, SEEN_RECALL = 0.91, 0.94
 LABELLED = Path(__file__).parent / "data" / "neardup_labelled.json"
+FRESH = Path(__file__).parent / "data" / "neardup_fresh.json"
 
 
 def _labelled() -> tuple[DupeFinder, list[tuple[str, str, str]]]:
@@ -144,11 +148,11 @@ def test_groups_and_pairs_follow_the_id_order_past_fact_9999() -> None:
     ]
 
 
-def _split(split: str) -> tuple[DupeFinder, list[tuple[str, str, str]]]:
-    """One split of the larger labelled set, its facts alone (ids in file order)."""
+def _split(split: str, path: Path = LABELLED) -> tuple[DupeFinder, list[tuple[str, str, str]]]:
+    """One split of a labelled set, its facts alone (ids in file order)."""
     facts: list[Fact] = []
     pairs = []
-    for pair in json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"]:
+    for pair in json.loads(path.read_text(encoding="utf-8"))["pairs"]:
         if pair["split"] != split:
             continue
         ids = []
@@ -167,12 +171,27 @@ def test_larger_labelled_set_is_split_and_a_third_hard() -> None:
     assert {p["split"] for p in pairs} == {"tuning", "heldout"}
 
 
-def test_held_out_precision_and_recall_at_the_default_threshold() -> None:
-    finder, pairs = _split("heldout")
+def _precision_recall(finder: DupeFinder, pairs: list[tuple[str, str, str]]) -> tuple[float, float]:
     flagged = {(a, b) for a, b, _label in pairs if finder.score(a, b).score >= DEFAULT_DUPE_THRESHOLD}
     true_pairs = {(a, b) for a, b, label in pairs if label == "duplicate"}
-    precision, recall = len(flagged & true_pairs) / len(flagged), len(flagged & true_pairs) / len(true_pairs)
+    return len(flagged & true_pairs) / len(flagged), len(flagged & true_pairs) / len(true_pairs)
+
+
+def test_fresh_held_out_set_is_big_with_a_third_hard_and_a_third_duplicates() -> None:
+    pairs = json.loads(FRESH.read_text(encoding="utf-8"))["pairs"]
+    labels = [p["label"] for p in pairs]
+    assert len(pairs) >= 150 and {p["split"] for p in pairs} == {"heldout"}
+    assert 3 * labels.count("hard_negative") >= len(pairs) and 3 * labels.count("duplicate") >= len(pairs)
+
+
+def test_held_out_precision_and_recall_at_the_default_threshold() -> None:
+    precision, recall = _precision_recall(*_split("heldout", FRESH))
     assert precision >= HELD_OUT_PRECISION and recall >= HELD_OUT_RECALL, (precision, recall)
+
+
+def test_seen_precision_and_recall_at_the_default_threshold() -> None:
+    precision, recall = _precision_recall(*_split("heldout"))
+    assert precision >= SEEN_PRECISION and recall >= SEEN_RECALL, (precision, recall)
 
 
 def test_differing_numbers_and_names_are_evidence_against() -> None:

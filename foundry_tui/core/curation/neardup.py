@@ -544,32 +544,32 @@ class DupeFinder:
         feat.weights = dict(zip(weights, values, strict=True))
         return feat.weights, math.hypot(*values) or 1.0
 
-    def _cover(self, mine: Features, theirs: Features, shared: set[str], total: float) -> float:
-        """How much of one title (idf-weighted) the other fact says: in its title in full, in
-        its body or tags at half credit; shrunk for a title of few words (one shared word in a
-        one-word title is weak evidence). `shared`: the words both facts have; `total`: the
-        title's idf weight."""
-        if not total:
-            return 0.0
-        idf = self.idf.__getitem__
-        title = mine.title
-        in_title = title & theirs.title
-        elsewhere = (title & shared) - in_title
-        said = sum(map(idf, in_title)) + BODY_CREDIT * sum(map(idf, elsewhere))
-        return said / total * len(title) / (len(title) + 1)
-
     def signals(self, a: str, b: str) -> tuple[float, float, float, float]:
-        """The pair's evidence for "the same claim": how much of each title the other fact says
-        (the smaller and the larger), the words' cosine, the titles' trigram overlap."""
+        """The pair's evidence for "the same claim": how much of each title (idf-weighted) the
+        other fact says — in its title in full, in its body or tags at half credit, shrunk for
+        a title of few words (one shared word in a one-word title is weak evidence) — the
+        smaller and the larger of the two; the words' cosine; the titles' trigram overlap.
+        (One function of set operations: it runs for every candidate pair.)"""
         fa, fb = self.features[a], self.features[b]
         (va, na), (vb, nb) = self._vectors[a], self._vectors[b]
         shared = va.keys() & vb.keys()
         cosine = sum([va[w] * vb[w] for w in shared]) / (na * nb)
-        common = len(fa.trigrams & fb.trigrams)
-        union = len(fa.trigrams) + len(fb.trigrams) - common
+        ta, tb = fa.trigrams, fb.trigrams
+        common = len(ta & tb)
+        union = len(ta) + len(tb) - common
         overlap = common / union if union else 0.0
-        cover_a = self._cover(fa, fb, shared, self._title_weight[a])
-        cover_b = self._cover(fb, fa, shared, self._title_weight[b])
+        idf = self.idf.__getitem__
+        title_a, title_b = fa.title, fb.title
+        in_titles = title_a & title_b
+        in_titles_weight = sum(map(idf, in_titles))
+        total_a, total_b = self._title_weight[a], self._title_weight[b]
+        cover_a = cover_b = 0.0
+        if total_a:
+            said = in_titles_weight + BODY_CREDIT * sum(map(idf, (title_a & shared) - in_titles))
+            cover_a = said / total_a * len(title_a) / (len(title_a) + 1)
+        if total_b:
+            said = in_titles_weight + BODY_CREDIT * sum(map(idf, (title_b & shared) - in_titles))
+            cover_b = said / total_b * len(title_b) / (len(title_b) + 1)
         return min(cover_a, cover_b), max(cover_a, cover_b), cosine, overlap
 
     def _quick(self, a: str, b: str, threshold: float = 0.0) -> tuple[float, float, float]:

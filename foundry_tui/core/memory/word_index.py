@@ -90,7 +90,8 @@ class SearchIndex:
 
     def __init__(self) -> None:
         self._postings: tuple[Postings, Postings, Postings] = ({}, {}, {})
-        self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...]]] = {}
+        # id -> (the fact, its words per field, the ids it retires, its expiry), as indexed
+        self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...], tuple[str, ...], str | None]] = {}
         self._by_number: dict[int, Fact] = {}
         self._classes: dict[tuple[str, str], Posting] = {}  # (type, confidence) -> facts
         self._vocabulary: str | None = None
@@ -98,6 +99,13 @@ class SearchIndex:
         self._threshold = 64
         self.generation = -1
         self._eligible: tuple[object, str | None, int] | None = None
+        # What makes a fact inactive, kept with every add and removal (as FactStore derives it):
+        # the ids other facts retire (with how many name each), and the facts that expire.
+        self._replaced: dict[str, int] = {}
+        self._expiring: dict[str, str] = {}
+        self._active: tuple[str, str | None, int] | None = None
+        # Where the index stands in its store's journal of changed ids (Project keeps it).
+        self.journal_mark: tuple[int, int] | None = None
 
     def __len__(self) -> int:
         return len(self._indexed)
@@ -146,31 +154,62 @@ class SearchIndex:
             for word in field_words:
                 self._put(postings, word, n)
         self._put(self._classes, (fact.type, fact.confidence), n)
-        self._indexed[fact.id] = (fact, words)
+        retired = tuple(old for old in fact.replaced_ids() if old != fact.id)
+        for old in retired:
+            self._replaced[old] = self._replaced.get(old, 0) + 1
+        if fact.expires is not None:
+            self._expiring[fact.id] = fact.expires
+        self._indexed[fact.id] = (fact, words, retired, fact.expires)
         self._by_number[n] = fact
         self._eligible = None
+        self._active = None
 
     def remove(self, fact_id: str) -> None:
         entry = self._indexed.pop(fact_id, None)
         if entry is None:
             return
-        fact, words = entry
+        fact, words, retired, expires = entry
         n = fact.number
         for postings, field_words in zip(self._postings, words, strict=True):
             for word in field_words:
                 self._take(postings, word, n)
         self._take(self._classes, (fact.type, fact.confidence), n)
+        for old in retired:
+            left = self._replaced[old] - 1
+            if left:
+                self._replaced[old] = left
+            else:
+                del self._replaced[old]
+        if expires is not None:
+            self._expiring.pop(fact_id, None)
         if self._by_number.get(n) is fact:
             del self._by_number[n]
             if self.clashes:  # another id with this number keeps the bit
-                other = next((f for f, _w in self._indexed.values() if f.number == n), None)
+                other = next((e[0] for e in self._indexed.values() if e[0].number == n), None)
                 if other is not None:
                     self._by_number[n] = other
         self._eligible = None
+        self._active = None
 
-    def sync(self, facts: dict[str, Fact], generation: int) -> None:
-        """Index exactly `facts`: add new and changed ones, drop the ones gone."""
+    def sync(self, facts: dict[str, Fact], generation: int, changed: Iterable[str] | None = None) -> None:
+        """Index exactly `facts`: add new and changed ones, drop the ones gone. With `changed`
+        (every id set or dropped since the last sync, from the store's journal), only those
+        are looked at: a write costs what it changes, not a pass over every fact."""
         if generation == self.generation:
+            return
+        if changed is not None and self.generation >= 0:
+            for fact_id in dict.fromkeys(changed):
+                fact = facts.get(fact_id)
+                entry = self._indexed.get(fact_id)
+                if fact is None:
+                    if entry is not None:
+                        self.remove(fact_id)
+                elif entry is None or entry[0] is not fact:
+                    self.add(fact)
+            for key, bucket in self._classes.items():  # top() reads every class as a bitset
+                if isinstance(bucket, set):
+                    self._classes[key] = bits_of(bucket)
+            self.generation = generation
             return
         gc_was_enabled = gc.isenabled()
         gc.disable()  # many small sets at once: the cyclic GC would only re-scan them
@@ -203,6 +242,24 @@ class SearchIndex:
                 self._classes[key] = bits_of(bucket)
 
     # ---- lookups -------------------------------------------------------------------------
+
+    def active_bits(self, today_iso: str, type: str | None = None) -> int:
+        """The bitset of the active facts (of one type) on `today_iso`: neither retired by
+        another fact nor expired (as FactStore.active_facts), from what the index keeps, so
+        that a change costs no pass over every fact. Kept until the next change or day."""
+        cached = self._active
+        if cached is not None and cached[0] == today_iso and cached[1] == type:
+            return cached[2]
+        live = 0
+        for (ftype, _confidence), members in self._classes.items():
+            if type is None or ftype == type:
+                live |= members if isinstance(members, int) else bits_of(members)
+        indexed = self._indexed
+        dead = [indexed[old][0].number for old in self._replaced if old in indexed]
+        dead += [indexed[i][0].number for i, expires in self._expiring.items() if expires < today_iso]
+        bits = live & ~bits_of(dead) if dead else live
+        self._active = (today_iso, type, bits)
+        return bits
 
     def _vocab(self) -> str:
         if self._vocabulary is None:

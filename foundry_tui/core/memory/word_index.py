@@ -90,8 +90,8 @@ class SearchIndex:
 
     def __init__(self) -> None:
         self._postings: tuple[Postings, Postings, Postings] = ({}, {}, {})
-        # id -> (the fact, its words per field, the ids it retires, its expiry), as indexed
-        self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...], tuple[str, ...], str | None]] = {}
+        # id -> (the fact, its words per field, the ids it retires, its expiry, its number), as indexed
+        self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...], tuple[str, ...], str | None, int]] = {}
         self._by_number: dict[int, Fact] = {}
         self._classes: dict[tuple[str, str], Posting] = {}  # (type, confidence) -> facts
         self._vocabulary: str | None = None
@@ -104,6 +104,10 @@ class SearchIndex:
         self._replaced: dict[str, int] = {}
         self._expiring: dict[str, str] = {}
         self._active: tuple[str, str | None, int] | None = None
+        # The bits of the indexed facts that are retired, and of those expired on a day: kept
+        # bit by bit with each add and removal (None: worked out again from the dicts above).
+        self._retired_bits: int | None = None
+        self._expired: tuple[str, int] | None = None
         # Where the index stands in its store's journal of changed ids (Project keeps it).
         self.journal_mark: tuple[int, int] | None = None
 
@@ -155,41 +159,63 @@ class SearchIndex:
                 self._put(postings, word, n)
         self._put(self._classes, (fact.type, fact.confidence), n)
         retired = tuple(old for old in fact.replaced_ids() if old != fact.id)
+        indexed = self._indexed
+        dead = 1 << n if fact.id in self._replaced else 0
         for old in retired:
             self._replaced[old] = self._replaced.get(old, 0) + 1
+            entry = indexed.get(old)
+            if entry is not None:
+                dead |= 1 << entry[4]
+        if self._retired_bits is not None:
+            self._retired_bits |= dead
         if fact.expires is not None:
             self._expiring[fact.id] = fact.expires
-        self._indexed[fact.id] = (fact, words, retired, fact.expires)
+            if self._expired is not None and fact.expires < self._expired[0]:
+                self._expired = (self._expired[0], self._expired[1] | 1 << n)
+        indexed[fact.id] = (fact, words, retired, fact.expires, n)
         self._by_number[n] = fact
+        self._changed()
+
+    def _changed(self) -> None:
         self._eligible = None
         self._active = None
+        if self.clashes:  # two facts share a bit: work the bits out afresh once they do not
+            self._retired_bits = None
+            self._expired = None
 
     def remove(self, fact_id: str) -> None:
         entry = self._indexed.pop(fact_id, None)
         if entry is None:
             return
-        fact, words, retired, expires = entry
-        n = fact.number
+        fact, words, retired, expires, n = entry
         for postings, field_words in zip(self._postings, words, strict=True):
             for word in field_words:
                 self._take(postings, word, n)
         self._take(self._classes, (fact.type, fact.confidence), n)
+        indexed = self._indexed
+        alive = 1 << n if fact_id in self._replaced else 0  # the fact is gone: its bit is clear
         for old in retired:
             left = self._replaced[old] - 1
             if left:
                 self._replaced[old] = left
             else:
                 del self._replaced[old]
+                entry = indexed.get(old)
+                if entry is not None:
+                    alive |= 1 << entry[4]
+        if self._retired_bits is not None:
+            self._retired_bits &= ~alive
         if expires is not None:
             self._expiring.pop(fact_id, None)
+            if self._expired is not None:
+                self._expired = (self._expired[0], self._expired[1] & ~(1 << n))
         if self._by_number.get(n) is fact:
             del self._by_number[n]
             if self.clashes:  # another id with this number keeps the bit
-                other = next((e[0] for e in self._indexed.values() if e[0].number == n), None)
+                other = next((e[0] for e in indexed.values() if e[4] == n), None)
                 if other is not None:
                     self._by_number[n] = other
-        self._eligible = None
-        self._active = None
+        self._changed()
 
     def sync(self, facts: dict[str, Fact], generation: int, changed: Iterable[str] | None = None) -> None:
         """Index exactly `facts`: add new and changed ones, drop the ones gone. With `changed`
@@ -255,9 +281,12 @@ class SearchIndex:
             if type is None or ftype == type:
                 live |= members if isinstance(members, int) else bits_of(members)
         indexed = self._indexed
-        dead = [indexed[old][0].number for old in self._replaced if old in indexed]
-        dead += [indexed[i][0].number for i, expires in self._expiring.items() if expires < today_iso]
-        bits = live & ~bits_of(dead) if dead else live
+        if self._retired_bits is None:
+            self._retired_bits = bits_of([indexed[old][4] for old in self._replaced if old in indexed])
+        if self._expired is None or self._expired[0] != today_iso:
+            expired = [indexed[i][4] for i, expires in self._expiring.items() if expires < today_iso]
+            self._expired = (today_iso, bits_of(expired))
+        bits = live & ~(self._retired_bits | self._expired[1])
         self._active = (today_iso, type, bits)
         return bits
 

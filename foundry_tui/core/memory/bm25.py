@@ -21,10 +21,9 @@ import heapq
 import math
 import re
 from array import array
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import compress, pairwise, repeat
-from operator import add, and_, eq, ge, methodcaller, mul, truediv
+from operator import add, and_, eq, ge, mul, truediv
 
 from foundry_tui.core.memory.search import (
     CONFIDENCE_MULTIPLIER,
@@ -207,32 +206,6 @@ Counts = tuple[dict[int, int], dict[int, int], dict[int, int]]
 _GAP = r"[ \t\-/_]{1,3}"
 
 
-def _word_occurrences(blob: str, starts: list[int], term_stem: str) -> dict[int, int]:
-    """Fact position -> how many words of `blob` (joined texts starting at `starts`) have the
-    stem `term_stem` and start with its prefix: _occurrences' count for one stem, in C-level
-    passes (the regex finds the words, the word start is checked by its look-behind, and the
-    counting runs in map/Counter), not a Python loop over the occurrences."""
-    prefix = re.escape(_prefix(term_stem))
-    # After the literal (so that the engine still skips ahead to it in C): not inside a word.
-    pattern = re.compile(prefix + r"(?<![^\W_]" + prefix + r")[^\W_]*")
-    matches = list(pattern.finditer(blob))
-    if not matches:
-        return {}
-    words = list(map(_GROUP, matches))
-    valid = {w for w in set(words) if stem(w) == term_stem}
-    if not valid:
-        return {}
-    offsets = compress(map(_START, matches), map(valid.__contains__, words))
-    # bisect_right - 1 is the text holding an offset; the counter's keys are one higher.
-    per_text = Counter(map(bisect.bisect_right, repeat(starts), offsets))
-    return dict(zip(map(_MINUS_ONE, per_text), per_text.values(), strict=True))
-
-
-_GROUP = methodcaller("group")
-_START = methodcaller("start")
-_MINUS_ONE = (-1).__add__
-
-
 def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[int]] | None = None) -> Counts:
     """Per field: fact position -> how often the words with these stems occur in it, in this
     order and next to each other (one stem: a word; two: a pair of adjacent words). With
@@ -246,10 +219,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
     found: list[dict[int, int]] = []
     for field in range(3):
         counts: dict[int, int] = {}
-        if scan.fields is not None and len(stems) == 1 and within is None:
-            blob, starts = scan.fields[field]
-            counts = _word_occurrences(blob, starts, stems[0])
-        elif scan.fields is not None:
+        if scan.fields is not None:
             blob, starts = scan.fields[field]
             if within is not None and len(within[field]) * FEW_CANDIDATES < scan.count:
                 spans = [(starts[i], starts[i + 1] - 1) for i in sorted(within[field])]

@@ -88,6 +88,10 @@ class Repo:
     def has_head(self) -> bool:
         return run_git(self.top, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
 
+    def tree(self, rev: str) -> str:
+        """The id of the tree a commit id `rev` holds."""
+        return self.git("rev-parse", "--verify", f"{rev}^{{tree}}").strip()
+
     def fact_blobs(self, rev: str) -> dict[str, str]:
         """File name → blob id of every fact file at `rev` (a commit id)."""
         out = self.git("ls-tree", "-z", rev, "--", self.facts_path + "/")
@@ -107,7 +111,8 @@ class Repo:
         wanted = list(dict.fromkeys(s for s in shas if s != ZERO_SHA))
         if not wanted:
             return {}
-        out = run_git(self.top, "cat-file", "--batch", stdin=("\n".join(wanted) + "\n").encode()).stdout
+        # --buffer: git writes the objects in large chunks rather than flushing after each one.
+        out = run_git(self.top, "cat-file", "--batch", "--buffer", stdin=("\n".join(wanted) + "\n").encode()).stdout
         contents: dict[str, bytes] = {}
         pos = 0
         for sha in wanted:

@@ -1,12 +1,17 @@
 """The memory over its git history: INDEX.md's tokens and the active facts by type, one
 point per day that changed them, read from git objects (never the working tree).
 
-One `git log --first-parent --raw` walks the history oldest first, keeping which blob
-each fact file and INDEX.md is at; the day's last commit is the day's point. A blob is
-read and parsed once ever: what it says (a fact's id, type, expiry and the ids it
-replaces; an index's tokens) is cached by blob id, and each point by commit id, in one
-JSON file beside the parse cache (git objects never change, so the cache is never
-stale; a damaged one is dropped). `FOUNDRY_NO_CACHE=1` turns it off.
+`git log --first-parent` lists the commits that changed the memory, oldest first; the
+day's last commit is the day's point. One `git diff-tree --stdin` compares the trees of
+consecutive day ends (365 tree diffs for a year, not one per commit), which says which
+blob each fact file and INDEX.md is at on each day; one `git cat-file --batch` reads
+the blobs. The active facts by type are kept up to date as files come and go
+(_ActiveCounter), not counted anew at each day end. A blob is read and parsed once ever:
+what it says (a fact's id, type, expiry and the ids it replaces; an index's tokens) is
+cached by blob id, and each point by commit id, in one JSON file beside the parse cache
+(git objects never change, so the cache is never stale; a damaged one is dropped).
+`FOUNDRY_NO_CACHE=1` turns it off. tests/test_timeline.py holds the points equal to the
+first reading (every commit's diff applied, every day end's facts parsed and counted).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from foundry_tui.core.memory import timeline
 from foundry_tui.core.memory.facts import FactFileError, parse_fact_text
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.timeline import BlobSummary, _ActiveCounter, active_by_type, memory_timeline
@@ -217,10 +218,12 @@ def _commit_on_top(root: Path, day: str, files: dict[str, bytes | None]) -> None
          env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})  # fmt: skip
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("seed", "parallel_from"), [(1, 200), (2, 200), (3, 2)])
 def test_the_timeline_is_the_reference_reading_cold_warm_and_walked_on(
-    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, seed: int, parallel_from: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """(parallel_from 2: every read is split between two git processes.)"""
+    monkeypatch.setattr(timeline, "PARALLEL_FROM", parallel_from)
     root = tmp_path / "repo"
     root.mkdir()
     _history(root, 160, seed)

@@ -26,7 +26,7 @@ from typing import Any
 
 from foundry_tui.core.memory.cache import cache_file
 from foundry_tui.core.memory.facts import FactFileError, parse_fact_text
-from foundry_tui.core.memory.git_history import GitError, Repo, run_git
+from foundry_tui.core.memory.git_history import GitError, Repo, run_git, run_git_split, split_evenly
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.tokens import estimate_tokens
 
@@ -199,11 +199,23 @@ def _changes(repo: Repo, trees: list[str]) -> list[list[tuple[str, str]]]:
     """For each pair of consecutive trees, the memory's files that differ: (path, new blob
     id; zeros for a deletion). One `git diff-tree --stdin` for all the pairs."""
     pairs = list(itertools.pairwise(trees))
-    out = run_git(
-        repo.top, "diff-tree", "--stdin", "-r", "-z", "--no-renames", "--no-abbrev",
-        "--", repo.facts_path + "/", repo.index_path,
-        stdin="".join(f"{old} {new}\n" for old, new in pairs).encode(),
-    ).stdout  # fmt: skip
+    lines = [f"{old} {new}\n" for old, new in pairs]
+    outputs = run_git_split(
+        repo.top,
+        (
+            "diff-tree",
+            "--stdin",
+            "-r",
+            "-z",
+            "--no-renames",
+            "--no-abbrev",
+            "--",
+            repo.facts_path + "/",
+            repo.index_path,
+        ),
+        ["".join(chunk).encode() for chunk in split_evenly(lines, _parts(len(lines)))],
+    )
+    out = b"".join(outputs)  # each pair's diff stands alone: the outputs follow each other as one
     result: list[list[tuple[str, str]]] = []
     pos = 0
     for old, new in pairs:
@@ -222,6 +234,15 @@ def _changes(repo: Repo, trees: list[str]) -> list[list[tuple[str, str]]]:
     return result
 
 
+PARALLEL_FROM = 200  # pairs or blobs: from there on, two git processes share the reading
+
+
+def _parts(items: int) -> int:
+    """How many git processes read `items` at once: two for a long read (a second core
+    halves it), one otherwise (a process costs a few milliseconds)."""
+    return 2 if items >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 else 1
+
+
 def _fill(
     repo: Repo,
     cache: _Cache,
@@ -236,7 +257,7 @@ def _fill(
     fact_shas = [sha for sha in needed if sha not in cache.blobs]
     pending = [(end, index) for end, _f, index in steps if end.sha not in cache.points]
     index_shas = list(dict.fromkeys(i for _e, i in pending if i is not None and i not in cache.index))
-    contents = repo.read_blobs(fact_shas + index_shas)
+    contents = repo.read_blobs(fact_shas + index_shas, _parts(len(fact_shas) + len(index_shas)))
     for sha in fact_shas:
         cache.blobs[sha] = _summary(contents.get(sha))
     for sha in index_shas:

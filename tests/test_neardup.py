@@ -86,7 +86,7 @@ def test_demo_pair_is_found_with_reasons(demo_root: object) -> None:
     assert lines[2] == "  group 1: fact-0007, fact-0014"
     assert lines[5] == (
         "    fact-0007 ~ fact-0014  0.95  shared: api (title/tags/body), case (title/body), json (title/tags/body), "
-        "snake (title/body), key (title/body), responses (title); words 0.79, titles 0.63"
+        "snake (title/body), keys (title/body), responses (title); words 0.79, titles 0.63"
     )
     data = json.loads(run_cli("--root", str(demo_root), "--today", "2026-11-30", "memory", "dupes", "--json").out)
     assert data["groups"][0]["ids"] == ["fact-0007", "fact-0014"]

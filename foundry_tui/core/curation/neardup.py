@@ -315,6 +315,21 @@ def _antonym_terms() -> dict[str, frozenset[str]]:
     return out
 
 
+def _spellings(facts: Iterable[Fact]) -> dict[str, str]:
+    """Each term as these facts first write it (title, tags, body, in order): an explanation
+    that reads the same whatever else this process has read before (unlike `surface`)."""
+    out: dict[str, str] = {}
+    for fact in facts:
+        for text in (fact.title, *fact.tags, fact.body):
+            for word in _words(text):
+                found = _TERMS.get(word)
+                if found is None:
+                    found = _term(word)
+                if found:
+                    out.setdefault(found, word)
+    return out
+
+
 def surface(term: str) -> str:
     """A word as people write it for a term (snake, not snak): the first word seen that folds to it."""
     return _SURFACE.get(term, term)
@@ -586,6 +601,7 @@ class DupeFinder:
         score, cosine, overlap = self._quick(a, b)
         fa, fb = self.features[a], self.features[b]
         va, vb = self._vectors[a][0], self._vectors[b][0]
+        spelled = _spellings((fa.fact, fb.fact))
         shared = []
         for word in sorted(set(va) & set(vb), key=lambda w: (-(va[w] + vb[w]), w)):  # ties by word: stable across runs
             fields = [
@@ -597,7 +613,7 @@ class DupeFinder:
                 )
                 if word in words
             ]
-            shared.append((surface(word), fields))
+            shared.append((spelled.get(word, word), fields))
         differs = [text for _kind, text in differences(fa, fb)]
         return Candidate(a, b, score, cosine, overlap, shared, differs)
 

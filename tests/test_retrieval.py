@@ -143,6 +143,12 @@ def test_bm25_finds_a_fact_through_an_abbreviation_or_a_synonym_and_only_through
     assert found("removable") == ["fact-0003"] and found("deps") == [] and found("prod") == ["fact-0003"]
     hit = rank(bm25_search(scan, query_stems("k8s"), 0, labels=bm25.query_words("k8s")), 8, 0)[0]
     assert hit.matches[0].term == "k8s" and hit.matches[0].counts == (0, 0, 1)  # type: ignore[attr-defined]
+    # each word counts once, though "postgresql" starts like "postgres" too
+    both = ScanFields.of(
+        [Fact("fact-0001", "decision", "Databases", "PostgreSQL, postgres and a DB, stale or obsolete.")]
+    )
+    hit = rank(bm25_search(both, query_stems("postgres database obsolete"), 0), 8, 0)[0]
+    assert [m.counts for m in hit.matches][:3] == [(0, 0, 2), (1, 0, 1), (0, 0, 2)]  # type: ignore[attr-defined]
 
 
 def test_bm25_drops_question_glue_and_the_spec_ranker_keeps_its_terms() -> None:

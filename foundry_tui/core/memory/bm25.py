@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import math
 import re
 from array import array
@@ -138,13 +139,11 @@ def _word_prefix(term_stem: str) -> str:
     return term_stem[:-1] if term_stem.endswith("y") and len(term_stem) > 3 else term_stem
 
 
-def _prefix(term_stem: str) -> str:
-    """A regular expression for what every word with this stem starts with ("retry" also
-    stands for "retries"; "delet" also for "removed")."""
-    starts = _PREFIXES.get(term_stem)
-    if starts is None:
-        return re.escape(_word_prefix(term_stem))
-    return "(?:" + "|".join(map(re.escape, starts)) + ")"
+def _prefixes(term_stem: str) -> tuple[str, ...]:
+    """What every word with this stem starts with ("retry" also stands for "retries"; "delet"
+    also for "removed"): one prefix, or one per word of its SAME_MEANING group, none of
+    them the start of another (so no word matches two)."""
+    return _PREFIXES.get(term_stem) or (_word_prefix(term_stem),)
 
 
 def _fold_tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
@@ -157,8 +156,10 @@ def _fold_tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
         for word in group:
             canonical[_suffix_stem(word)] = first
             members.setdefault(first, set()).add(_word_prefix(_suffix_stem(word)))
-    # Longest first and then alphabetical: the same pattern in every process.
-    return canonical, {k: tuple(sorted(v, key=lambda p: (-len(p), p))) for k, v in members.items()}
+    # A prefix that starts with another ("postgresql", "postgr") finds nothing more.
+    return canonical, {
+        k: tuple(sorted(p for p in v if not any(p != q and p.startswith(q) for q in v))) for k, v in members.items()
+    }
 
 
 _CANONICAL, _PREFIXES = _fold_tables()
@@ -275,7 +276,12 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
     `within` (per field, the only positions that can match), few candidates are searched
     one by one instead of the whole field."""
     # A literal first lets the regex engine skip ahead in C; the word start is checked here.
-    pattern = re.compile(_GAP.join("(" + _prefix(s) + r"[^\W_]*)" for s in stems))
+    # A stem of a SAME_MEANING group has one pattern per prefix (an alternation of literals
+    # would leave the engine a set of first letters to stop at, several times slower).
+    patterns = [
+        re.compile(_GAP.join("(" + re.escape(p) + r"[^\W_]*)" for p in starts))
+        for starts in itertools.product(*map(_prefixes, stems))
+    ]
     wanted = tuple(stems)
     eligible = scan.eligible
     known: dict[str, str] = {}
@@ -288,7 +294,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
                 spans = [(starts[i], starts[i + 1] - 1) for i in sorted(within[field])]
             else:
                 spans = [(0, len(blob))]
-            matches = (m for a, b in spans for m in pattern.finditer(blob, a, b))
+            matches = (m for pattern in patterns for a, b in spans for m in pattern.finditer(blob, a, b))
             for match in matches:
                 start = match.start()
                 if start and blob[start - 1].isalnum():
@@ -300,7 +306,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
         else:  # text whose length changes when lowercased: fact by fact
             for i in range(scan.count):
                 text = search_fields(scan.fact_at(i))[field]
-                for match in pattern.finditer(text):
+                for match in (m for pattern in patterns for m in pattern.finditer(text)):
                     start = match.start()
                     if (not start or not text[start - 1].isalnum()) and tuple(map(stem, match.groups())) == wanted:
                         counts[i] = counts.get(i, 0) + 1

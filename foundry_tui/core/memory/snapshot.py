@@ -29,6 +29,7 @@ from foundry_tui.core.memory.search import (
     join_fields,
     tie_break,
 )
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
 SNAPSHOT_VERSION = 5
 _MAGIC = b"foundry-snapshot\n"
@@ -55,7 +56,7 @@ def _pack_tags(tags: list[str]) -> str | list[str]:
     return tags
 
 
-def _unpack_tags(packed: str | list[str]) -> tuple[str, ...]:
+def unpack_tags(packed: str | list[str]) -> tuple[str, ...]:
     if isinstance(packed, str):
         return tuple(packed.split("\0")) if packed else ()
     return tuple(packed)
@@ -285,7 +286,7 @@ class Snapshot:
             c["title"][i],
             body,
             c["scope"][i],
-            _unpack_tags(c["tags"][i]),
+            unpack_tags(c["tags"][i]),
             c["confidence"][i],
             c["source"][i],
             c["created"][i],
@@ -316,7 +317,7 @@ class Snapshot:
             bodies = self._bodies.all()
         c = self.columns
         return [
-            Fact(fid, ftype, title, body, scope, _unpack_tags(tags), conf, source, created, expires, sup, extras or {})
+            Fact(fid, ftype, title, body, scope, unpack_tags(tags), conf, source, created, expires, sup, extras or {})
             for fid, ftype, title, body, scope, tags, conf, source, created, expires, sup, extras in zip(
                 c["id"],
                 c["type"],
@@ -360,6 +361,38 @@ class Snapshot:
             }
             self._active[key] = found
         return found
+
+    def index_positions(self, today_iso: str) -> list[int]:
+        """The column positions of the facts active on `today_iso`, in INDEX.md's order (type,
+        then id): what index_order(FactStore.active_facts(today)) gives, from the columns alone
+        (the TUI paints its index from this before it builds a single Fact).
+
+        Active as the store counts it: not expired, and not named by another fact's
+        `supersedes` or `merged_from` (a fact naming itself does not retire itself)."""
+        c = self.columns
+        ids, types, expires = c["id"], c["type"], c["expires"]
+        replaced = {
+            old for fact_id, olds in zip(ids, c["replaces"], strict=True) if olds for old in olds if old != fact_id
+        }
+        other = len(TYPE_RANK)
+        # Bucketed by (type rank, id length), then each bucket sorted by id in C: the same order
+        # as sorting by (rank, len(id), id), without a key tuple per fact (100,000 of them).
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for i, fact_id in enumerate(ids):
+            expiry = expires[i]
+            if (expiry is None or expiry >= today_iso) and fact_id not in replaced:
+                key = (TYPE_RANK.get(types[i], other), len(fact_id))
+                bucket = buckets.get(key)
+                if bucket is None:
+                    buckets[key] = [i]
+                else:
+                    bucket.append(i)
+        ordered: list[int] = []
+        for key in sorted(buckets):
+            bucket = buckets[key]
+            bucket.sort(key=ids.__getitem__)
+            ordered += bucket
+        return ordered
 
     def scan(self, today_iso: str, type: str | None = None) -> ScanFields:
         """Index-free search over the active facts, building Facts only for hits (kept, so that

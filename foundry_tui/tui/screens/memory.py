@@ -69,6 +69,9 @@ class MemoryScreen(FoundryScreen[None]):
         view: IndexView
         painted: threading.Event
 
+    class FilesRead(Message):
+        """The first load has read the files: time to watch them."""
+
     @dataclass
     class DoctorChecked(Message):
         report: DoctorReport
@@ -99,15 +102,20 @@ class MemoryScreen(FoundryScreen[None]):
     @work(thread=True, exclusive=True, group="load", name="Memory not read", exit_on_error=False)
     def load(self, announce: bool = False, summary: str = "") -> Loaded:
         project = self.project
+        first = self.overview is None
         with project.lock:  # one consistent view while other workers write
             changes = project.sync()
             # The first load from an unchanged parse cache paints the index before building the
             # facts: the same rows the Overview gives, from the cache's columns.
-            early = early_index(project, self.today) if self.overview is None else None
+            early = early_index(project, self.today) if first else None
             if early is not None:
                 painted = threading.Event()
-                deliver(self, self.IndexRead(early, painted))
+                deliver(self, self.IndexRead(early, painted))  # starts the file watcher once painted
                 self._wait_for(painted)
+                # Whatever changed before the watcher was in place is seen here.
+                changes.merge(project.sync())
+            elif first:
+                deliver(self, self.FilesRead())
             overview = Overview(project, self.today, adr_titles(project.layout), with_doctor=False, changes=changes)
         return deliver(self, self.Loaded(overview, announce, summary))
 
@@ -123,10 +131,21 @@ class MemoryScreen(FoundryScreen[None]):
     def on_memory_screen_index_read(self, event: IndexRead) -> None:
         if self.overview is None and not self.show_inactive:  # else the Overview is here, or needed
             self.query_one(StatusHeader).show(event.view.status())
-            self.query_one(IndexPane).show(event.view, False)
-        self.call_after_refresh(event.painted.set)
+            index = self.query_one(IndexPane)
+            index.show(event.view, False)
+            index.when_drawn(lambda: self._index_painted(event.painted))
+        else:
+            self._index_painted(event.painted)
+
+    def _index_painted(self, painted: threading.Event) -> None:
+        self.foundry.start_watching()
+        painted.set()
+
+    def on_memory_screen_files_read(self, _event: FilesRead) -> None:
+        self.foundry.start_watching()
 
     def on_memory_screen_loaded(self, event: Loaded) -> None:
+        self.foundry.start_watching()  # already, unless the early index was never drawn
         self.overview = event.overview
         self.call_after_refresh(self._after_paint)
         message = event.summary or (event.overview.changes.summary() if event.announce else "")

@@ -3,10 +3,12 @@ budget line where the budget cuts the index and the omitted entries dimmed below
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
+from textual.strip import Strip
 
 from foundry_tui.core.memory.views import IndexView
 from foundry_tui.tui.text import shown
@@ -33,7 +35,33 @@ class IndexPane(RowList):
 
     BORDER_TITLE = "Index"
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._when_drawn: list[Callable[[], object]] = []
+
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the rows shown now have been drawn (after the frame is out)."""
+        self._when_drawn.append(callback)
+
+    def render_line(self, y: int) -> Strip:
+        if self._when_drawn:
+            callbacks, self._when_drawn = self._when_drawn, []
+            for callback in callbacks:
+                self.call_later(callback)  # runs once this frame's rendering has returned
+        return super().render_line(y)
+
     def show(self, view: IndexView, show_inactive: bool) -> None:
+        # A row or two of small objects per fact (100,000 at most): the cyclic collector,
+        # which would scan the growing list again and again meanwhile, waits until they exist.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._show(view, show_inactive)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _show(self, view: IndexView, show_inactive: bool) -> None:
         error = ThemeColours.of(self.app).error
         entry = view.entry
         options: list[Row] = []

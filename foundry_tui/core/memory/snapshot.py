@@ -40,12 +40,25 @@ _MAGIC = b"foundry-snapshot\n"
 # by one for the facts a search returns (from the same open file: a newer snapshot written
 # meanwhile replaces the name, not this file).
 _EAGER = ("meta", "columns", "title", "tags", "body")
+_LAZY = ("title", "tags", "body")
 _CHUNK = 1 << 20
 # Files changed this recently are stored as unverified: a same-size edit within one clock
 # tick of the snapshot could otherwise keep a stale entry ("racy" entries, as git calls them).
 RACY_SECONDS = 0.1
 # Fact.to_record()'s fields but the body (stored apart), then the ids each fact retires.
 _COLUMNS = (*(name for name in RECORD_FIELDS if name != "body"), "replaces")
+
+
+def _crc_matches(file: BinaryIO, length: int, crc: int) -> bool:
+    """Whether the next `length` bytes of `file` have this CRC-32 (read in chunks)."""
+    left, running = length, 0
+    while left:
+        chunk = file.read(min(_CHUNK, left))
+        if not chunk:
+            return False
+        running = zlib.crc32(chunk, running)
+        left -= len(chunk)
+    return running == crc
 
 
 def _pack_tags(tags: list[str]) -> str | list[str]:
@@ -92,6 +105,14 @@ class _Bodies:
         offsets = self._offsets
         return [blob[offsets[i] : offsets[i + 1]].decode("utf-8", "surrogatepass") for i in range(len(offsets) - 1)]
 
+    def read_at(self, offset: int, length: int) -> bytes | None:
+        """`length` bytes at `offset` of the snapshot file (None once it is closed)."""
+        if self._file is None:
+            return None
+        self._file.seek(offset)
+        data = self._file.read(length)
+        return data if len(data) == length else None
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
@@ -106,11 +127,12 @@ class Snapshot:
         "_bodies",
         "_by_name",
         "_fact_at",
+        "_fields",
+        "_lazy_fields",
         "_lock",
         "_scans",
         "broken",
         "columns",
-        "fields",
         "keys",
         "names",
         "positions",
@@ -125,19 +147,36 @@ class Snapshot:
         columns: dict[str, list[Any]],
         fields: tuple[FieldIndex, FieldIndex, FieldIndex] | None,
         bodies: _Bodies,
+        lazy_fields: list[tuple[int, int]] | None = None,
     ) -> None:
         self.names = names  # every fact file name, sorted
         self.keys = keys  # mtime_ns, size, inode of each name, flattened
         self.broken = broken  # name -> reason
         self.positions = positions  # index into names of each valid fact (the column order)
         self.columns = columns
-        self.fields = fields
+        self._fields = fields
+        # Where the joined fields lie in the file (checked at load, decoded on first use): a
+        # process that builds its Facts anyway (the TUI) never decodes them.
+        self._lazy_fields = lazy_fields
         self._bodies = bodies
         self._lock = threading.Lock()  # the bodies' file position
         self._active: dict[tuple[str, str | None], set[int]] = {}
         self._by_name: dict[str, int] | None = None
         self._fact_at: dict[int, int] | None = None
         self._scans: dict[tuple[str, str | None], ScanFields] = {}
+
+    @property
+    def fields(self) -> tuple[FieldIndex, FieldIndex, FieldIndex] | None:
+        """The joined title, tags and body fields (None: unsafe to join, see search.py)."""
+        if self._lazy_fields is not None:
+            with self._lock:
+                if self._lazy_fields is not None:
+                    places, self._lazy_fields = self._lazy_fields, None
+                    parts = [self._bodies.read_at(offset, length) for offset, length in places]
+                    decoded: list[Any] = [None if part is None else marshal.loads(part) for part in parts]
+                    if all(part is not None for part in decoded):
+                        self._fields = (decoded[0], decoded[1], decoded[2])
+        return self._fields
 
     # ---- building and storing ------------------------------------------------------------
 
@@ -228,7 +267,13 @@ class Snapshot:
         if [name for name, _length, _crc in sections] != [*_EAGER, "offsets", "bodies"]:
             return None
         decoded: dict[str, Any] = {}
+        lazy: list[tuple[int, int]] = []
         for name, length, crc in sections[:-1]:
+            if name in _LAZY:  # checked now, decoded when a search first needs them
+                lazy.append((file.tell(), length))
+                if not _crc_matches(file, length, crc):
+                    return None
+                continue
             data = file.read(length)
             if len(data) != length or zlib.crc32(data) != crc:
                 return None
@@ -236,26 +281,17 @@ class Snapshot:
             del data
         _name, length, crc = sections[-1]
         base = file.tell()
-        left, running = length, 0
-        while left:  # the bodies are checked in chunks, never held whole
-            chunk = file.read(min(_CHUNK, left))
-            if not chunk:
-                return None
-            running = zlib.crc32(chunk, running)
-            left -= len(chunk)
-        if running != crc:
+        if not _crc_matches(file, length, crc):  # the bodies are checked in chunks, never held whole
             return None
         names, keys, broken, positions = decoded["meta"]
         columns, offsets = decoded["columns"], decoded["offsets"]
-        fields = (decoded["title"], decoded["tags"], decoded["body"])
         if set(columns) != set(_COLUMNS) or len(keys) != 3 * len(names):
             return None
         if any(len(column) != len(positions) for column in columns.values()) or len(offsets) != len(positions) + 1:
             return None
         if offsets[-1] != length:
             return None
-        joined = None if any(part is None for part in fields) else fields  # None: unsafe to join (search.py)
-        return cls(names, keys, broken, positions, columns, joined, _Bodies(None, file, base, offsets))
+        return cls(names, keys, broken, positions, columns, None, _Bodies(None, file, base, offsets), lazy)
 
     def close(self) -> None:
         """Let go of the snapshot file (the bodies are not read from it any more)."""

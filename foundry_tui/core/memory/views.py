@@ -12,6 +12,10 @@ from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.status import MemoryStatus
 from foundry_tui.core.memory.store import BrokenFile, Changes
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.snapshot import Snapshot
+
 
 def older_ids(fact_id: str, facts: Mapping[str, Fact]) -> list[str]:
     """The ids a fact replaced (every source of a merge), then theirs, newest first."""
@@ -166,13 +170,17 @@ def early_index(project: Project, today: _dt.date) -> IndexView | None:
     """The index view from the parse cache's columns, when the store was loaded from the cache
     unchanged and no Fact has been built yet (None otherwise): what `Overview.index_view()`
     gives for the same files, for a fraction of the cost, so the TUI paints it first."""
-    from foundry_tui.core.memory.index_file import build_index_of_ids
-    from foundry_tui.core.memory.snapshot import unpack_tags
-
     snapshot = project.store.pending_snapshot
     if snapshot is None:
         return None
-    budget = project.config_or_defaults()[0].index_token_budget
+    return index_view_of(snapshot, today, project.config_or_defaults()[0].index_token_budget)
+
+
+def index_view_of(snapshot: Snapshot, today: _dt.date, budget: int) -> IndexView:
+    """The index view of the facts in `snapshot` (see early_index)."""
+    from foundry_tui.core.memory.index_file import build_index_of_ids
+    from foundry_tui.core.memory.snapshot import unpack_tags
+
     positions = snapshot.index_positions(today.isoformat())
     columns = snapshot.columns
     ids, types, titles, tags = columns["id"], columns["type"], columns["title"], columns["tags"]

@@ -196,9 +196,10 @@ from foundry_tui.core.sessions.store import SessionStore
 from foundry_tui.core.sessions.working import memory_command
 
 root, name, session = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+import time
 go = root / "go"
-while not go.exists():
-    pass
+while not go.exists():  # both start together; sleeping, not spinning, leaves the CPU to the other
+    time.sleep(0.001)
 store = SessionStore(Layout(root))
 for number in range(30):
     memory_command(store, session, "add", fact=f"{name} {number}")

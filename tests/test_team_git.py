@@ -11,7 +11,6 @@ import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -427,22 +426,12 @@ def test_resolve_outside_git_splits_and_relinks_its_own_renumbering(tmp_path: Pa
 
 
 def test_history_screen(snap_compare: Callable[..., bool], tmp_path: Path) -> None:
-    from textual.pilot import Pilot
-
-    from tests.tui_helpers import make_app, settle
+    from tests.tui_helpers import make_app, snapshot_steps
 
     repo = make_repo(tmp_path, init=False)
     two_branches(repo)
     merge_and_resolve(repo, "bob")
-
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        await pilot.press("f8")
-        await settle(pilot)
-        pilot.app.screen.set_focus(None)
-        await settle(pilot)
-
-    assert snap_compare(make_app(repo.root), terminal_size=(120, 40), run_before=run_before)
+    assert snap_compare(make_app(repo.root), terminal_size=(120, 40), run_before=snapshot_steps("f8"))
 
 
 async def test_history_screen_outside_git_says_so_in_one_line(tmp_path: Path) -> None:

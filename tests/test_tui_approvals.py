@@ -22,7 +22,7 @@ from foundry_tui.tui.screens.approvals import ApprovalsScreen
 from foundry_tui.tui.screens.confirm import ConfirmScreen
 
 from .helpers import TODAY
-from .tui_helpers import settle
+from .tui_helpers import notifications, open_mode, press, settle, snapshot_steps
 
 SIZE = (120, 40)
 ALICE = Caller(Principal("user", "alice"))
@@ -50,9 +50,7 @@ def _app(root: Path, caller: Caller = ALICE) -> FoundryApp:
 
 
 async def _open(pilot: Pilot[Any]) -> None:
-    await settle(pilot)
-    await pilot.press("f9")
-    await settle(pilot)
+    await open_mode(pilot, "f9", ApprovalsScreen)
 
 
 async def test_approve_a_proposal_after_confirming(demo_root: Path) -> None:
@@ -71,12 +69,10 @@ async def test_approve_a_proposal_after_confirming(demo_root: Path) -> None:
         active = str(app.screen.query_one("#active-text", Static).render())
         proposed = str(app.screen.query_one("#proposed-text", Static).render())
         assert "id: fact-0007" in active and "including error bodies" in proposed
-        await pilot.press("a")
-        await settle(pilot)
+        await press(pilot, "a")
         assert isinstance(app.screen, ConfirmScreen)  # nothing happens before the confirmation
         assert sorted(p.name for p in (demo_root / ".foundry/memory/facts").glob("*.md")) == facts_before
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
         assert isinstance(app.screen, ApprovalsScreen)
         title = str(app.screen.query_one("#approvals-title", Label).render())
         assert title.startswith("Approvals · 1 pending")
@@ -92,17 +88,14 @@ async def test_reject_with_a_reason_and_cancel_changes_nothing(demo_root: Path) 
     app = _app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         await _open(pilot)
-        await pilot.press("r")
-        await settle(pilot)
+        await press(pilot, "r")
         await pilot.press("escape")  # cancelled: nothing decided
         await settle(pilot)
         assert list_proposals(Project(demo_root).layout)[0].status == "pending"
-        await pilot.press("r")
-        await settle(pilot)
+        await press(pilot, "r")
         assert isinstance(app.screen, ConfirmScreen)
         app.screen.query_one("#dialog-field", Input).value = "we keep error bodies as they are"
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
     first = list_proposals(Project(demo_root).layout)[0]
     assert (first.status, first.meta["reason"]) == ("rejected", "we keep error bodies as they are")
 
@@ -112,10 +105,8 @@ async def test_an_untrusted_curator_cannot_approve_in_the_tui(demo_root: Path) -
     app = _app(demo_root, BOB)
     async with app.run_test(size=SIZE) as pilot:
         await _open(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "a")
+        await press(pilot, "ctrl+s")
     assert [p.status for p in list_proposals(Project(demo_root).layout)] == ["pending", "pending"]
     assert not (demo_root / ".foundry/memory/facts/fact-0017.md").exists()
 
@@ -125,15 +116,13 @@ async def test_a_write_from_the_tui_by_an_untrusted_person_parks(demo_root: Path
     app = _app(demo_root, BOB)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("w")
-        await settle(pilot)
+        await press(pilot, "w")
         app.screen.query_one("#title", Input).value = "Staging resets nightly"
         app.screen.query_one("#body", TextArea).text = "At 02:00 UTC."
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
         await pilot.press("ctrl+s")  # confirm
         await settle(pilot)
-        assert any("parked: prop-0003 (user:bob is not trusted" in str(n.message) for n in app._notifications)
+        assert any("parked: prop-0003 (user:bob is not trusted" in m for m in notifications(pilot))
         assert "3 proposals pending (F9)" in str(app.screen.query_one("#pending-count", Label).render())
     assert [p.would_do for p in list_proposals(Project(demo_root).layout)][-1] == "created"
     assert not (demo_root / ".foundry/memory/facts/fact-0017.md").exists()
@@ -150,20 +139,12 @@ async def test_a_preferences_clear_request_is_confirmed_in_the_tui(demo_root: Pa
         assert "a clear request is pending (c confirms it)" in str(
             app.screen.query_one("#approvals-title", Label).render()
         )
-        await pilot.press("c")
-        await settle(pilot)
+        await press(pilot, "c")
         assert isinstance(app.screen, ConfirmScreen) and preferences_path(ALICE.principal).exists()
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
     assert not preferences_path(ALICE.principal).exists()
 
 
 def test_approvals_screen_snapshot(snap_compare: Callable[..., bool], demo_root: Path) -> None:
     _park_two(demo_root)
-
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await _open(pilot)
-        pilot.app.screen.set_focus(None)
-        await settle(pilot)
-
-    assert snap_compare(_app(demo_root), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_app(demo_root), terminal_size=SIZE, run_before=snapshot_steps(before=_open))

@@ -32,16 +32,11 @@ from foundry_tui.tui.widgets.revealing_scroll import row_of
 from foundry_tui.tui.widgets.wave_table import WaveTable
 
 from .test_waves import REVIEW
-from .tui_helpers import make_app, select_artifact, settle
+from .tui_helpers import make_app, notifications, open_mode, press, select_artifact, settle
 
 
 async def _board(pilot: Pilot[Any]) -> BlackboardScreen:
-    await settle(pilot)
-    await pilot.press("f3")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, BlackboardScreen)
-    return screen
+    return await open_mode(pilot, "f3", BlackboardScreen)
 
 
 def _leaves(pilot: Pilot[Any]) -> dict[str, Text]:
@@ -85,8 +80,7 @@ async def test_filters_by_text_validity_agent_and_schema(demo_root: Path) -> Non
         await _board(pilot)
         await pilot.press("slash")
         assert pilot.app.focused is pilot.app.screen.query_one("#filter-text", Input)
-        await pilot.press(*"tax service")
-        await settle(pilot)
+        await press(pilot, *"tax service")
         assert list(_leaves(pilot)) == ["audit/perf-reviewer.json"]
         tree = pilot.app.screen.query_one(ArtifactTree)
         assert tree.border_subtitle == "1 of 3"
@@ -114,8 +108,7 @@ async def test_filters_by_text_validity_agent_and_schema(demo_root: Path) -> Non
         screen.query_one("#filter-schema").value = "review.v1"  # type: ignore[attr-defined]
         await settle(pilot)
         assert list(_leaves(pilot)) == ["audit/appsec-reviewer.json"]
-        await pilot.press("slash", *"no such words")
-        await settle(pilot)
+        await press(pilot, "slash", *"no such words")
         assert _leaves(pilot) == {}
         assert [str(node.label) for node in tree.root.children] == ["No artifact matches the filters (c clears them)."]
 
@@ -141,7 +134,7 @@ async def test_new_artifacts_arrive_live_and_are_highlighted(demo_root: Path, mo
         table = pilot.app.screen.query_one(WaveTable)
         lit = table.get_component_rich_style("wave-table--fresh")
         assert [any(s.style == lit for s in table.get_row_at(row)[1].spans) for row in range(3)] == [False, False, True]
-        assert any(str(n.message) == "Written: re-audit/appsec-reviewer.json" for n in app._notifications)
+        assert "Written: re-audit/appsec-reviewer.json" in notifications(pilot)
         assert await _wait_for(pilot, lambda: not highlighted("re-audit/appsec-reviewer.json"), seconds=4)
         assert "re-audit/appsec-reviewer.json" in _leaves(pilot)  # it stays, no longer highlighted
 
@@ -162,14 +155,12 @@ async def test_the_shown_artifact_stays_selected_when_others_arrive(demo_root: P
             blackboard_write(Layout(demo_root), "a-new-wave", name, "review.v1", REVIEW)
         screen.load()
         await settle(pilot)
-        assert [str(n.message) for n in pilot.app._notifications][-1] == (
-            "Written: a-new-wave/b.json, a-new-wave/c.json, a-new-wave/d.json"
-        )
+        assert notifications(pilot)[-1] == ("Written: a-new-wave/b.json, a-new-wave/c.json, a-new-wave/d.json")
         for name in ("e", "f", "g", "h"):
             blackboard_write(Layout(demo_root), "a-new-wave", name, "review.v1", REVIEW)
         screen.load()
         await settle(pilot)
-        assert [str(n.message) for n in pilot.app._notifications][-1] == (
+        assert notifications(pilot)[-1] == (
             "Written: a-new-wave/e.json, a-new-wave/f.json, a-new-wave/g.json and 1 more"
         )
         (Layout(demo_root).blackboard_dir / "audit/perf-reviewer.json").unlink()
@@ -255,34 +246,29 @@ async def test_diff_of_the_same_agent_a_wave_earlier_and_of_any_two(demo_root: P
     async with make_app(demo_root).run_test(size=(120, 40)) as pilot:
         screen = await _board(pilot)
         await select_artifact(pilot, "re-audit/appsec-reviewer.json")
-        await pilot.press("d")
-        await settle(pilot)
+        await press(pilot, "d")
         diff = pilot.app.screen
         assert isinstance(diff, ArtifactDiffScreen)
         assert diff.title_text == "audit/appsec-reviewer.json → re-audit/appsec-reviewer.json"
         lines = str(diff.query_one("#diff-lines", Static).render()).splitlines()
         assert '-  "verdict": "request-changes"' in lines and '+  "verdict": "approve"' in lines
-        await pilot.press("escape")
-        await settle(pilot)
+        await press(pilot, "escape")
         assert pilot.app.screen is screen
 
         await select_artifact(pilot, "plan/planner.json")
         await pilot.press("d")  # no earlier wave holds the planner's
         await settle(pilot)
         assert pilot.app.screen is screen
-        assert any("No earlier wave holds an artifact of planner" in str(n.message) for n in pilot.app._notifications)
+        assert any("No earlier wave holds an artifact of planner" in m for m in notifications(pilot))
 
-        await pilot.press("m")
-        await settle(pilot)
+        await press(pilot, "m")
         assert "◆ diff base" in str(_leaves(pilot)["plan/planner.json"])
         await select_artifact(pilot, "audit/perf-reviewer.json")
-        await pilot.press("d")
-        await settle(pilot)
+        await press(pilot, "d")
         second = pilot.app.screen
         assert isinstance(second, ArtifactDiffScreen)
         assert second.title_text == "plan/planner.json → audit/perf-reviewer.json"
-        await pilot.press("escape")
-        await settle(pilot)
+        await press(pilot, "escape")
         await select_artifact(pilot, "plan/planner.json")
         await pilot.press("m")  # unmark
         await settle(pilot)
@@ -294,8 +280,7 @@ async def test_enter_on_a_wave_goes_to_its_artifacts(demo_root: Path) -> None:
         screen = await _board(pilot)
         table = screen.query_one(WaveTable)
         table.focus()
-        await pilot.press("down", "enter")
-        await settle(pilot)
+        await press(pilot, "down", "enter")
         tree = screen.query_one(ArtifactTree)
         assert pilot.app.focused is tree
         assert tree.cursor_node is not None and tree.cursor_node.data is not None

@@ -4,13 +4,13 @@ of the tab and of the curator at 80x24."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Label, Select, Static, TabbedContent
+from textual.widgets import Label, Select, Static
 
 from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
@@ -19,7 +19,7 @@ from foundry_tui.tui.screens.doctor import DoctorScreen
 from foundry_tui.tui.screens.resolve import ResolveScreen
 
 from .helpers import write
-from .tui_helpers import make_app, option_ids, select, settle
+from .tui_helpers import Steps, make_app, notifications, open_mode, option_ids, press, select, settle, snapshot_steps
 
 SIZE = (120, 40)
 PG15 = ("PostgreSQL 15 is the production database", "We run 15 in production.\n\n**Why:** the upgrade waits.")
@@ -35,11 +35,7 @@ def _facts(root: Path) -> dict[str, bytes]:
 
 
 async def _open_tab(pilot: Pilot[Any]) -> None:
-    await settle(pilot)
-    await pilot.press("f6")
-    await settle(pilot)
-    pilot.app.screen.query_one(TabbedContent).active = "conflicts-tab"
-    await settle(pilot)
+    await open_mode(pilot, "f6", CuratorScreen, tab="conflicts-tab")
     await select(pilot, "conflict:0", "#conflicts")
 
 
@@ -64,8 +60,7 @@ async def test_d_opens_the_doctor_the_header_counts(demo_root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _open_tab(pilot)
         assert "doctor: 2 problems (d)" in str(app.screen.query_one("#doctor-status", Label).render())
-        await pilot.press("d")
-        await settle(pilot)
+        await press(pilot, "d")
         assert isinstance(app.screen, DoctorScreen)
         assert "warn  contradictions: 1 pair of active facts disagree" in str(
             app.screen.query_one("#doctor-report", Static).render()
@@ -75,17 +70,10 @@ async def test_d_opens_the_doctor_the_header_counts(demo_root: Path) -> None:
 async def test_no_contradiction_says_so(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f6")
-        await settle(pilot)
-        app.screen.query_one(TabbedContent).active = "conflicts-tab"
-        await settle(pilot)
+        await open_mode(pilot, "f6", CuratorScreen, tab="conflicts-tab")
         assert option_ids(pilot, "#conflicts") == []
-        await pilot.press("k")
-        await settle(pilot)
-        assert [str(n.message) for n in app._notifications] == [
-            "Select a contradiction first (the Contradictions tab)."
-        ]
+        await press(pilot, "k")
+        assert notifications(pilot) == ["Select a contradiction first (the Contradictions tab)."]
 
 
 async def test_keep_one_and_supersede_the_other_after_confirming(demo_root: Path) -> None:
@@ -94,8 +82,7 @@ async def test_keep_one_and_supersede_the_other_after_confirming(demo_root: Path
     app = make_app(root)
     async with app.run_test(size=SIZE) as pilot:
         await _open_tab(pilot)
-        await pilot.press("k")
-        await settle(pilot)
+        await press(pilot, "k")
         assert isinstance(app.screen, ResolveScreen)
         steps = str(app.screen.query_one("#resolve-steps", Static).render())
         assert ".foundry/memory/facts/fact-0017.md: unchanged, inactive (superseded by the new fact)" in steps
@@ -104,9 +91,7 @@ async def test_keep_one_and_supersede_the_other_after_confirming(demo_root: Path
         await settle(pilot)
         assert isinstance(app.screen, CuratorScreen)
         assert option_ids(pilot, "#conflicts") == []
-        assert "Kept fact-0009's claim; fact-0017 superseded by fact-0018" in [
-            str(n.message) for n in app._notifications
-        ]
+        assert "Kept fact-0009's claim; fact-0017 superseded by fact-0018" in notifications(pilot)
     new = parse_fact_text((root / ".foundry/memory/facts/fact-0018.md").read_text(), "fact-0018")
     assert (new.title, new.supersedes, new.extras["merged_from"]) == (
         "PostgreSQL 16 is the only supported database",
@@ -121,8 +106,7 @@ async def test_keep_the_other_one_and_retire(demo_root: Path) -> None:
     app = make_app(root)
     async with app.run_test(size=SIZE) as pilot:
         await _open_tab(pilot)
-        await pilot.press("k")
-        await settle(pilot)
+        await press(pilot, "k")
         app.screen.query_one("#keep", Select).value = "fact-0017"
         app.screen.query_one("#how", Select).value = "retire"
         await settle(pilot)
@@ -141,26 +125,15 @@ async def test_cancel_changes_nothing(demo_root: Path) -> None:
     app = make_app(root)
     async with app.run_test(size=SIZE) as pilot:
         await _open_tab(pilot)
-        await pilot.press("k")
-        await settle(pilot)
-        await pilot.press("escape")
-        await settle(pilot)
+        await press(pilot, "k")
+        await press(pilot, "escape")
         assert isinstance(app.screen, CuratorScreen)
         assert option_ids(pilot, "#conflicts") == ["conflict:0"]
     assert _facts(root) == before
 
 
-def _tab_steps(*keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await _open_tab(pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-        pilot.app.screen.set_focus(None)
-        await settle(pilot)
-        await pilot.wait_for_scheduled_animations()  # a tab's underline slides into place
-
-    return run_before
+def _tab_steps(*keys: str) -> Steps:
+    return snapshot_steps(*keys, before=_open_tab)
 
 
 def test_contradictions_tab_snapshot(snap_compare: Callable[..., bool], demo_root: Path) -> None:

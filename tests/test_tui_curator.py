@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select, SelectionList, Static, TabbedContent
+from textual.widgets import Select, SelectionList, Static
 
 from foundry_tui.core import atomic
 from foundry_tui.core.memory.facts import parse_fact_text
@@ -20,7 +20,7 @@ from foundry_tui.tui.screens.confirm import ConfirmScreen
 from foundry_tui.tui.screens.curator import CuratorScreen
 from foundry_tui.tui.screens.merge import MergeScreen
 
-from .tui_helpers import make_app, option_ids, select, settle
+from .tui_helpers import Steps, make_app, notifications, open_mode, option_ids, press, select, settle, snapshot_steps
 
 SIZE = (120, 40)
 
@@ -31,10 +31,8 @@ def _tree(root: Path) -> dict[str, bytes]:
     }
 
 
-async def _open_curator(pilot: Pilot[Any]) -> None:
-    await settle(pilot)
-    await pilot.press("f6")
-    await settle(pilot)
+async def _open_curator(pilot: Pilot[Any], tab: str | None = None) -> None:
+    await open_mode(pilot, "f6", CuratorScreen, tab=tab)
 
 
 async def test_merge_the_planted_pair_then_undo(demo_root: Path) -> None:
@@ -46,21 +44,18 @@ async def test_merge_the_planted_pair_then_undo(demo_root: Path) -> None:
         assert option_ids(pilot, "#groups")[0] == "group:0"  # the planted pair is at the top
         await select(pilot, "group:0", "#groups")
         assert "fact-0007 ~ fact-0014" in str(app.screen.query_one("#group-text", Static).render())
-        await pilot.press("m")
-        await settle(pilot)
+        await press(pilot, "m")
         assert isinstance(app.screen, MergeScreen)
         preview = str(app.screen.query_one("#merge-preview", Static).render())
         assert (
             "write   .foundry/memory/facts/fact-0017.md" in preview and "merged_from: [fact-0007, fact-0014]" in preview
         )
         assert _tree(demo_root) == before  # nothing written yet
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
         merged = parse_fact_text((demo_root / ".foundry/memory/facts/fact-0017.md").read_text(), "fact-0017")
         assert merged.extras["merged_from"] == ["fact-0007", "fact-0014"]
         assert option_ids(pilot, "#groups") == []  # no near-duplicates left
-        await pilot.press("u")
-        await settle(pilot)
+        await press(pilot, "u")
     assert _tree(demo_root) == before  # byte for byte
 
 
@@ -69,16 +64,14 @@ async def test_the_merge_editor_chooses_the_merged_facts_type(demo_root: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await _open_curator(pilot)
         await select(pilot, "group:0", "#groups")
-        await pilot.press("m")
-        await settle(pilot)
+        await press(pilot, "m")
         assert isinstance(app.screen, MergeScreen)
         kind = app.screen.query_one("#merge-type", Select)
         assert kind.value == "convention"  # the first source's type, offered first
         kind.value = "decision"
         await settle(pilot)
         assert "\ntype: decision\n" in str(app.screen.query_one("#merge-preview", Static).render())
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
     merged = parse_fact_text((demo_root / ".foundry/memory/facts/fact-0017.md").read_text(), "fact-0017")
     assert (merged.type, merged.extras["merged_from"]) == ("decision", ["fact-0007", "fact-0014"])
 
@@ -86,19 +79,15 @@ async def test_the_merge_editor_chooses_the_merged_facts_type(demo_root: Path) -
 async def test_add_a_tag_from_a_missed_search(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await _open_curator(pilot)
-        app.screen.query_one(TabbedContent).active = "missed-tab"
-        await settle(pilot)
+        await _open_curator(pilot, "missed-tab")
         assert option_ids(pilot, "#missed") == [f"missed:{n}" for n in range(5)]
         await select(pilot, "missed:0", "#missed")  # "kubernetes deploy" × 29
         near = option_ids(pilot, "#near")
         assert near
         await select(pilot, near[0], "#near")
-        await pilot.press("t")
-        await settle(pilot)
+        await press(pilot, "t")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
     fact = parse_fact_text((demo_root / f".foundry/memory/facts/{near[0]}.md").read_text(), near[0])
     assert "kubernetes" in fact.tags
 
@@ -106,15 +95,11 @@ async def test_add_a_tag_from_a_missed_search(demo_root: Path) -> None:
 async def test_retire_in_bulk(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await _open_curator(pilot)
-        app.screen.query_one(TabbedContent).active = "retire-tab"
-        await settle(pilot)
+        await _open_curator(pilot, "retire-tab")
         selection = app.screen.query_one("#retire-list", SelectionList)
         selection.select("fact-0011")
-        await pilot.press("x")
-        await settle(pilot)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "x")
+        await press(pilot, "ctrl+s")
     assert "expires: 2026-11-29" in (demo_root / ".foundry/memory/facts/fact-0011.md").read_text()
 
 
@@ -139,18 +124,15 @@ async def test_a_failing_undo_is_reported_and_the_app_stays_up(
     async with app.run_test(size=SIZE) as pilot:
         await _open_curator(pilot)
         await select(pilot, "group:0", "#groups")
-        await pilot.press("m")
-        await settle(pilot)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "m")
+        await press(pilot, "ctrl+s")
         assert (memory_dir / "facts/fact-0017.md").exists()
         holder = subprocess.Popen(
             [sys.executable, "-c", HOLD_THE_LOCK, str(memory_dir)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
         try:
             assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
-            await pilot.press("u")
-            await settle(pilot)
+            await press(pilot, "u")
         finally:
             assert holder.stdin is not None
             holder.stdin.close()
@@ -170,26 +152,19 @@ async def test_the_palette_runs_a_curator_command(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         await _open_curator(pilot)
-        await pilot.press("ctrl+p")
-        await settle(pilot)
-        await pilot.press(*"undo merge", "enter")
-        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await press(pilot, *"undo merge", "enter")
         assert isinstance(app.screen, CuratorScreen)
-        assert [str(n.message) for n in app._notifications] == ["No merge to undo in this session."]
+        assert notifications(pilot) == ["No merge to undo in this session."]
 
 
-def _curator_steps(*keys: str) -> Callable[[Pilot[Any]], Any]:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await _open_curator(pilot)
-        await select(pilot, "group:0", "#groups")
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-        pilot.app.screen.set_focus(None)
-        await settle(pilot)
-        await pilot.wait_for_scheduled_animations()  # a tab's underline slides into place
+async def _open_first_group(pilot: Pilot[Any]) -> None:
+    await _open_curator(pilot)
+    await select(pilot, "group:0", "#groups")
 
-    return run_before
+
+def _curator_steps(*keys: str) -> Steps:
+    return snapshot_steps(*keys, before=_open_first_group)
 
 
 def test_curator_snapshot_with_a_group_selected(snap_compare: Callable[..., bool], demo_root: Path) -> None:

@@ -20,19 +20,14 @@ from foundry_tui.tui.widgets.row_list import RowList
 from foundry_tui.tui.widgets.status_header import StatusHeader
 
 from .helpers import TODAY
-from .tui_helpers import make_app, settle
+from .tui_helpers import make_app, open_mode, press, settle, snapshot_steps
 
 SIZE = (120, 40)
 Compare = Callable[..., bool]
 
 
 async def _open_health(pilot: Pilot[Any]) -> HealthScreen:
-    await settle(pilot)
-    await pilot.press("f5")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, HealthScreen)
-    return screen
+    return await open_mode(pilot, "f5", HealthScreen)
 
 
 def _missed_query(pilot: Pilot[Any]) -> str:
@@ -52,8 +47,7 @@ async def test_a_missed_query_opens_the_curators_missed_tab_on_it(demo_repo: Pat
         missed = health.query_one("#top-missed", OptionList)
         missed.focus()
         missed.highlighted = 2  # "on-call rotation" × 7
-        await pilot.press("enter")
-        await settle(pilot)
+        await press(pilot, "enter")
         assert app.current_mode == "curator"
         assert app.screen.query_one(TabbedContent).active == "missed-tab"
         assert _missed_query(pilot) == "on-call rotation"
@@ -69,8 +63,7 @@ async def test_c_opens_the_highlighted_missed_query_when_the_curator_was_open_be
         await settle(pilot)
         health = await _open_health(pilot)
         health.query_one("#top-missed", OptionList).highlighted = 1  # "k8s helm chart"
-        await pilot.press("c")
-        await settle(pilot)
+        await press(pilot, "c")
         assert app.screen.query_one(TabbedContent).active == "missed-tab"
         assert _missed_query(pilot) == "k8s helm chart"
 
@@ -83,15 +76,13 @@ async def test_numbers_on_demand(demo_repo: Path) -> None:
             key: health.query_one(f"#{key}-numbers", DataTable) for key in ("searches", "writes", "index", "types")
         }
         assert not any(t.display for t in tables.values())
-        await pilot.press("n")
-        await settle(pilot)
+        await press(pilot, "n")
         assert all(t.display for t in tables.values())
         assert tables["searches"].row_count == 28  # the days with a search
         assert tables["searches"].get_row_at(0) == ["2026-10-31", "2", "1", "50%"]
         assert tables["index"].row_count == tables["types"].row_count == 16
         assert tables["index"].get_row_at(15)[2:] == ["404", "4000"]
-        await pilot.press("n")
-        await settle(pilot)
+        await press(pilot, "n")
         assert not any(t.display for t in tables.values())
 
 
@@ -114,33 +105,19 @@ async def test_every_screen_carries_the_header(demo_root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         for key in ("f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9"):
-            await pilot.press(key)
-            await settle(pilot)
+            await press(pilot, key)
             header = app.screen.query_one(StatusHeader)
             assert str(header.query_one("#counts", Label).render()) == "13 active / 16 facts", key
             assert str(header.query_one("#gauge-figures", Label).render()) == "~404/4000 tokens", key
-        await pilot.press("f3")
-        await settle(pilot)
+        await press(pilot, "f3")
         assert str(app.screen.query_one("#count-waves", Label).render()) == "2 waves"
 
 
-def _steps(*keys: str) -> Callable[[Pilot[Any]], Any]:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-        pilot.app.screen.set_focus(None)
-        await settle(pilot)
-
-    return run_before
-
-
 def test_health_screen_on_the_demo(snap_compare: Compare, demo_repo: Path) -> None:
-    assert snap_compare(make_app(demo_repo), terminal_size=SIZE, run_before=_steps("f5"))
+    assert snap_compare(make_app(demo_repo), terminal_size=SIZE, run_before=snapshot_steps("f5"))
 
 
 def test_health_screen_on_a_fresh_repository(snap_compare: Compare, tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     init_project(tmp_path, today=TODAY)
-    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=_steps("f5"))
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=snapshot_steps("f5"))

@@ -19,7 +19,7 @@ from foundry_tui.tui.screens.merge import MergeScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
 
 from .helpers import TODAY, run_cli, write
-from .tui_helpers import make_app, option_ids, select, settle
+from .tui_helpers import make_app, notifications, open_mode, option_ids, press, select, settle
 
 SIZE = (160, 50)
 MARKUP_TITLE = "Brackets [b]stay[/b] literal in titles"
@@ -29,10 +29,6 @@ def _screen_text(app: Any) -> str:
     """Every character on screen, as the terminal would show it."""
     svg = app.export_screenshot()
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
-
-
-def _messages(app: Any) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def test_selecting_a_fact_with_markup_in_every_field_shows_it_literally(demo_root: Path) -> None:
@@ -59,8 +55,7 @@ async def test_selecting_a_fact_with_markup_in_every_field_shows_it_literally(de
         assert "[/], [bold]loud[/bold]" in shown  # the tags row
         assert "[link=https://example.com]x[/link]" in shown  # the source row
         # and the search pane, which lists the same fact by its title
-        await pilot.press("slash", *"brackets")
-        await settle(pilot)
+        await press(pilot, "slash", *"brackets")
         assert "fact-0017" in option_ids(pilot, "#results")
         await select(pilot, "fact-0017", "#results")
         assert app.is_running and MARKUP_TITLE in _screen_text(app)
@@ -70,15 +65,13 @@ async def test_the_write_form_survives_echoing_a_markup_tag(demo_root: Path) -> 
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("w")
-        await settle(pilot)
+        await press(pilot, "w")
         form = app.screen
         assert isinstance(form, WriteFactScreen)
         form.query_one("#title", Input).value = "Markup in a refused tag"
         form.query_one("#body", TextArea).text = "What was typed must survive."
         form.query_one("#tags", Input).value = "[/]`, [bold]"  # a backtick: refused, echoed in the error
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
         assert app.is_running and app.screen is form
         error = str(form.query_one("#form-error").render())
         assert error == "Not saved: tag '[/]`' contains a backtick: use plain words"
@@ -123,15 +116,10 @@ async def test_a_broken_file_whose_error_quotes_markup_is_shown_literally(demo_r
 async def test_undo_after_another_process_wrote_refuses_and_says_why(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f6")
-        await settle(pilot)
-        assert isinstance(app.screen, CuratorScreen)
+        await open_mode(pilot, "f6", CuratorScreen)
         await select(pilot, "group:0", "#groups")
-        await pilot.press("m")
-        await settle(pilot)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "m")
+        await press(pilot, "ctrl+s")
         merged = demo_root / ".foundry/memory/facts/fact-0017.md"
         assert merged.exists()
         title = next(line for line in merged.read_text().splitlines() if line.startswith("title: "))[7:]
@@ -143,14 +131,13 @@ async def test_undo_after_another_process_wrote_refuses_and_says_why(demo_root: 
         assert run.code == 0 and run.out.startswith("updated: fact-0018 (supersedes fact-0017)"), run.err
         facts_before = {p.name: p.read_bytes() for p in merged.parent.iterdir()}
         index_before = (demo_root / ".foundry/memory/INDEX.md").read_bytes()
-        await pilot.press("u")
-        await settle(pilot)
+        await press(pilot, "u")
         assert app.is_running
         assert (
             "Not undone: cannot undo the merge into fact-0017: fact-0018 was written and supersedes fact-0017 "
             "since the merge, and undoing would lose that; nothing was changed"
-        ) in _messages(app)
-        assert not any("every touched file is as it was" in m for m in _messages(app))
+        ) in notifications(pilot)
+        assert not any("every touched file is as it was" in m for m in notifications(pilot))
         assert {p.name: p.read_bytes() for p in merged.parent.iterdir()} == facts_before
         assert (demo_root / ".foundry/memory/INDEX.md").read_bytes() == index_before
     doctor = run_cli("doctor", "--root", str(demo_root), "--today", TODAY.isoformat())
@@ -169,13 +156,7 @@ async def test_curator_lists_merges_and_missed_searches_with_markup_literally(de
     runbook.write_text("---\ntitle: Rotate [/] keys\ntrigger: '[bold]always[/bold]'\n---\n\n# Steps [/]\n\n1. Go.\n")
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f6")
-        await settle(pilot)
-        assert isinstance(app.screen, CuratorScreen)
-        curator = app.screen
-        curator.query_one(TabbedContent).active = "missed-tab"
-        await settle(pilot)
+        curator = await open_mode(pilot, "f6", CuratorScreen, tab="missed-tab")
         assert app.is_running and "[/] helm \\u001b[2J" in _screen_text(app)  # the query, escaped
         curator.query_one(TabbedContent).active = "dupes-tab"
         await settle(pilot)
@@ -183,14 +164,11 @@ async def test_curator_lists_merges_and_missed_searches_with_markup_literally(de
         await select(pilot, "group:1", "#groups")
         assert "fact-0017 ~ fact-0018" in _screen_text(app)
         assert app.is_running and "Markup [/] in titles is shown [b]literally[/b]" in _screen_text(app)
-        await pilot.press("m")
-        await settle(pilot)
+        await press(pilot, "m")
         assert app.is_running and isinstance(app.screen, MergeScreen)
         assert "Markup [/] in titles is shown [b]literally[/b]" in _screen_text(app)
-        await pilot.press("escape")
-        await settle(pilot)
-        await pilot.press("f4")
-        await settle(pilot)
+        await press(pilot, "escape")
+        await press(pilot, "f4")
         assert app.is_running and "Rotate [/] keys" in _screen_text(app)
 
 
@@ -199,22 +177,16 @@ async def test_a_notification_naming_a_markup_tag_is_text(demo_root: Path) -> No
 
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f6")
-        await settle(pilot)
-        app.screen.query_one(TabbedContent).active = "missed-tab"
-        await settle(pilot)
+        await open_mode(pilot, "f6", CuratorScreen, tab="missed-tab")
         await select(pilot, "missed:0", "#missed")
         near = option_ids(pilot, "#near")
         await select(pilot, near[0], "#near")
-        await pilot.press("t")
-        await settle(pilot)
+        await press(pilot, "t")
         assert isinstance(app.screen, ConfirmScreen)
         app.screen.query_one("#dialog-field", Input).value = "[/]kube"
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await press(pilot, "ctrl+s")
         assert app.is_running
-        assert f"{near[0]} tagged [/]kube" in _messages(app)
+        assert f"{near[0]} tagged [/]kube" in notifications(pilot)
         _toasts_draw(app)
 
 
@@ -238,12 +210,11 @@ async def test_add_why_refuses_a_fact_memory_write_would_refuse(demo_root: Path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await select(pilot, "fact-0017")
-        await pilot.press("y")
-        await settle(pilot)
+        await press(pilot, "y")
         assert isinstance(app.screen, MemoryScreen)  # no form: memory_write would refuse the title
         assert (
             "fact-0017 cannot get a new version here: its title contains a control character (U+001B), shown "
             "escaped (doctor lists it); write the fact anew through memory_write"
-        ) in _messages(app)
+        ) in notifications(pilot)
         _toasts_draw(app)
     assert {p.name: p.read_bytes() for p in facts.iterdir()} == before

@@ -19,7 +19,7 @@ from foundry_tui.core.sessions.working import memory_command, working_facts
 from foundry_tui.tui.screens.sessions import SessionsScreen
 
 from .session_helpers import OTHER_SESSION, SESSION, assistant_lines, usage
-from .tui_helpers import make_app, settle
+from .tui_helpers import make_app, settle, snapshot_steps
 
 SIZE = (120, 40)
 Compare = Callable[..., bool]
@@ -58,20 +58,9 @@ def seed(root: Path) -> None:
     transcript.unlink()
 
 
-def _to_sessions(seeded: bool = True) -> Callable[[Pilot[Any]], Any]:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        await pilot.press("f7")
-        await settle(pilot)
-        pilot.app.screen.set_focus(None)
-        await settle(pilot)
-
-    return run_before
-
-
 def test_sessions_screen(snap_compare: Compare, demo_root: Path) -> None:
     seed(demo_root)
-    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_to_sessions())
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=snapshot_steps("f7"))
 
 
 def _text(pilot: Pilot[Any], widget_id: str) -> str:
@@ -82,7 +71,7 @@ async def test_switch_session_and_promote_a_working_fact(demo_root: Path) -> Non
     seed(demo_root)
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await _to_sessions()(pilot)
+        await snapshot_steps("f7")(pilot)
         assert _text(pilot, "#session-head").startswith(SESSION)
         assert "[observation]\n- 2026-11-30 09:11 regenerated the fixtures; suite green" in _text(
             pilot, "#session-tiers"
@@ -126,7 +115,7 @@ async def test_switch_session_and_promote_a_working_fact(demo_root: Path) -> Non
 async def test_no_sessions_and_a_corrupt_store(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await _to_sessions()(pilot)
+        await snapshot_steps("f7")(pilot)
         assert _text(pilot, "#session-head") == (
             "No sessions in .foundry/scratch/sessions.db yet: they appear when an agent's foundry hooks run."
         )
@@ -137,7 +126,7 @@ async def test_no_sessions_and_a_corrupt_store(demo_root: Path) -> None:
     db.write_bytes(b"garbage" * 100)
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
-        await _to_sessions()(pilot)
+        await snapshot_steps("f7")(pilot)
         messages = [n.message for n in pilot.app._notifications]
         assert any(m.startswith("Sessions not read: .foundry/scratch/sessions.db cannot be used") for m in messages)
     assert db.read_bytes() == b"garbage" * 100

@@ -6,7 +6,7 @@ date, and no absolute path on screen (the root is shown as "demo")."""
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,24 +15,22 @@ from textual.pilot import Pilot
 
 from foundry_tui.tui.screens.blackboard import BlackboardScreen
 
-from .tui_helpers import make_app, select, select_artifact, settle
+from .tui_helpers import Steps, make_app, select, select_artifact, settle, snapshot_steps
 
 SIZE = (120, 40)
 Compare = Callable[..., bool]
 
 
-def _steps(*keys: str, fact: str | None = None, list_id: str = "#index") -> Callable[[Pilot[Any]], Awaitable[None]]:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        if fact is not None:
-            await select(pilot, fact, list_id)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-        pilot.app.screen.set_focus(None)  # no blinking cursor in the picture
-        await settle(pilot)
+def _steps(*keys: str, fact: str | None = None, list_id: str = "#index") -> Steps:
+    """Settle, select `fact` in `list_id` (when given), then press `keys`."""
+    if fact is None:
+        return snapshot_steps(*keys)
 
-    return run_before
+    async def select_fact(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await select(pilot, fact, list_id)
+
+    return snapshot_steps(*keys, before=select_fact)
 
 
 def test_memory_screen_empty_search(snap_compare: Compare, demo_root: Path) -> None:

@@ -4,16 +4,21 @@ script and the TUI benchmark (which import it as `tests.tui_helpers`)."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.widgets.row_list import RowList
 
 from .helpers import TODAY
+
+ScreenT = TypeVar("ScreenT", bound=Screen[Any])
+Steps = Callable[[Pilot[Any]], Awaitable[None]]
 
 
 def make_app(root: Path, *, watch: bool = False) -> FoundryApp:
@@ -29,6 +34,50 @@ async def settle(pilot: Pilot[Any]) -> None:
             with contextlib.suppress(WorkerFailed, WorkerCancelled):  # the app reports those itself
                 await worker.wait()
         await pilot.pause(0.02)
+
+
+async def press(pilot: Pilot[Any], *keys: str) -> None:
+    """Press `keys` one by one, letting the app settle after each (a key may start workers)."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def open_mode(pilot: Pilot[Any], key: str, screen_type: type[ScreenT], tab: str | None = None) -> ScreenT:
+    """Let the first screen load, press the mode's key (f3, f5, f6 …), optionally switch to
+    one of its tabs, and return the screen, checked to be a `screen_type`."""
+    from textual.widgets import TabbedContent
+
+    await settle(pilot)
+    await press(pilot, key)
+    screen = pilot.app.screen
+    assert isinstance(screen, screen_type), f"{key} opened {type(screen).__name__}"
+    if tab is not None:
+        screen.query_one(TabbedContent).active = tab
+        await settle(pilot)
+    return screen
+
+
+def snapshot_steps(*keys: str, before: Callable[[Pilot[Any]], Awaitable[Any]] | None = None) -> Steps:
+    """A snapshot's `run_before`: settle (or run `before`), press `keys`, then take the focus
+    away so that no cursor blinks in the picture and let tab underlines slide into place."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        if before is None:
+            await settle(pilot)
+        else:
+            await before(pilot)
+        await press(pilot, *keys)
+        pilot.app.screen.set_focus(None)
+        await settle(pilot)
+        await pilot.wait_for_scheduled_animations()
+
+    return run_before
+
+
+def notifications(pilot: Pilot[Any]) -> list[str]:
+    """The texts of every notification the app has shown, oldest first."""
+    return [str(n.message) for n in pilot.app._notifications]
 
 
 async def select(pilot: Pilot[Any], row_id: str, list_id: str = "#index") -> None:

@@ -57,6 +57,10 @@ class FoundryServer:
         self._warmup: threading.Thread | None = None
         self._warm_after_reply = False
         self._tool_calls = 0
+        # Inside `serve`, a tool call's event is logged once its reply is on its way (the first
+        # one imports the secret guard, ~10 ms); a caller of `handle` gets it logged at once.
+        self._defer_events = False
+        self._events: list[tuple[Any, str, dict[str, Any]]] = []
         self._session_store: Any = None
         self._store_lock = threading.Lock()
         self.protocol_version = PROTOCOL_VERSION
@@ -225,7 +229,6 @@ class FoundryServer:
 
     def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
         from foundry_tui.core.errors import FoundryError, os_error_text
-        from foundry_tui.core.events import record_event
         from foundry_tui.mcp.tools import TOOLS_BY_NAME, call_tool, check_arguments
 
         name = params.get("name")
@@ -253,7 +256,12 @@ class FoundryServer:
             fields, is_error = {"error": True}, True
         if ignored:
             text += f"\nNote: ignored the argument{'s' if len(ignored) > 1 else ''} {', '.join(ignored)}: {self.caller_note()}"
-        record_event(project.layout, tool.name, **fields)
+        if self._defer_events:
+            self._events.append((project.layout, tool.name, fields))
+        else:
+            from foundry_tui.core.events import record_event
+
+            record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
         return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
@@ -323,7 +331,17 @@ class FoundryServer:
 
     # ---- the stdio loop --------------------------------------------------------------------------
 
+    def record_events(self) -> None:
+        """Log the events of the tool calls answered since the last call (before the next line is read)."""
+        if self._events:
+            from foundry_tui.core.events import record_event
+
+            events, self._events = self._events, []
+            for layout, kind, fields in events:
+                record_event(layout, kind, **fields)
+
     def serve(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+        self._defer_events = True
         for line in iter(stdin.readline, b""):
             if not line.strip():
                 continue
@@ -335,6 +353,7 @@ class FoundryServer:
             if response is not None:
                 stdout.write(_encode(response))
                 stdout.flush()
+            self.record_events()
             if self._warm_after_reply:
                 self._warm_after_reply = False
                 self.start_warmup()

@@ -128,17 +128,20 @@ class Project:
             if self._search_index is not None or self._index_builder is not None:
                 return
             facts, generation = dict(self.store.facts), self.store.generation
+            mark = (self.store.journal_epoch, len(self.store.journal))  # changes from here on: applied at the next sync
             from foundry_tui.core.memory.word_index import SearchIndex
 
             if not background:
                 index = SearchIndex()
                 index.sync(facts, generation)
+                index.journal_mark = mark
                 self._search_index = index
                 return
 
             def build() -> None:
                 index = SearchIndex()
                 index.sync(facts, generation)
+                index.journal_mark = mark
                 with self._lock:
                     self._search_index = index
 
@@ -216,17 +219,12 @@ class Project:
             return self._search_bm25(query, today, type, limit, floor)
         terms = query_terms(query)
         with self._lock:
-            index = self._search_index
-            snapshot = self.store.pending_snapshot
+            index, scan = self._synced_index(today, type)
             if index is not None:
-                index.sync(self.store.facts, self.store.generation)
-            if index is not None and not index.clashes:
-                eligible = index.eligible_bits(self.store.active_by_id(today), type)
-                hits = index.top(terms, eligible, floor, limit)
-            elif snapshot is not None:  # unchanged since the snapshot: build Facts for the hits only
-                hits = snapshot.scan(today.isoformat(), type).match(terms, floor, limit)
+                hits = index.top(terms, index.active_bits(today.isoformat(), type), floor, limit)
             else:
-                hits = self.scan_fields(today, type).match(terms, floor, limit)
+                assert scan is not None
+                hits = scan.match(terms, floor, limit)
         return rank(hits, limit, floor)
 
     def term_idf(self, terms: list[str], today: _dt.date) -> dict[str, float]:
@@ -235,19 +233,30 @@ class Project:
         from foundry_tui.core.memory.search import inverse_document_frequency
 
         with self._lock:
-            index = self._search_index
-            snapshot = self.store.pending_snapshot
+            index, scan = self._synced_index(today)
             if index is not None:
-                index.sync(self.store.facts, self.store.generation)
-            if index is not None and not index.clashes:
-                eligible = index.eligible_bits(self.store.active_by_id(today))
+                eligible = index.active_bits(today.isoformat())
                 count = eligible.bit_count()
                 frequency = {t: (eligible & _any_field(index.term_bits(t))).bit_count() for t in terms}
             else:
-                scan = snapshot.scan(today.isoformat()) if snapshot is not None else self.scan_fields(today)
+                assert scan is not None
                 count = len(scan.eligible) if scan.eligible is not None else scan.count
                 frequency = {t: scan.document_frequency(t) for t in terms}
         return {t: inverse_document_frequency(df, count) for t, df in frequency.items()}
+
+    def _synced_index(self, today: _dt.date, type: str | None = None) -> tuple[SearchIndex | None, ScanFields | None]:
+        """What the spec ranker searches, under the lock: the word index brought in step with the
+        store (when one is kept and usable), else the index-free scan of the active facts (of
+        `type`): the snapshot's while nothing has been built from it, else the facts' own."""
+        index = self._search_index
+        if index is not None:
+            self._sync_index(index)
+            if not index.clashes:
+                return index, None
+        snapshot = self.store.pending_snapshot
+        if snapshot is not None:  # unchanged since the snapshot: build Facts for the hits only
+            return None, snapshot.scan(today.isoformat(), type)
+        return None, self.scan_fields(today, type)
 
     def _search_bm25(self, query: str, today: _dt.date, type: str | None, limit: int, floor: float) -> list[Hit]:
         from foundry_tui.core.memory.bm25 import bm25_search, query_words
@@ -263,7 +272,24 @@ class Project:
             hits = bm25_search(scan, stems, floor, limit, type, words)
         return rank(hits, limit, floor)
 
+    def _sync_index(self, index: SearchIndex) -> None:
+        """Bring the word index in step with the store: only the facts changed since its last
+        sync (from the store's journal), or every fact when the journal cannot tell."""
+        store = self.store
+        if index.generation == store.generation:
+            return
+        facts = store.facts
+        mark = index.journal_mark
+        journal, epoch = store.journal, store.journal_epoch
+        changed = journal[mark[1] :] if mark is not None and mark[0] == epoch and mark[1] <= len(journal) else None
+        index.sync(facts, store.generation, changed)
+        index.journal_mark = (epoch, len(journal))
+
     def active_count(self, today: _dt.date) -> int:
+        with self._lock:
+            index = self._search_index
+            if index is not None and index.generation == self.store.generation and not index.clashes:
+                return index.active_bits(today.isoformat()).bit_count()
         snapshot = self.store.pending_snapshot
         if snapshot is not None:
             return len(snapshot.active(today.isoformat()))

@@ -14,7 +14,11 @@ import heapq
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from itertools import compress, repeat
+from operator import contains, ge, mul
 from typing import Protocol
 
 from foundry_tui.core.errors import InputError
@@ -218,15 +222,27 @@ def _field_index(texts: list[str]) -> tuple[str, list[int]] | None:
     return lowered, starts
 
 
-def _containing(blob: str, starts: list[int], term: str) -> set[int]:
-    """Indexes of the texts in `blob` that contain `term`: one C-level find per matching text."""
+def _containing(blob: str, starts: list[int], term: str, texts: Callable[[], list[str]] | None = None) -> set[int]:
+    """Indexes of the texts in `blob` that contain `term`: one C-level find per matching text;
+    past one text in DENSE_SHARE, with `texts` (the blob split into its texts), one C-level
+    test per text instead (a word in 40% of the facts: no Python step per hit)."""
     found: set[int] = set()
+    count = len(starts) - 1
+    dense_from = count // DENSE_SHARE if texts is not None else -1
     pos = blob.find(term)
     while pos != -1:
+        # Dense from dense_from hits on, or sooner when the first hits foretell as many.
+        hits = len(found)
+        if texts is not None and (hits == dense_from or (hits == PROBE_HITS and hits * len(blob) > dense_from * pos)):
+            return set(compress(range(count), map(contains, texts(), repeat(term))))
         i = bisect.bisect_right(starts, pos) - 1
         found.add(i)
         pos = blob.find(term, starts[i + 1])
     return found
+
+
+DENSE_SHARE = 16
+PROBE_HITS = 32
 
 
 FieldIndex = tuple[str, list[int]]
@@ -259,6 +275,8 @@ class ScanFields:
         self.eligible = eligible
         self.bm25_stats: object = None  # the bm25 ranker's field lengths, computed once (bm25.py)
         self._sets: dict[str, tuple[set[int], set[int], set[int]]] = {}  # the last terms' matches
+        self._texts: list[list[str] | None] = [None, None, None]  # each field split into its texts, once needed
+        self._weights: list[float] | None = None  # weight_at of every position, once many are needed
 
     @classmethod
     def of(cls, facts: list[Fact]) -> ScanFields:
@@ -286,7 +304,10 @@ class ScanFields:
 
     def _find_term(self, term: str) -> tuple[set[int], set[int], set[int]]:
         if self.fields is not None:
-            title, tags, body = (_containing(blob, starts, term) for blob, starts in self.fields)
+            title, tags, body = (
+                _containing(blob, starts, term, partial(self._split, field))
+                for field, (blob, starts) in enumerate(self.fields)
+            )
         else:  # rare text (e.g. 'İ' changes length when lowercased): test fact by fact
             title, tags, body = set(), set(), set()
             for i in range(self.count):
@@ -303,18 +324,39 @@ class ScanFields:
             body &= self.eligible
         return title, tags, body
 
+    def _split(self, field: int) -> list[str]:
+        texts = self._texts[field]
+        if texts is None:
+            assert self.fields is not None
+            texts = self._texts[field] = self.fields[field][0].split("\0")
+        return texts
+
     def match(self, terms: Sequence[str], min_score: float, limit: int | None = None) -> list[Hit]:
         """Hits scoring at least `min_score`; with `limit`, only the best `limit` of them are
-        materialised (the order is rank()'s, so ranking them again changes nothing)."""
+        materialised (the order is rank()'s, so ranking them again changes nothing).
+
+        Every step is a C-level pass (Counter, map) over the hits, not a Python step per hit:
+        a query whose words each occur in 40% of the facts costs a few passes."""
         per_term = [(term, *self._term_sets(term)) for term in terms]
-        points: dict[int, int] = {}
+        points: Counter[int] = Counter()
         for _term, in_title, in_tags, in_body in per_term:
             for bucket, weight in ((in_title, 3), (in_tags, 2), (in_body, 1)):
-                for i in bucket:
-                    points[i] = points.get(i, 0) + weight
-        scored = [(round(total * self.weight_at(i), 9), i) for i, total in points.items()]
-        scored = [(score, i) for score, i in scored if score >= min_score]
+                for _ in range(weight):
+                    points.update(bucket)
+        positions = list(points)
+        if len(positions) * 4 > self.count:  # many hits: every weight at once (then kept)
+            if self._weights is None:
+                self._weights = list(map(self.weight_at, range(self.count)))
+            weights: Iterable[float] = map(self._weights.__getitem__, positions)
+        else:
+            weights = map(self.weight_at, positions)
+        # round(total * weight, 9), as before, in C: the same float operations in the same order.
+        scores = list(map(round, map(mul, points.values(), weights), repeat(9)))
+        scored = list(compress(zip(scores, positions, strict=True), map(ge, scores, repeat(min_score))))
         if limit is not None and len(scored) > limit:
+            # Only the hits scoring at least the limit-th best score can be in the top (ties included).
+            floor = heapq.nlargest(limit, scores)[-1]
+            scored = [si for si in scored if si[0] >= floor]
             order_at = self.order_at
             scored = heapq.nsmallest(limit, scored, key=lambda si: (-si[0], *order_at(si[1])))
         hits = []

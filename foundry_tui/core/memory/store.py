@@ -166,6 +166,9 @@ def parse_files(folder: str, names: list[str]) -> list[Fact | BrokenFile]:
     return done
 
 
+JOURNAL_LIMIT = 1 << 20  # ids the journal of changes holds before it starts afresh
+
+
 class FactStore:
     """Every fact file of one project, kept in step with the disk by `refresh()`.
 
@@ -189,6 +192,10 @@ class FactStore:
         self._max_number: tuple[int | None] | None = None
         self._sorted: tuple[int, list[Fact]] | None = None
         self._lookups: _Lookups | None = None
+        # The ids of the facts set or dropped, in order, since the journal began (its epoch):
+        # a word index re-reads only those after a change (Project keeps its place in it).
+        self.journal: list[str] = []
+        self.journal_epoch = 0
 
     # ---- loading ---------------------------------------------------------------------
 
@@ -409,6 +416,7 @@ class FactStore:
             self._max_number = (number if known is None else max(known, number),)
         if isinstance(item, Fact):
             self._facts[item.id] = item
+            self._journal(item.id)
             if self._lookups is not None:
                 self._lookups.add(item)
         else:
@@ -420,8 +428,15 @@ class FactStore:
             self._forget(name, previous[1])
             self._max_number = None  # known again on the next call
 
+    def _journal(self, fact_id: str) -> None:
+        if len(self.journal) >= JOURNAL_LIMIT:  # a fresh journal: its readers compare every fact once
+            self.journal = []
+            self.journal_epoch += 1
+        self.journal.append(fact_id)
+
     def _forget(self, name: str, item: Fact | BrokenFile) -> None:
         if isinstance(item, Fact):
+            self._journal(item.id)
             if self._facts.get(item.id) is item:
                 del self._facts[item.id]
                 if self._lookups is not None:

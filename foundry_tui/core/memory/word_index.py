@@ -90,7 +90,8 @@ class SearchIndex:
 
     def __init__(self) -> None:
         self._postings: tuple[Postings, Postings, Postings] = ({}, {}, {})
-        self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...]]] = {}
+        # id -> (the fact, its words per field, the ids it retires, its expiry, its number), as indexed
+        self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...], tuple[str, ...], str | None, int]] = {}
         self._by_number: dict[int, Fact] = {}
         self._classes: dict[tuple[str, str], Posting] = {}  # (type, confidence) -> facts
         self._vocabulary: str | None = None
@@ -98,6 +99,17 @@ class SearchIndex:
         self._threshold = 64
         self.generation = -1
         self._eligible: tuple[object, str | None, int] | None = None
+        # What makes a fact inactive, kept with every add and removal (as FactStore derives it):
+        # the ids other facts retire (with how many name each), and the facts that expire.
+        self._replaced: dict[str, int] = {}
+        self._expiring: dict[str, str] = {}
+        self._active: tuple[str, str | None, int] | None = None
+        # The bits of the indexed facts that are retired, and of those expired on a day: kept
+        # bit by bit with each add and removal (None: worked out again from the dicts above).
+        self._retired_bits: int | None = None
+        self._expired: tuple[str, int] | None = None
+        # Where the index stands in its store's journal of changed ids (Project keeps it).
+        self.journal_mark: tuple[int, int] | None = None
 
     def __len__(self) -> int:
         return len(self._indexed)
@@ -146,31 +158,84 @@ class SearchIndex:
             for word in field_words:
                 self._put(postings, word, n)
         self._put(self._classes, (fact.type, fact.confidence), n)
-        self._indexed[fact.id] = (fact, words)
+        retired = tuple(old for old in fact.replaced_ids() if old != fact.id)
+        indexed = self._indexed
+        dead = 1 << n if fact.id in self._replaced else 0
+        for old in retired:
+            self._replaced[old] = self._replaced.get(old, 0) + 1
+            entry = indexed.get(old)
+            if entry is not None:
+                dead |= 1 << entry[4]
+        if self._retired_bits is not None:
+            self._retired_bits |= dead
+        if fact.expires is not None:
+            self._expiring[fact.id] = fact.expires
+            if self._expired is not None and fact.expires < self._expired[0]:
+                self._expired = (self._expired[0], self._expired[1] | 1 << n)
+        indexed[fact.id] = (fact, words, retired, fact.expires, n)
         self._by_number[n] = fact
+        self._changed()
+
+    def _changed(self) -> None:
         self._eligible = None
+        self._active = None
+        if self.clashes:  # two facts share a bit: work the bits out afresh once they do not
+            self._retired_bits = None
+            self._expired = None
 
     def remove(self, fact_id: str) -> None:
         entry = self._indexed.pop(fact_id, None)
         if entry is None:
             return
-        fact, words = entry
-        n = fact.number
+        fact, words, retired, expires, n = entry
         for postings, field_words in zip(self._postings, words, strict=True):
             for word in field_words:
                 self._take(postings, word, n)
         self._take(self._classes, (fact.type, fact.confidence), n)
+        indexed = self._indexed
+        alive = 1 << n if fact_id in self._replaced else 0  # the fact is gone: its bit is clear
+        for old in retired:
+            left = self._replaced[old] - 1
+            if left:
+                self._replaced[old] = left
+            else:
+                del self._replaced[old]
+                entry = indexed.get(old)
+                if entry is not None:
+                    alive |= 1 << entry[4]
+        if self._retired_bits is not None:
+            self._retired_bits &= ~alive
+        if expires is not None:
+            self._expiring.pop(fact_id, None)
+            if self._expired is not None:
+                self._expired = (self._expired[0], self._expired[1] & ~(1 << n))
         if self._by_number.get(n) is fact:
             del self._by_number[n]
             if self.clashes:  # another id with this number keeps the bit
-                other = next((f for f, _w in self._indexed.values() if f.number == n), None)
+                other = next((e[0] for e in indexed.values() if e[4] == n), None)
                 if other is not None:
                     self._by_number[n] = other
-        self._eligible = None
+        self._changed()
 
-    def sync(self, facts: dict[str, Fact], generation: int) -> None:
-        """Index exactly `facts`: add new and changed ones, drop the ones gone."""
+    def sync(self, facts: dict[str, Fact], generation: int, changed: Iterable[str] | None = None) -> None:
+        """Index exactly `facts`: add new and changed ones, drop the ones gone. With `changed`
+        (every id set or dropped since the last sync, from the store's journal), only those
+        are looked at: a write costs what it changes, not a pass over every fact."""
         if generation == self.generation:
+            return
+        if changed is not None and self.generation >= 0:
+            for fact_id in dict.fromkeys(changed):
+                fact = facts.get(fact_id)
+                entry = self._indexed.get(fact_id)
+                if fact is None:
+                    if entry is not None:
+                        self.remove(fact_id)
+                elif entry is None or entry[0] is not fact:
+                    self.add(fact)
+            for key, bucket in self._classes.items():  # top() reads every class as a bitset
+                if isinstance(bucket, set):
+                    self._classes[key] = bits_of(bucket)
+            self.generation = generation
             return
         gc_was_enabled = gc.isenabled()
         gc.disable()  # many small sets at once: the cyclic GC would only re-scan them
@@ -203,6 +268,27 @@ class SearchIndex:
                 self._classes[key] = bits_of(bucket)
 
     # ---- lookups -------------------------------------------------------------------------
+
+    def active_bits(self, today_iso: str, type: str | None = None) -> int:
+        """The bitset of the active facts (of one type) on `today_iso`: neither retired by
+        another fact nor expired (as FactStore.active_facts), from what the index keeps, so
+        that a change costs no pass over every fact. Kept until the next change or day."""
+        cached = self._active
+        if cached is not None and cached[0] == today_iso and cached[1] == type:
+            return cached[2]
+        live = 0
+        for (ftype, _confidence), members in self._classes.items():
+            if type is None or ftype == type:
+                live |= members if isinstance(members, int) else bits_of(members)
+        indexed = self._indexed
+        if self._retired_bits is None:
+            self._retired_bits = bits_of([indexed[old][4] for old in self._replaced if old in indexed])
+        if self._expired is None or self._expired[0] != today_iso:
+            expired = [indexed[i][4] for i, expires in self._expiring.items() if expires < today_iso]
+            self._expired = (today_iso, bits_of(expired))
+        bits = live & ~(self._retired_bits | self._expired[1])
+        self._active = (today_iso, type, bits)
+        return bits
 
     def _vocab(self) -> str:
         if self._vocabulary is None:

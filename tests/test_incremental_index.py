@@ -1,0 +1,185 @@
+"""The word index after changes: a long-lived Project re-indexes only the facts that changed
+(from the store's journal) and derives the active set from what the index keeps; its answers
+must stay exactly those of a full scan of the files, whatever the changes."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import itertools
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from foundry_tui.core.memory.facts import TYPES, Fact, render_fact_text
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.search import memory_search, query_terms
+from foundry_tui.core.memory.word_index import SearchIndex
+
+TODAY = _dt.date(2026, 11, 30)
+VOCABULARY = ["service", "services", "deploy", "cache", "token", "redis", "retry", "owner"]
+QUERIES = ["service", "cache deploy", "token owner redis", "ice", "retry services"]
+
+MTIMES = itertools.count(1_700_000_000_000_000_000, 1_000_000)  # every write a new stat key, however fast
+word = st.sampled_from(VOCABULARY)
+words = st.lists(word, min_size=1, max_size=6).map(" ".join)
+
+
+@st.composite
+def new_fact(draw: st.DrawFn) -> dict[str, object]:
+    return {
+        "number": draw(st.integers(1, 40)),
+        "type": draw(st.sampled_from(TYPES)),
+        "title": draw(words),
+        "body": draw(words),
+        "tags": tuple(draw(st.lists(word, max_size=2, unique=True))),
+        "confidence": draw(st.sampled_from(["high", "medium", "low"])),
+        "expires": draw(st.sampled_from([None, "2026-11-29", "2026-11-30", "2027-01-01"])),
+        "supersedes": draw(st.one_of(st.none(), st.integers(1, 40))),
+    }
+
+
+# One change: write (create or replace) a fact through the store, as memory_write records it;
+# write one behind the project's back; remove a file; break a file.
+change = st.one_of(
+    st.tuples(st.just("record"), new_fact()),
+    st.tuples(st.just("disk"), new_fact()),
+    st.tuples(st.just("remove"), st.integers(1, 40)),
+    st.tuples(st.just("break"), st.integers(1, 40)),
+)
+
+
+def _fact(spec: dict[str, object]) -> Fact:
+    supersedes = spec["supersedes"]
+    return Fact(
+        id=f"fact-{spec['number']:04d}",
+        type=str(spec["type"]),
+        title=str(spec["title"]),
+        body=str(spec["body"]),
+        tags=tuple(spec["tags"]),  # type: ignore[arg-type]
+        confidence=str(spec["confidence"]),
+        created="2026-05-01",
+        expires=spec["expires"],  # type: ignore[arg-type]
+        supersedes=None if supersedes is None else f"fact-{supersedes:04d}",
+    )
+
+
+def _answers(project: Project) -> list[object]:
+    out: list[object] = [project.active_count(TODAY)]
+    for query in QUERIES:
+        for ftype in (None, "decision"):
+            hits = project.search(query, TODAY, type=ftype, limit=8, min_score=0)
+            out.append([(h.fact.id, h.score, h.matches) for h in hits])
+        out.append(project.term_idf(query_terms(query), TODAY))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(new_fact(), max_size=12), st.lists(st.lists(change, min_size=1, max_size=4), min_size=1, max_size=4))
+def test_index_after_changes_answers_as_a_full_scan(
+    start: list[dict[str, object]], rounds: list[list[tuple[str, Any]]]
+) -> None:
+    base = Path(tempfile.mkdtemp(prefix="foundry-incremental-"))
+    try:
+        facts_dir = base / ".foundry/memory/facts"
+        facts_dir.mkdir(parents=True)
+        for spec in start:
+            fact = _fact(spec)
+            (facts_dir / f"{fact.id}.md").write_text(render_fact_text(fact))
+        live = Project(base, use_cache=False)
+        live.sync()
+        live.use_search_index()
+        try:
+            for changes in rounds:
+                for kind, arg in changes:
+                    if kind in ("record", "disk"):
+                        fact = _fact(arg)
+                        path = facts_dir / f"{fact.id}.md"
+                        path.write_text(render_fact_text(fact))
+                        stamp = next(MTIMES)
+                        os.utime(path, ns=(stamp, stamp))
+                        if kind == "record":
+                            with live.lock:
+                                live.store.record_written(fact)
+                    elif kind == "remove":
+                        (facts_dir / f"fact-{arg:04d}.md").unlink(missing_ok=True)
+                    else:
+                        (facts_dir / f"fact-{arg:04d}.md").write_text("---\nid: [broken\n---\n")
+                live.store.refresh()  # what sync() finds on disk, watcher or not
+                fresh = Project(base, use_cache=False)
+                fresh.sync()
+                assert _answers(live) == _answers(fresh)
+        finally:
+            live.close()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+class _CountingIndex(SearchIndex):
+    def __init__(self) -> None:
+        super().__init__()
+        self.added: list[str] = []
+
+    def add(self, fact: Fact) -> None:
+        self.added.append(fact.id)
+        super().add(fact)
+
+
+def test_a_write_re_indexes_only_the_fact_it_changed() -> None:
+    facts = {
+        f"fact-{n:04d}": Fact(id=f"fact-{n:04d}", type="domain", title="cache rules", body="redis")
+        for n in range(1, 200)
+    }
+    index = _CountingIndex()
+    index.sync(facts, 1)
+    index.added.clear()
+    new = Fact(id="fact-0200", type="domain", title="cache", body="memcached", supersedes="fact-0007")
+    facts["fact-0200"] = new
+    index.sync(facts, 2, ["fact-0200"])
+    assert index.added == ["fact-0200"]
+    active = index.active_bits(TODAY.isoformat())
+    assert not active >> 7 & 1 and active >> 200 & 1 and active.bit_count() == 199  # fact-0007 retired
+    assert [h.fact.id for h in index.top(["memcached"], active, 0, 5)] == ["fact-0200"]
+    facts["fact-0200"] = Fact(id="fact-0200", type="domain", title="cache", body="memcached")  # supersedes dropped
+    index.sync(facts, 3, ["fact-0200"])
+    assert index.active_bits(TODAY.isoformat()).bit_count() == 200
+
+
+def test_memory_search_after_writes_matches_a_fresh_process(tmp_path: Path) -> None:
+    """Through memory_search, with the store's own journal: writes, a retirement and a fact
+    changed behind the server's back."""
+    facts_dir = tmp_path / ".foundry/memory/facts"
+    facts_dir.mkdir(parents=True)
+    for n in range(1, 60):
+        fact = Fact(
+            id=f"fact-{n:04d}",
+            type=TYPES[n % len(TYPES)],
+            title=f"cache rule {n}",
+            body="redis cache token",
+            created="2026-05-01",
+        )
+        (facts_dir / f"{fact.id}.md").write_text(render_fact_text(fact))
+    live = Project(tmp_path, use_cache=False)
+    live.sync()
+    live.use_search_index()
+    from foundry_tui.core.memory.write import WriteRequest, memory_write
+
+    memory_write(live, WriteRequest(title="Cache entries expire after an hour", body="redis ttl", type="domain"), TODAY)
+    edited = Fact(
+        id="fact-0003", type="domain", title="token rule", body="owner", created="2026-05-01", expires="2026-01-01"
+    )
+    (facts_dir / "fact-0003.md").write_text(render_fact_text(edited))
+    stamp = next(MTIMES)
+    os.utime(facts_dir / "fact-0003.md", ns=(stamp, stamp))
+    for query in ("cache", "redis token", "token owner", "expire hour", "rule"):
+        fresh = Project(tmp_path, use_cache=False)
+        for ftype in (None, "decision"):
+            live_text, live_hits = memory_search(live, query, TODAY, type=ftype, explain=True)
+            fresh_text, fresh_hits = memory_search(fresh, query, TODAY, type=ftype, explain=True)
+            assert live_text == fresh_text
+            assert [(h.fact.id, h.score) for h in live_hits] == [(h.fact.id, h.score) for h in fresh_hits]
+    assert live.search_index_ready()

@@ -6,7 +6,9 @@ commits (each adds or restates a fact and regenerates INDEX.md; one `git fast-im
 then prints:
 
 - the core's figures (`health_figures`: events, token report, git timeline), with the
-  timeline's cache cold (first run on a repository) and warm (every run after);
+  timeline's cache cold (first run on a repository) and warm (every run after), and the
+  CPU time they took in Python (every thread) and in git (a loaded machine stretches
+  wall times; CPU times move less);
 - in the real app (headless, 120×40): from pressing F5 to the charts painted, cold and
   warm; and the longest stall of the UI's event loop meanwhile (a 10 ms timer's largest
   gap: how responsive the rest of the app stays while the worker reads).
@@ -132,10 +134,17 @@ def make_events(root: Path, lines: int, rng: random.Random) -> None:
     (metrics / "events.jsonl").write_text("".join(out))
 
 
-def core_once() -> float:
-    start = time.perf_counter()
+def core_once() -> tuple[float, float, float]:
+    """Wall time, this process's CPU time (every thread) and git's (the child processes)."""
+    import resource
+
+    def git_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    start, cpu, git = time.perf_counter(), time.process_time(), git_cpu()
     health_figures(Project(ROOT), TODAY)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu, git_cpu() - git
 
 
 async def app_once() -> tuple[float, float, float]:
@@ -196,6 +205,7 @@ def main() -> None:
         make_history(ROOT, args.commits, rng)
         make_events(ROOT, args.events, rng)
         print(f"generated {args.commits} commits and {args.events} events in {time.perf_counter() - start:.1f} s")
+        print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         cold, warm, app_cold, app_warm = [], [], [], []
         for _ in range(args.repeat):
             clear_cache()
@@ -209,8 +219,11 @@ def main() -> None:
         def ms(values: list[float]) -> str:
             return f"median {statistics.median(values) * 1000:.0f} ms (min {min(values) * 1000:.0f}, max {max(values) * 1000:.0f})"
 
-        print(f"health_figures, timeline cache cold: {ms(cold)}")
-        print(f"health_figures, timeline cache warm: {ms(warm)}")
+        for label, core in (("cold", cold), ("warm", warm)):
+            print(
+                f"health_figures, timeline cache {label}: {ms([c[0] for c in core])}; "
+                f"CPU: Python {ms([c[1] for c in core])}, git {ms([c[2] for c in core])}"
+            )
         for label, runs in (("cold", app_cold), ("warm", app_warm)):
             print(
                 f"F5 to charts painted, {label}: {ms([r[0] for r in runs])}; "

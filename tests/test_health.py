@@ -7,9 +7,10 @@ import datetime as _dt
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from foundry_tui.core.artefacts.health import NO_EVENTS, health_figures
@@ -265,3 +266,111 @@ def test_the_demo_events_are_what_the_script_writes() -> None:
     spec.loader.exec_module(module)
     expected = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in module.events())
     assert (REPO / "foundry_tui/demo_project/foundry/metrics/events.jsonl").read_text(encoding="utf-8") == expected
+
+
+_values = st.one_of(
+    st.integers(-2, 12),
+    st.just(0),
+    st.just(0.0),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=6),
+    st.lists(st.integers(), max_size=2),
+)
+_event = st.fixed_dictionaries(
+    {
+        "kind": st.sampled_from(
+            ["memory_search", "memory_write", "write_denied", "gate_blocked", "runbook_get", "k\\ind", "é"]
+        ),
+        "time": st.one_of(
+            st.dates(min_value=_dt.date(2026, 1, 1), max_value=_dt.date(2026, 1, 9)).map(
+                lambda d: f"{d.isoformat()}T10:00:00.000+00:00"
+            ),
+            st.text(max_size=12),
+        ),
+    },
+    optional={
+        "query": st.one_of(
+            st.text(max_size=12), st.sampled_from(["Orders  API", "orders api", "a\u2028b", 'q"x\\y']), _values
+        ),
+        "hits": st.one_of(st.integers(0, 3), st.integers(0, 3), _values),
+        "action": st.one_of(st.sampled_from(["created", "updated", "unchanged", "parked", 'q"uote']), _values),
+        "error": st.booleans(),
+    },
+)
+
+
+@st.composite
+def _log_lines(draw: st.DrawFn) -> str:
+    """Lines as record_event writes them (fields in any order, ASCII or not), and damaged:
+    cut short, a character changed, compact separators, or any text."""
+    lines = []
+    for event in draw(st.lists(_event, max_size=30)):
+        keys = list(event)
+        order = (
+            ["kind", "time", *draw(st.permutations(keys[2:]))] if draw(st.booleans()) else draw(st.permutations(keys))
+        )
+        line = json.dumps({k: event[k] for k in order}, ensure_ascii=draw(st.booleans()))
+        damage = draw(st.sampled_from(["none", "none", "cut", "change", "field", "field", "compact", "text"]))
+        marks = [m for m in ('"hits": ', '"query": "', '"action": "', '"time": "') if m in line]
+        if damage == "field" and marks:  # something odd inside, or right after, a field the inline reading slices
+            start = line.index(draw(st.sampled_from(marks)))
+            value = start + line[start:].index(" ") + 1
+            end = value + 1
+            while end < len(line) and line[end] not in ',}"':
+                end += 1
+            at = draw(st.sampled_from([value, value + 1, end, end + 1, min(end + 2, len(line))]))
+            odd = draw(st.sampled_from(['"', "\\", "\\u12", ",", "}", "x", "\t", "\x01", "7", "\u00b2", "\u0663"]))
+            line = line[:at] + odd + line[at:]
+        elif damage == "cut":
+            line = line[: draw(st.integers(0, len(line)))]
+        elif damage == "change":
+            at = draw(st.integers(0, len(line) - 1))
+            line = (
+                line[:at] + draw(st.sampled_from(['"', "\\", ",", "}", "0", " ", "\u0663", "\u00b2"])) + line[at + 1 :]
+            )
+        elif damage == "compact":
+            line = json.dumps(event, separators=(",", ":"))
+        elif damage == "text":
+            line = draw(st.text(max_size=20))
+        lines.append(line)
+    return "".join(line + draw(st.sampled_from(["\n", "\r\n", "\n"])) for line in lines)
+
+
+def _tally_state(tally: Any) -> tuple[object, ...]:
+    return (
+        list(tally.kinds.items()),  # in the order each kind first appears
+        {d: (s.searches, s.empty) for d, s in tally.searches.items()},
+        {d: (w.outcomes, w.gate_denials) for d, w in tally.writes.items()},
+        dict(tally.missed),
+        tally.spelled,  # each missed query as first spelled
+        tally.days,
+    )
+
+
+_SEARCH = '{"kind": "memory_search", "time": "2026-01-0'
+
+
+@settings(max_examples=300)
+@given(text=_log_lines())
+@example(text=_SEARCH + '1T10:00:00.000+00:00", "query": "a", "hits": 0x}\n')  # not a plain count
+@example(text=_SEARCH + '1T10:00:00.000+00:00", "query": "a", "hits": 3}')  # the last line, unended
+@example(text=_SEARCH + '1T10:00:00.000+00:00", "query": "a\tb", "hits": 0}\n')  # a raw tab: json refuses it
+@example(text=_SEARCH + '2T10:00:00.000+00:00", "query": "a\\qb", "hits": 0}\n')  # a bad escape
+@example(text=_SEARCH + '2T10:00:00.000+00:00", "query": "\\u00e9t\u00e9", "hits": 0}\n')  # escapes, decoded
+@example(text=_SEARCH + '2T10:00:00.000+00:00", "hits": 0, "query": "late"}\n')  # the query after the count
+@example(text=_SEARCH + '3T10:00:00.000+00:00", "query": "a\u2028b", "hits": 0}\n')  # a line break inside
+@example(text=_SEARCH + '3T10:00:00.000+00:00", "query": "x", "hits": \u0663}\n')  # a digit int() reads
+@example(text=_SEARCH + '3T10:00:00.000+00:00", "query": "x", "hits": \u00b2}\n')  # a digit it does not
+@example(text='{"kind": "memory_write", "time": "2026-01-04T10:00:00.000+00:00", "action": "created}\n')  # unended
+@example(text='{"kind": "memory_write", "time": "2026-01-04", "id": "fact-0001"}\n')  # no action
+@example(text=_SEARCH + '5T10:00:00.000+00:00", "hits": 0}\n')  # no query
+def test_the_inline_reading_counts_as_the_line_by_line_reading(text: str) -> None:
+    """Lines record_event wrote are read inline in the counting loop; every line read by
+    `_fast`/`_slow` instead (the reading the inline one replaces) counts the same."""
+    from foundry_tui.core.artefacts.health import _Tally
+
+    inline, reference = _Tally(), _Tally()
+    inline._count_lines(text.encode("utf-8", "surrogatepass"))
+    reference._count_lines(text.encode("utf-8", "surrogatepass"), inline=False)
+    assert _tally_state(inline) == _tally_state(reference)

@@ -13,11 +13,14 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import re
+import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner json itself uses
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
 from foundry_tui.core.curation.missed import missed_key
@@ -151,7 +154,11 @@ def no_history(timeline: Timeline) -> str:
 
 
 def health_figures(project: Project, today: _dt.date) -> HealthFigures:
-    """Read the events once and the git history once, and count."""
+    """Read the events once and the git history once, and count.
+
+    The git history is read in a thread meanwhile: most of its time is git's, in other
+    processes, so on a second core it costs the events' reading little."""
+    history = _Background(memory_timeline, project.layout)
     tally = _Tally()
     tally.read(project.layout)
     tokens = token_figures(project, today, dict(tally.kinds))
@@ -163,8 +170,34 @@ def health_figures(project: Project, today: _dt.date) -> HealthFigures:
         [tally.searches.get(d) or SearchDay(d) for d in span],
         [tally.writes.get(d) or WriteDay(d) for d in span],
         [(tally.spelled[k], n) for k, n in top],
-        memory_timeline(project.layout),
+        history.result(),
     )
+
+
+R = TypeVar("R")
+
+
+class _Background(Generic[R]):
+    """`function(*args)` run in a thread; `result()` waits for it and returns what it
+    returned, or raises what it raised."""
+
+    def __init__(self, function: Callable[..., R], *args: object) -> None:
+        self._outcome: tuple[R | None, BaseException | None] = (None, None)
+        self._thread = threading.Thread(target=self._run, args=(function, args), name="foundry-health", daemon=True)
+        self._thread.start()
+
+    def _run(self, function: Callable[..., R], args: tuple[object, ...]) -> None:
+        try:
+            self._outcome = (function(*args), None)
+        except BaseException as exc:  # handed to the caller of result()
+            self._outcome = (None, exc)
+
+    def result(self) -> R:
+        self._thread.join()
+        value, error = self._outcome
+        if error is not None:
+            raise error
+        return cast(R, value)
 
 
 TALLY_VERSION = 1
@@ -187,6 +220,8 @@ _TIME = '", "time": "'
 _HITS = '"hits": '
 _QUERY = '"query": "'
 _ACTION = '"action": "'
+_PLAIN_COUNT = re.compile(r"[0-9]+(?=[,}])")  # a count as json.dumps writes it, then the next key or the end
+_FALL_BACK: object = object()
 
 
 class _Tally:
@@ -202,6 +237,7 @@ class _Tally:
         self.missed: Counter[str] = Counter()
         self.spelled: dict[str, str] = {}
         self.days: set[str] = set()
+        self._seen = _Seen()  # what the lines being counted add (see _count_lines)
 
     def read(self, layout: Layout) -> None:
         """Count the log. The counts up to the last whole line are cached (the log only
@@ -219,10 +255,95 @@ class _Tally:
             self._save(cache, data, whole)
         self._count_lines(data[whole:])
 
-    def _count_lines(self, chunk: bytes) -> None:
+    def _count_lines(self, chunk: bytes, *, inline: bool = True) -> None:
+        """Count the lines of `chunk`. The lines record_event writes are read inline, in the
+        loop (most of a year of events); every other line goes through `_fast` (then
+        `_slow`), which read it as before. `inline=False` sends every line there (the
+        reference a hypothesis test holds the inline reading equal to).
+
+        What each line adds is noted in lists and counted once at the end (`_fold`):
+        Counter counts a list in C, and the lists keep the lines' order (the kinds are
+        listed in the order they first appear; a missed query keeps its first spelling)."""
+        seen = self._seen = _Seen()
+        kinds, searched, missed, written = seen.kinds, seen.searched, seen.missed, seen.written
+        fast, slow = self._fast, self._slow
         for line in chunk.decode("utf-8", errors="replace").splitlines():
-            if not self._fast(line):
-                self._slow(line)
+            if inline and line.startswith(_KIND):
+                end = line.find('"', 10)
+                kind = line[10:end]
+                if end > 0 and line.startswith(_TIME, end) and "\\" not in kind:
+                    if kind not in CHARTED:
+                        kinds.append(kind)
+                        continue
+                    start = end + 12
+                    day = line[start : start + 10]
+                    if kind == "memory_search":
+                        at = line.find(_HITS, start)
+                        value = _PLAIN_COUNT.match(line, at + 8) if at >= 0 else None
+                        if value is not None:  # else: no count, or not a plain one (`_fast` says which)
+                            hits = int(value.group())
+                            if hits == 0:
+                                at = line.find(_QUERY, start)
+                                if at >= 0:
+                                    try:
+                                        query: object = scanstring(line, at + 10)[0]
+                                    except ValueError:
+                                        query = _FALL_BACK
+                                else:
+                                    query = None
+                                if query is not _FALL_BACK:
+                                    kinds.append(kind)
+                                    searched.append(day)
+                                    missed.append((day, query))
+                                    continue
+                            else:
+                                kinds.append(kind)
+                                searched.append(day)
+                                continue
+                    else:
+                        action: str | None = None
+                        if kind == "memory_write":
+                            at = line.find(_ACTION, start)
+                            if at >= 0:
+                                action = line[at + 11 : line.find('"', at + 11)]
+                        kinds.append(kind)
+                        written.append((kind, day, action))
+                        continue
+            if not fast(line):
+                slow(line)
+        self._fold(seen)
+
+    def _fold(self, seen: _Seen) -> None:
+        """Add what the lines noted to the counts (in the lines' order where order matters)."""
+        self.kinds.update(seen.kinds)
+        for day, n in Counter(seen.searched).items():
+            if _is_day(day):
+                self.days.add(day)
+                search = self.searches.get(day) or self.searches.setdefault(day, SearchDay(day))
+                search.searches += n
+        keys: dict[str, str | None] = {}
+        for day, query in seen.missed:
+            if _is_day(day):
+                self.searches[day].empty += 1
+                if isinstance(query, str):
+                    key = keys[query] if query in keys else keys.setdefault(query, missed_key(query))
+                else:
+                    key = missed_key(query)
+                if key is not None:
+                    self.missed[key] += 1
+                    if key not in self.spelled:
+                        self.spelled[key] = str(query).strip()
+        for (kind, day, action), n in Counter(seen.written).items():
+            if not _is_day(day):
+                continue
+            self.days.add(day)
+            write = self.writes.get(day) or self.writes.setdefault(day, WriteDay(day))
+            if kind == "gate_blocked":
+                write.gate_denials += n
+            elif kind == "write_denied":
+                write.outcomes["denied"] += n
+            elif action in write.outcomes:
+                write.outcomes[action] += n
 
     def _restore(self, cache: Path, data: bytes) -> int:
         """Where to go on counting from (0: from the start)."""
@@ -272,7 +393,7 @@ class _Tally:
         if end < 0 or "\\" in kind or not line.startswith(_TIME, end):
             return False
         if kind not in CHARTED:
-            self.kinds[kind] += 1
+            self._seen.kinds.append(kind)
             return True
         start = end + len(_TIME)
         day = line[start : start + 10]
@@ -281,7 +402,7 @@ class _Tally:
             at = line.find(_HITS, start)
             if at >= 0:
                 digits_end = at + len(_HITS)
-                while digits_end < len(line) and line[digits_end].isdigit():
+                while digits_end < len(line) and line[digits_end].isdecimal():  # what int() reads
                     digits_end += 1
                 if digits_end == at + len(_HITS) or line[digits_end : digits_end + 1] not in (",", "}"):
                     return False  # not a plain count: let json say what it is
@@ -294,7 +415,6 @@ class _Tally:
                         query = scanstring(line, at + len(_QUERY))[0]
                     except ValueError:
                         return False
-            self.kinds[kind] += 1
             self.count(kind, day, hits=hits, query=query)
             return True
         action: object = None
@@ -302,7 +422,6 @@ class _Tally:
             at = line.find(_ACTION, start)
             if at >= 0:
                 action = line[at + len(_ACTION) : line.find('"', at + len(_ACTION))]
-        self.kinds[kind] += 1
         self.count(kind, day, action=action)
         return True
 
@@ -314,32 +433,37 @@ class _Tally:
         if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
             return
         kind = event["kind"]
-        self.kinds[kind] += 1
         time = event.get("time")
         if kind in CHARTED and isinstance(time, str):
             self.count(kind, time[:10], hits=event.get("hits"), query=event.get("query"), action=event.get("action"))
+        else:
+            self._seen.kinds.append(kind)
 
     def count(self, kind: str, day: str, *, hits: object = None, query: object = None, action: object = None) -> None:
-        if not (len(day) == 10 and day[:4].isdigit() and day[5:7].isdigit() and day[8:10].isdigit()):
-            return  # a hand-edited time: not a day to chart
-        self.days.add(day)
+        """Note one charted event (a day that is not YYYY-MM-DD is left out when folded)."""
+        seen = self._seen
+        seen.kinds.append(kind)
         if kind == "memory_search":
-            search = self.searches.get(day) or self.searches.setdefault(day, SearchDay(day))
-            search.searches += 1
+            seen.searched.append(day)
             if hits == 0:
-                search.empty += 1
-                key = missed_key(query)
-                if key is not None:
-                    self.missed[key] += 1
-                    self.spelled.setdefault(key, str(query).strip())
+                seen.missed.append((day, query))
             return
-        write = self.writes.get(day) or self.writes.setdefault(day, WriteDay(day))
-        if kind == "gate_blocked":
-            write.gate_denials += 1
-        elif kind == "write_denied":
-            write.outcomes["denied"] += 1
-        elif isinstance(action, str) and action in write.outcomes:
-            write.outcomes[action] += 1
+        seen.written.append((kind, day, action if isinstance(action, str) else None))
+
+
+class _Seen:
+    """What the lines being counted add, noted in their order (see _Tally._count_lines)."""
+
+    def __init__(self) -> None:
+        self.kinds: list[str] = []
+        self.searched: list[str] = []  # the day of each search
+        self.missed: list[tuple[str, object]] = []  # (day, query) of each search that found nothing
+        self.written: list[tuple[str, str, str | None]] = []  # (kind, day, action) of each write, denial, block
+
+
+def _is_day(day: str) -> bool:
+    """A hand-edited time is not a day to chart."""
+    return len(day) == 10 and day[:4].isdigit() and day[5:7].isdigit() and day[8:10].isdigit()
 
 
 def _days(first: str, last: str) -> list[str]:

@@ -1,16 +1,22 @@
 """The memory over its git history: INDEX.md's tokens and the active facts by type, one
 point per day that changed them, read from git objects (never the working tree).
 
-One `git log --first-parent --raw` walks the history oldest first, keeping which blob
-each fact file and INDEX.md is at; the day's last commit is the day's point. A blob is
-read and parsed once ever: what it says (a fact's id, type, expiry and the ids it
-replaces; an index's tokens) is cached by blob id, and each point by commit id, in one
-JSON file beside the parse cache (git objects never change, so the cache is never
-stale; a damaged one is dropped). `FOUNDRY_NO_CACHE=1` turns it off.
+`git log --first-parent` lists the commits that changed the memory, oldest first; the
+day's last commit is the day's point. One `git diff-tree --stdin` compares the trees of
+consecutive day ends (365 tree diffs for a year, not one per commit), which says which
+blob each fact file and INDEX.md is at on each day; one `git cat-file --batch` reads
+the blobs. The active facts by type are kept up to date as files come and go
+(_ActiveCounter), not counted anew at each day end. A blob is read and parsed once ever:
+what it says (a fact's id, type, expiry and the ids it replaces; an index's tokens) is
+cached by blob id, and each point by commit id, in one JSON file beside the parse cache
+(git objects never change, so the cache is never stale; a damaged one is dropped).
+`FOUNDRY_NO_CACHE=1` turns it off. tests/test_timeline.py holds the points equal to the
+first reading (every commit's diff applied, every day end's facts parsed and counted).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections import Counter
@@ -20,7 +26,7 @@ from typing import Any
 
 from foundry_tui.core.memory.cache import cache_file
 from foundry_tui.core.memory.facts import FactFileError, parse_fact_text
-from foundry_tui.core.memory.git_history import GitError, Repo, run_git
+from foundry_tui.core.memory.git_history import GitError, Repo, run_git, run_git_split, split_evenly
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.tokens import estimate_tokens
 
@@ -52,11 +58,8 @@ class Timeline:
 @dataclass
 class _Commit:
     sha: str
+    tree: str
     date: str
-    changes: list[tuple[str, str]]  # (path, new blob id; the zero id for a deletion)
-
-
-ZERO = "0" * 40
 
 
 def memory_timeline(layout: Layout) -> Timeline:
@@ -77,49 +80,78 @@ def memory_timeline(layout: Layout) -> Timeline:
     paths = [repo.facts_path, repo.index_path]
     walk = cache.walk if cache.walk.get("paths") == paths else {}
     if walk.get("head") == head:
-        ends = [_Commit(sha, date, []) for sha, date in walk["ends"]]
+        ends = [(str(sha), str(date)) for sha, date in walk["ends"]]
         count = int(walk["commits"])
     else:
-        resume = bool(walk) and _is_ancestor(repo, str(walk["head"]), head)
-        state: dict[str, str] = dict(walk["state"]) if resume else {}
-        index_blob: str | None = walk["index"] if resume else None
-        ends = [_Commit(sha, date, []) for sha, date in walk["ends"]] if resume else []
-        count = int(walk["commits"]) if resume else 0
-        commits = _log(repo, str(walk["head"]) if resume else None)
-        if commits and ends and ends[-1].date == commits[0].date:
-            ends.pop()  # that day goes on: its point moves to its new last commit
-        facts_prefix = repo.facts_path + "/"
-        pending: list[tuple[_Commit, dict[str, str], str | None]] = []
-        for number, commit in enumerate(commits):
-            for path, sha in commit.changes:
-                if path == repo.index_path:
-                    index_blob = None if sha == ZERO else sha
-                elif path.startswith(facts_prefix) and _is_fact_file(path[len(facts_prefix) :]):
-                    if sha == ZERO:
-                        state.pop(path, None)
-                    else:
-                        state[path] = sha
-            if number + 1 == len(commits) or commits[number + 1].date != commit.date:
-                ends.append(commit)
-                if commit.sha not in cache.points:
-                    pending.append((commit, dict(state), index_blob))
-        count += len(commits)
-        if pending:
-            _fill(repo, cache, pending)
-        cache.walk = {
-            "paths": paths,
-            "head": head,
-            "ends": [[c.sha, c.date] for c in ends],
-            "state": state,
-            "index": index_blob,
-            "commits": count,
-        }
+        ends, count = _walk(repo, cache, walk, head)
         cache.save()
     points = []
-    for commit in ends:
-        tokens, active = cache.points[commit.sha]
-        points.append(TimelinePoint(commit.date, commit.sha, tokens, dict(active)))
+    for sha, date in ends:
+        tokens, active = cache.points[sha]
+        points.append(TimelinePoint(date, sha, tokens, dict(active)))
     return Timeline(points, "" if points else "no commit has changed the memory yet", count)
+
+
+def _walk(repo: Repo, cache: _Cache, walk: dict[str, Any], head: str) -> tuple[list[tuple[str, str]], int]:
+    """Walk the commits since the cached walk's HEAD (all of them when there is none, or
+    when history was rewritten), compute the points not cached yet, and cache the walk.
+
+    Only each day's last commit matters, so git compares the trees of consecutive day
+    ends (one `git diff-tree --stdin`) rather than every commit with its parent; the
+    blobs those states hold are read once each (one `git cat-file --batch`)."""
+    resume = bool(walk) and _is_ancestor(repo, str(walk["head"]), head)
+    state: dict[str, str] = dict(walk["state"]) if resume else {}
+    index_blob: str | None = walk["index"] if resume else None
+    ends = [(str(sha), str(date)) for sha, date in walk["ends"]] if resume else []
+    count = int(walk["commits"]) if resume else 0
+    commits = _log(repo, str(walk["head"]) if resume else None)
+    if commits and ends and ends[-1][1] == commits[0].date:
+        ends.pop()  # that day goes on: its point moves to its new last commit
+    count += len(commits)
+    new_ends = [c for n, c in enumerate(commits) if n + 1 == len(commits) or commits[n + 1].date != c.date]
+    if new_ends:
+        base = repo.tree(str(walk["head"])) if resume else _empty_tree(head)
+        changes = _changes(repo, [base, *(c.tree for c in new_ends)])
+        facts_prefix = repo.facts_path + "/"
+        # What each day end changed: the fact files (path → blob, None for gone) and INDEX.md.
+        steps: list[tuple[_Commit, dict[str, str | None], str | None]] = []
+        for end, changed in zip(new_ends, changes, strict=True):
+            facts: dict[str, str | None] = {}
+            for path, sha in changed:
+                if path == repo.index_path:
+                    index_blob = None if _is_zero(sha) else sha
+                elif path.startswith(facts_prefix) and _is_fact_file(path[len(facts_prefix) :]):
+                    facts[path] = None if _is_zero(sha) else sha
+            steps.append((end, facts, index_blob))
+        if any(end.sha not in cache.points for end, _f, _i in steps):
+            _fill(repo, cache, state, steps)
+        for _end, facts, _i in steps:
+            for path, blob in facts.items():
+                if blob is None:
+                    state.pop(path, None)
+                else:
+                    state[path] = blob
+        ends += [(c.sha, c.date) for c in new_ends]
+    cache.walk = {
+        "paths": [repo.facts_path, repo.index_path],
+        "head": head,
+        "ends": [list(e) for e in ends],
+        "state": state,
+        "index": index_blob,
+        "commits": count,
+    }
+    return ends, count
+
+
+def _is_zero(sha: str) -> bool:
+    return not sha.strip("0")
+
+
+def _empty_tree(head: str) -> str:
+    """The empty tree's id in this repository's hash (SHA-1, or SHA-256: 64 digits); git knows it without storing it."""
+    import hashlib
+
+    return hashlib.new("sha256" if len(head) == 64 else "sha1", b"tree 0\0").hexdigest()
 
 
 def _valid_walk(walk: object, points: dict[str, Any]) -> dict[str, Any]:
@@ -149,39 +181,102 @@ def _is_fact_file(name: str) -> bool:
 
 
 def _log(repo: Repo, since: str | None) -> list[_Commit]:
+    """The first-parent commits that changed the memory, oldest first (no diffs: git only
+    has to tell whether the memory's paths changed, which it answers quickly)."""
     out = repo.git(
-        "log", "--first-parent", "--reverse", "--raw", "--no-renames", "--no-abbrev", "-z",
-        "--format=%x01%H %cs", f"{since}..HEAD" if since else "HEAD", "--", repo.facts_path + "/", repo.index_path,
+        "log", "--first-parent", "--reverse", "--format=%H %T %cs",
+        f"{since}..HEAD" if since else "HEAD", "--", repo.facts_path + "/", repo.index_path,
     )  # fmt: skip
     commits = []
-    for chunk in out.split("\x01")[1:]:
-        fields = chunk.split("\0")
-        sha, _, date = fields[0].strip().partition(" ")
-        changes = []
-        rest = fields[1:]
-        for i, raw in enumerate(rest):
-            raw = raw.strip("\n")
-            if raw.startswith(":") and i + 1 < len(rest):
-                parts = raw[1:].split()  # old mode, new mode, old blob, new blob, status
-                if len(parts) >= 4:
-                    changes.append((rest[i + 1], parts[3]))
-        commits.append(_Commit(sha, date.strip(), changes))
+    for line in out.splitlines():
+        fields = line.split(" ")
+        if len(fields) == 3:
+            commits.append(_Commit(*fields))
     return commits
 
 
-def _fill(repo: Repo, cache: _Cache, pending: list[tuple[_Commit, dict[str, str], str | None]]) -> None:
-    """Read the blobs the uncached points need (once each), then compute those points."""
-    fact_shas = {sha for _c, state, _i in pending for sha in state.values() if sha not in cache.blobs}
-    index_shas = {i for _c, _s, i in pending if i is not None and i not in cache.index}
-    contents = repo.read_blobs(sorted(fact_shas | index_shas))
+def _changes(repo: Repo, trees: list[str]) -> list[list[tuple[str, str]]]:
+    """For each pair of consecutive trees, the memory's files that differ: (path, new blob
+    id; zeros for a deletion). One `git diff-tree --stdin` for all the pairs."""
+    pairs = list(itertools.pairwise(trees))
+    lines = [f"{old} {new}\n" for old, new in pairs]
+    outputs = run_git_split(
+        repo.top,
+        (
+            "diff-tree",
+            "--stdin",
+            "-r",
+            "-z",
+            "--no-renames",
+            "--no-abbrev",
+            "--",
+            repo.facts_path + "/",
+            repo.index_path,
+        ),
+        ["".join(chunk).encode() for chunk in split_evenly(lines, _parts(len(lines)))],
+    )
+    out = b"".join(outputs)  # each pair's diff stands alone: the outputs follow each other as one
+    result: list[list[tuple[str, str]]] = []
+    pos = 0
+    for old, new in pairs:
+        changed: list[tuple[str, str]] = []
+        header = f"{old} {new}\n".encode()
+        if out.startswith(header, pos):  # each pair's diff follows a line naming the two trees
+            pos += len(header)
+            while out.startswith(b":", pos):  # `:old-mode new-mode old-blob new-blob status` NUL path NUL
+                meta_end = out.index(b"\0", pos)
+                path_end = out.index(b"\0", meta_end + 1)
+                fields = out[pos + 1 : meta_end].split()
+                if len(fields) >= 4:
+                    changed.append((out[meta_end + 1 : path_end].decode("utf-8", "replace"), fields[3].decode()))
+                pos = path_end + 1
+        result.append(changed)
+    return result
+
+
+PARALLEL_FROM = 200  # pairs or blobs: from there on, two git processes share the reading
+
+
+def _parts(items: int) -> int:
+    """How many git processes read `items` at once: two for a long read (a second core
+    halves it), one otherwise (a process costs a few milliseconds)."""
+    return 2 if items >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 else 1
+
+
+def _fill(
+    repo: Repo,
+    cache: _Cache,
+    state: dict[str, str],
+    steps: list[tuple[_Commit, dict[str, str | None], str | None]],
+) -> None:
+    """Compute the points not cached yet: read the blobs their states need (once each),
+    then count the active facts day end by day end, keeping the counts as the files change."""
+    needed = dict.fromkeys(state.values())
+    for _end, facts, _i in steps:
+        needed.update(dict.fromkeys(sha for sha in facts.values() if sha is not None))
+    fact_shas = [sha for sha in needed if sha not in cache.blobs]
+    pending = [(end, index) for end, _f, index in steps if end.sha not in cache.points]
+    index_shas = list(dict.fromkeys(i for _e, i in pending if i is not None and i not in cache.index))
+    contents = repo.read_blobs(fact_shas + index_shas, _parts(len(fact_shas) + len(index_shas)))
     for sha in fact_shas:
         cache.blobs[sha] = _summary(contents.get(sha))
     for sha in index_shas:
         data = contents.get(sha)
         cache.index[sha] = estimate_tokens(data.decode("utf-8", "replace")) if data is not None else 0
-    for commit, state, index in pending:
-        summaries = [cache.blobs.get(sha) for sha in state.values()]
-        cache.points[commit.sha] = (cache.index.get(index) if index else None, _active_by_type(summaries, commit.date))
+    counter = _ActiveCounter()
+    files = dict(state)
+    for sha in files.values():
+        counter.add(cache.blobs[sha])
+    for end, facts, index in steps:
+        for path, blob in facts.items():
+            old = files.pop(path, None)
+            if old is not None:
+                counter.remove(cache.blobs[old])
+            if blob is not None:
+                files[path] = blob
+                counter.add(cache.blobs[blob])
+        if end.sha not in cache.points:
+            cache.points[end.sha] = (cache.index.get(index) if index else None, counter.active(end.date))
 
 
 def _summary(data: bytes | None) -> BlobSummary:
@@ -194,8 +289,9 @@ def _summary(data: bytes | None) -> BlobSummary:
     return (fact.id, fact.type, fact.expires, list(fact.replaced_ids()))
 
 
-def _active_by_type(summaries: list[BlobSummary], day: str) -> dict[str, int]:
-    """Active on `day`, as the store decides it: not expired before that day, not replaced."""
+def active_by_type(summaries: list[BlobSummary], day: str) -> dict[str, int]:
+    """Active on `day`, as the store decides it: not expired before that day, not replaced.
+    (The definition; _ActiveCounter keeps the same counts as files come and go.)"""
     loaded = [s for s in summaries if s is not None]
     replaced = {old for fact_id, _t, _e, olds in loaded for old in olds if old != fact_id}
     counts = Counter(
@@ -204,6 +300,51 @@ def _active_by_type(summaries: list[BlobSummary], day: str) -> dict[str, int]:
         if fact_id not in replaced and (expires is None or expires >= day)
     )
     return dict(sorted(counts.items()))
+
+
+class _ActiveCounter:
+    """active_by_type over a changing set of fact files, kept up to date file by file
+    rather than counted again at each day end (2,000 facts at each of 365 day ends).
+
+    The facts that never expire are counted as they come and go, each under its id, and
+    an id is left out of the counts while some fact replaces it; the few that expire are
+    checked at each day end. A hypothesis test holds it equal to active_by_type."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()  # type → facts that never expire and are not replaced
+        self.lasting: dict[str, Counter[str]] = {}  # id → its facts that never expire, by type
+        self.expiring: Counter[tuple[str, str, str]] = Counter()  # (id, type, expires) → facts
+        self.replacers: Counter[str] = Counter()  # id → facts that replace it
+
+    def add(self, summary: BlobSummary) -> None:
+        self._change(summary, 1)
+
+    def remove(self, summary: BlobSummary) -> None:
+        self._change(summary, -1)
+
+    def _change(self, summary: BlobSummary, step: int) -> None:
+        if summary is None:
+            return  # a file that does not load counts for nothing
+        fact_id, ftype, expires, olds = summary
+        if expires is None:
+            self.lasting.setdefault(fact_id, Counter())[ftype] += step
+            if not self.replacers[fact_id]:
+                self.counts[ftype] += step
+        else:
+            self.expiring[(fact_id, ftype, expires)] += step
+        for old in set(olds) - {fact_id}:
+            before = self.replacers[old]
+            self.replacers[old] = before + step
+            if (before == 0) != (before + step == 0):  # `old` starts (or stops) being replaced
+                for otype, n in self.lasting.get(old, {}).items():
+                    self.counts[otype] -= n if step > 0 else -n
+
+    def active(self, day: str) -> dict[str, int]:
+        counts = Counter(self.counts)
+        for (fact_id, ftype, expires), n in self.expiring.items():
+            if n and not self.replacers[fact_id] and expires >= day:
+                counts[ftype] += n
+        return {ftype: n for ftype, n in sorted(counts.items()) if n > 0}
 
 
 class _Cache:
@@ -228,10 +369,7 @@ class _Cache:
                 cache.blobs = {k: (tuple(v) if v is not None else None) for k, v in data["blobs"].items()}
                 cache.index = {k: int(v) for k, v in data["index"].items()}
                 cache.points = {k: (v[0], dict(v[1])) for k, v in data["points"].items()}
-                walk = data.get("walk", {})
-                cache.walk = (
-                    walk if isinstance(walk, dict) and all(e[0] in cache.points for e in walk.get("ends", [])) else {}
-                )
+                cache.walk = _valid_walk(data.get("walk"), cache.points)
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             cache.blobs, cache.index, cache.points, cache.walk = {}, {}, {}, {}  # missing or damaged: start again
         return cache

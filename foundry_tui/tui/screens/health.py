@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Label, Markdown, OptionList, Static
+from textual.widgets import DataTable, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.artefacts.health import NO_EVENTS, WRITE_OUTCOMES, HealthFigures, health_figures, no_history
@@ -28,6 +28,7 @@ from foundry_tui.tui.charts import ChartColours, Charts, draw_charts
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.text import plain
 from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.coalesced_footer import CoalescedFooter
 from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
@@ -102,7 +103,7 @@ class HealthScreen(LiveScreen):
                     yield Static("", id="cost-bars")
             yield Markdown("", id="token-report")
             yield DataTable(id="events", cursor_type="row")
-        yield Footer()
+        yield CoalescedFooter()  # its first show changes the bindings four times: drawn once
 
     def on_mount(self) -> None:  # LiveScreen's on_mount (the load) runs too: Textual calls each class's handler
         self.query_one("#events", DataTable).add_columns("event", "count")

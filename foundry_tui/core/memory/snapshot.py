@@ -386,8 +386,9 @@ class Snapshot:
         found = self._active.get(key)
         if found is None:
             c = self.columns
-            replaced = {old for olds in c["replaces"] if olds for old in olds}
             ids, expires, types = c["id"], c["expires"], c["type"]
+            # A fact naming itself in `supersedes` does not retire itself (as in the store).
+            replaced = {old for own, olds in zip(ids, c["replaces"], strict=True) if olds for old in olds if old != own}
             found = {
                 i
                 for i in range(len(ids))

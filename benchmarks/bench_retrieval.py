@@ -2,8 +2,9 @@
 
 Quality: recall@8 and MRR (reciprocal rank of the first target within the top 25) of
 the `spec` and `bm25` rankers on benchmarks/data/retrieval_questions.json over the
-generated memory of retrieval_corpus.py (10,000 facts), the held-out part first (the
-figure to quote) and the tuning part beside it. Then the prompt hook's relevance on
+generated memory of retrieval_corpus.py (10,000 facts): the held-out set #3 first (the
+figure to quote), then the two tuning sets beside it ("tuning2", the second round's
+held-out set, now seen). Then the prompt hook's relevance on
 benchmarks/data/hook_prompts.json (1,000 facts, as tests/test_hook_relevance.py): of the
 prompts about what the memory does not know, how many inject nothing; of the task-style
 prompts about a fact it knows, how many inject that fact first.
@@ -17,6 +18,7 @@ searches; and the first search after start, median of 7 fresh servers) and
     python benchmarks/bench_retrieval.py                     # quality, then latency at 1,000 and 10,000
     python benchmarks/bench_retrieval.py --sizes 10000 100000
     python benchmarks/bench_retrieval.py --quality-only
+    python benchmarks/bench_retrieval.py --quality-only --tuning-only   # while tuning: never the held-out set
     python benchmarks/bench_retrieval.py --latency-only --baseline ../main   # main's spec ranker beside ours
 """
 
@@ -49,19 +51,20 @@ TODAY = resolve_today("2026-11-30")
 QUESTIONS = json.loads((HERE / "data" / "retrieval_questions.json").read_text())
 PROMPTS = json.loads((HERE / "data" / "hook_prompts.json").read_text())
 RANKERS = ("spec", "bm25")
+HELDOUT, TUNING = ("heldout3",), ("tuning2", "tuning")
 
 
 def set_ranker(root: Path, ranker: str) -> None:
     (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
 
 
-def quality(root: Path, ids: dict[str, str]) -> None:
+def quality(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> None:
     project = Project(root)
     project.sync()
     print("quality at 10,000 facts (recall@8 / MRR)")
     for ranker in RANKERS:
         cells = []
-        for part in ("heldout", "tuning"):
+        for part in parts:
             found = reciprocal = 0.0
             for q in QUESTIONS[part]:
                 hits = project.search(q["question"], TODAY, limit=25, ranker=ranker)
@@ -74,7 +77,7 @@ def quality(root: Path, ids: dict[str, str]) -> None:
         print(f"  {ranker:<5} " + "   ".join(cells))
 
 
-def hook_relevance(root: Path, ids: dict[str, str]) -> None:
+def hook_relevance(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> None:
     from foundry_tui.hooks import user_prompt_submit
 
     def injected(prompt: str) -> list[str]:
@@ -88,7 +91,7 @@ def hook_relevance(root: Path, ids: dict[str, str]) -> None:
     for ranker in RANKERS:
         set_ranker(root, ranker)
         cells = []
-        for part in ("heldout", "tuning"):
+        for part in parts:
             unknown, known = PROMPTS[f"unknown_{part}"], PROMPTS[f"known_{part}"]
             quiet = sum(not injected(p) for p in unknown)
             first = sum(injected(k["prompt"])[:1] == [ids[k["target"]]] for k in known)
@@ -163,7 +166,7 @@ def latency(count: int, baseline: Path | None) -> None:
         shares = ", ".join(f"{w} {s:.0%}" for w, s in terms[:6])
         queries = [" ".join(w for w, _s in terms[i : i + 3]) for i in range(0, len(terms) - 2)]
         queries = [queries[i % len(queries)] for i in range(60)]
-        prompts = [q["question"] for q in QUESTIONS["heldout"]][:11]
+        prompts = [q["question"] for q in QUESTIONS["tuning2"]][:11]
         print(f"{count:,} facts; three-term queries from: {shares} ...")
         runs: list[tuple[str, str, Path | None]] = [(r, r, None) for r in RANKERS]
         if baseline is not None:
@@ -203,6 +206,11 @@ def main() -> None:
     parser.add_argument("--quality-only", action="store_true")
     parser.add_argument("--latency-only", action="store_true")
     parser.add_argument(
+        "--tuning-only",
+        action="store_true",
+        help="quality on the tuning sets only (for tuning: keeps the held-out set unseen)",
+    )
+    parser.add_argument(
         "--baseline", type=Path, metavar="CHECKOUT", help="also time the spec ranker of another checkout (e.g. main)"
     )
     args = parser.parse_args()
@@ -221,8 +229,9 @@ def main() -> None:
         os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
         os.environ["FOUNDRY_TODAY"] = "2026-11-30"
         try:
-            quality(base / "project", write_corpus(base / "project", 10000))
-            hook_relevance(base / "hooks", write_corpus(base / "hooks", 1000))
+            parts = TUNING if args.tuning_only else HELDOUT + TUNING
+            quality(base / "project", write_corpus(base / "project", 10000), parts)
+            hook_relevance(base / "hooks", write_corpus(base / "hooks", 1000), parts)
         finally:
             shutil.rmtree(base, ignore_errors=True)
     if not args.quality_only:

@@ -11,7 +11,8 @@ Every row of issue 13's table, for each size, a benchmark rather than a test:
 - memory_write through a running `foundry mcp` (p50 of 15 writes, after the first search),
   and the memory_search sent right after each of them (p50);
 - peak resident memory of `foundry memory search` (whole process) and of `foundry tui`
-  (its pane process, 3 s after the first paint: the word index and doctor have run);
+  (its pane process, once it has settled after the first paint: the full load, the word
+  index and the doctor have run);
 - first-ever load: `foundry memory search` with an empty cache directory (whole process);
 - the near-duplicate scan (core `find_dupes`, in a fresh process, with a time limit);
 - issue 11: the first memory_search sent the moment `foundry mcp` answers initialize
@@ -100,7 +101,10 @@ class Terminal:
 
     def paint(self, command: str, expected: str, timeout: float = 60.0) -> tuple[float, int]:
         """Seconds from starting `command` in the pane until `expected` is on screen, and the
-        pane process's peak resident memory (KiB) 3 s later."""
+        pane process's peak resident memory (KiB) once it has settled: what it does after the
+        first paint (the full load, the doctor, the word index) can take far longer than the
+        paint at 100,000 facts, so the peak is read once the process has been idle for a
+        second (at most SETTLE_LIMIT seconds after the paint)."""
         start = time.perf_counter()
         subprocess.run(["tmux", "respawn-pane", "-k", "-t", self.name, f"exec {command}"], check=True, env=self.env)
         while expected not in self.screen():
@@ -111,7 +115,7 @@ class Terminal:
         pid = subprocess.run(
             ["tmux", "display-message", "-p", "-t", self.name, "#{pane_pid}"], capture_output=True, text=True
         ).stdout.strip()
-        time.sleep(3.0)
+        settle(pid)
         peak = 0
         try:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -124,6 +128,33 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)
+
+
+SETTLE_LIMIT = 120.0
+
+
+def cpu_ticks(pid: str) -> int:
+    """The process's CPU time so far (all its threads), in clock ticks."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return -1
+    return int(fields[11]) + int(fields[12])  # utime, stime
+
+
+def settle(pid: str) -> None:
+    """Wait until the process has been idle for a second (under 2% of a core), or SETTLE_LIMIT."""
+    deadline = time.perf_counter() + SETTLE_LIMIT
+    time.sleep(1.0)
+    last, idle = cpu_ticks(pid), 0
+    per_second = os.sysconf("SC_CLK_TCK")
+    while time.perf_counter() < deadline and last >= 0:
+        time.sleep(0.5)
+        now = cpu_ticks(pid)
+        idle = idle + 1 if 0 <= now - last < 0.01 * per_second else 0
+        last = now
+        if idle >= 2:
+            return
 
 
 def first_index_line(root: Path) -> str:

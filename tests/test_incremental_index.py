@@ -183,3 +183,37 @@ def test_memory_search_after_writes_matches_a_fresh_process(tmp_path: Path) -> N
             assert live_text == fresh_text
             assert [(h.fact.id, h.score) for h in live_hits] == [(h.fact.id, h.score) for h in fresh_hits]
     assert live.search_index_ready()
+
+
+def test_a_fact_naming_itself_in_supersedes_is_found_from_a_warm_cache(tmp_path: Path) -> None:
+    """The store keeps a fact that names itself in `supersedes` active (doctor flags it);
+    the search served from the parse cache's columns must agree, not drop it."""
+    facts_dir = tmp_path / ".foundry/memory/facts"
+    facts_dir.mkdir(parents=True)
+    own = Fact(
+        id="fact-0001",
+        type="domain",
+        title="Ledger rows are immutable",
+        body="append only",
+        created="2026-05-01",
+        supersedes="fact-0001",
+    )
+    other = Fact(id="fact-0002", type="domain", title="Ledger exports run nightly", body="csv", created="2026-05-01")
+    for fact in (own, other):
+        (facts_dir / f"{fact.id}.md").write_text(render_fact_text(fact))
+        stamp = next(MTIMES)  # old enough for the parse cache to trust the file's stat
+        os.utime(facts_dir / f"{fact.id}.md", ns=(stamp, stamp))
+    first = Project(tmp_path)
+    first.sync()  # writes the parse cache
+    first.close()
+    warm = Project(tmp_path)  # served from the cache's columns until the facts are built
+    scanned = Project(tmp_path, use_cache=False)
+    warm.sync()
+    assert warm.store.pending_snapshot is not None  # the search below is the cache's
+    for project in (warm, scanned):
+        project.sync()
+        assert sorted(h.fact.id for h in project.search("ledger", TODAY, limit=8, min_score=0)) == [
+            "fact-0001",
+            "fact-0002",
+        ]
+        assert project.active_count(TODAY) == 2

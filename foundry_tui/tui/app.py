@@ -77,6 +77,7 @@ class FoundryApp(App[None]):
         self.caller = caller if caller is not None else resolve_caller()
         self.today = today
         self.watch_enabled = watch
+        self._watching = False
         self.root_label = root_label or str(root)
 
     def on_mount(self) -> None:
@@ -86,9 +87,15 @@ class FoundryApp(App[None]):
             self.push_screen(lazy_screen("empty", "EmptyScreen")())
 
     def open_memory(self) -> None:
-        """Show the memory screen (at start, or once `foundry init` made the memory) and watch the files."""
+        """Show the memory screen (at start, or once `foundry init` made the memory). It starts
+        the file watcher (`start_watching`) once its first load has read the files: the
+        watcher's imports and setup do not hold up the first paint."""
         self.switch_mode("memory")
-        if self.watch_enabled:
+
+    def start_watching(self) -> None:
+        """Watch the files from now on (once; not with `watch=False`)."""
+        if self.watch_enabled and not self._watching:
+            self._watching = True
             self.watch_files()
 
     def action_show_keys(self) -> None:

@@ -1,8 +1,9 @@
 """The `bm25` ranker (opt-in: `memoryRetrieval.ranker: "bm25"`, `--ranker bm25`).
 
 Whole words instead of substrings, folded by a light stemmer (plural, -ing, -ed, -ation,
--ly and a final e: "deploys", "deploying" and "deployed" are one term), stop words and the
-glue words of questions ("how long", "ask") dropped from the query. Each term scores
+-ly, a final e and -al: "deploys", "deploying" and "deployed" are one term) and a small
+table of words of the same meaning ("db" is "database", "removed" is "deleted"), stop
+words and the glue words of questions ("how long", "ask") dropped from the query. Each term scores
 BM25F: its frequency in title, tags and body, each divided by that field's length
 normalisation and weighted by the field's boost (title > tags > body, as the spec orders
 them), saturated by k1 and weighted by the term's inverse document frequency over the
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import math
 import re
 from array import array
@@ -51,9 +53,35 @@ _WORD_RE = re.compile(r"[^\W_]+")
 _FIELD_NAMES = ("title", "tags", "body")
 
 
-def stem(word: str) -> str:
-    """A light stemmer for lowercase English technical words (deliberately not Porter:
-    it only folds the forms a question and a fact most often differ by)."""
+# Words that name the same thing in software writing, searched as one term: a word and its
+# usual abbreviation, and a few plain synonyms (docs/DECISIONS.md lists why each is here).
+# Each group is folded to the stem of its first word.
+SAME_MEANING: tuple[tuple[str, ...], ...] = (
+    ("delete", "remove", "erase"),
+    ("stale", "outdated", "obsolete"),
+    ("lint", "linter"),
+    ("postgres", "postgresql"),
+    ("production", "prod"),
+    ("configuration", "config"),
+    ("repository", "repo"),
+    ("database", "db"),
+    ("environment", "env"),
+    ("kubernetes", "k8s"),
+    ("infrastructure", "infra"),
+    ("dependency", "deps"),
+    ("development", "dev"),
+    ("documentation", "docs"),
+    ("application", "app"),
+    ("auth", "authentication", "authenticate"),
+    ("performance", "perf"),
+    ("asynchronous", "async"),
+    ("administrator", "admin"),
+    ("message", "msg"),
+)
+
+
+def _suffix_stem(word: str) -> str:
+    """The suffix rules of the light stemmer (see `stem`)."""
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith(("ies", "ied")) and len(word) > 4:
@@ -72,7 +100,18 @@ def stem(word: str) -> str:
         word = word[:-2]
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
+    # The noun of a verb: "approval", "removal", "renewal", "retrieval" (Porter's -al).
+    if word.endswith("al") and len(word) > 6:
+        word = word[:-2]
     return word
+
+
+def stem(word: str) -> str:
+    """A light stemmer for lowercase English technical words (deliberately not Porter:
+    it only folds the forms a question and a fact most often differ by), then the
+    groups of SAME_MEANING folded to one term."""
+    suffixed = _suffix_stem(word)
+    return _CANONICAL.get(suffixed, suffixed)
 
 
 def _undouble(word: str) -> str:
@@ -96,9 +135,34 @@ def query_stems(query: str) -> list[str]:
     return list(query_words(query))
 
 
-def _prefix(term_stem: str) -> str:
-    """What every word with this stem starts with ("retry" also stands for "retries")."""
+def _word_prefix(term_stem: str) -> str:
     return term_stem[:-1] if term_stem.endswith("y") and len(term_stem) > 3 else term_stem
+
+
+def _prefixes(term_stem: str) -> tuple[str, ...]:
+    """What every word with this stem starts with ("retry" also stands for "retries"; "delet"
+    also for "removed"): one prefix, or one per word of its SAME_MEANING group, none of
+    them the start of another (so no word matches two)."""
+    return _PREFIXES.get(term_stem) or (_word_prefix(term_stem),)
+
+
+def _fold_tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Suffix stem -> the stem of its group's first word; and that stem -> the prefixes of
+    every word folded to it."""
+    canonical: dict[str, str] = {}
+    members: dict[str, set[str]] = {}
+    for group in SAME_MEANING:
+        first = _suffix_stem(group[0])
+        for word in group:
+            canonical[_suffix_stem(word)] = first
+            members.setdefault(first, set()).add(_word_prefix(_suffix_stem(word)))
+    # A prefix that starts with another ("postgresql", "postgr") finds nothing more.
+    return canonical, {
+        k: tuple(sorted(p for p in v if not any(p != q and p.startswith(q) for q in v))) for k, v in members.items()
+    }
+
+
+_CANONICAL, _PREFIXES = _fold_tables()
 
 
 class Bm25Match(TermMatch):
@@ -212,7 +276,12 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
     `within` (per field, the only positions that can match), few candidates are searched
     one by one instead of the whole field."""
     # A literal first lets the regex engine skip ahead in C; the word start is checked here.
-    pattern = re.compile(_GAP.join("(" + re.escape(_prefix(s)) + r"[^\W_]*)" for s in stems))
+    # A stem of a SAME_MEANING group has one pattern per prefix (an alternation of literals
+    # would leave the engine a set of first letters to stop at, several times slower).
+    patterns = [
+        re.compile(_GAP.join("(" + re.escape(p) + r"[^\W_]*)" for p in starts))
+        for starts in itertools.product(*map(_prefixes, stems))
+    ]
     wanted = tuple(stems)
     eligible = scan.eligible
     known: dict[str, str] = {}
@@ -225,7 +294,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
                 spans = [(starts[i], starts[i + 1] - 1) for i in sorted(within[field])]
             else:
                 spans = [(0, len(blob))]
-            matches = (m for a, b in spans for m in pattern.finditer(blob, a, b))
+            matches = (m for pattern in patterns for a, b in spans for m in pattern.finditer(blob, a, b))
             for match in matches:
                 start = match.start()
                 if start and blob[start - 1].isalnum():
@@ -237,7 +306,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
         else:  # text whose length changes when lowercased: fact by fact
             for i in range(scan.count):
                 text = search_fields(scan.fact_at(i))[field]
-                for match in pattern.finditer(text):
+                for match in (m for pattern in patterns for m in pattern.finditer(text)):
                     start = match.start()
                     if (not start or not text[start - 1].isalnum()) and tuple(map(stem, match.groups())) == wanted:
                         counts[i] = counts.get(i, 0) + 1

@@ -29,6 +29,7 @@ from foundry_tui.core.memory.search import (
     join_fields,
     tie_break,
 )
+from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
 SNAPSHOT_VERSION = 5
 _MAGIC = b"foundry-snapshot\n"
@@ -39,12 +40,25 @@ _MAGIC = b"foundry-snapshot\n"
 # by one for the facts a search returns (from the same open file: a newer snapshot written
 # meanwhile replaces the name, not this file).
 _EAGER = ("meta", "columns", "title", "tags", "body")
+_LAZY = ("title", "tags", "body")
 _CHUNK = 1 << 20
 # Files changed this recently are stored as unverified: a same-size edit within one clock
 # tick of the snapshot could otherwise keep a stale entry ("racy" entries, as git calls them).
 RACY_SECONDS = 0.1
 # Fact.to_record()'s fields but the body (stored apart), then the ids each fact retires.
 _COLUMNS = (*(name for name in RECORD_FIELDS if name != "body"), "replaces")
+
+
+def _crc_matches(file: BinaryIO, length: int, crc: int) -> bool:
+    """Whether the next `length` bytes of `file` have this CRC-32 (read in chunks)."""
+    left, running = length, 0
+    while left:
+        chunk = file.read(min(_CHUNK, left))
+        if not chunk:
+            return False
+        running = zlib.crc32(chunk, running)
+        left -= len(chunk)
+    return running == crc
 
 
 def _pack_tags(tags: list[str]) -> str | list[str]:
@@ -55,7 +69,7 @@ def _pack_tags(tags: list[str]) -> str | list[str]:
     return tags
 
 
-def _unpack_tags(packed: str | list[str]) -> tuple[str, ...]:
+def unpack_tags(packed: str | list[str]) -> tuple[str, ...]:
     if isinstance(packed, str):
         return tuple(packed.split("\0")) if packed else ()
     return tuple(packed)
@@ -91,6 +105,14 @@ class _Bodies:
         offsets = self._offsets
         return [blob[offsets[i] : offsets[i + 1]].decode("utf-8", "surrogatepass") for i in range(len(offsets) - 1)]
 
+    def read_at(self, offset: int, length: int) -> bytes | None:
+        """`length` bytes at `offset` of the snapshot file (None once it is closed)."""
+        if self._file is None:
+            return None
+        self._file.seek(offset)
+        data = self._file.read(length)
+        return data if len(data) == length else None
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
@@ -105,11 +127,12 @@ class Snapshot:
         "_bodies",
         "_by_name",
         "_fact_at",
+        "_fields",
+        "_lazy_fields",
         "_lock",
         "_scans",
         "broken",
         "columns",
-        "fields",
         "keys",
         "names",
         "positions",
@@ -124,19 +147,36 @@ class Snapshot:
         columns: dict[str, list[Any]],
         fields: tuple[FieldIndex, FieldIndex, FieldIndex] | None,
         bodies: _Bodies,
+        lazy_fields: list[tuple[int, int]] | None = None,
     ) -> None:
         self.names = names  # every fact file name, sorted
         self.keys = keys  # mtime_ns, size, inode of each name, flattened
         self.broken = broken  # name -> reason
         self.positions = positions  # index into names of each valid fact (the column order)
         self.columns = columns
-        self.fields = fields
+        self._fields = fields
+        # Where the joined fields lie in the file (checked at load, decoded on first use): a
+        # process that builds its Facts anyway (the TUI) never decodes them.
+        self._lazy_fields = lazy_fields
         self._bodies = bodies
         self._lock = threading.Lock()  # the bodies' file position
         self._active: dict[tuple[str, str | None], set[int]] = {}
         self._by_name: dict[str, int] | None = None
         self._fact_at: dict[int, int] | None = None
         self._scans: dict[tuple[str, str | None], ScanFields] = {}
+
+    @property
+    def fields(self) -> tuple[FieldIndex, FieldIndex, FieldIndex] | None:
+        """The joined title, tags and body fields (None: unsafe to join, see search.py)."""
+        if self._lazy_fields is not None:
+            with self._lock:
+                if self._lazy_fields is not None:
+                    places, self._lazy_fields = self._lazy_fields, None
+                    parts = [self._bodies.read_at(offset, length) for offset, length in places]
+                    decoded: list[Any] = [None if part is None else marshal.loads(part) for part in parts]
+                    if all(part is not None for part in decoded):
+                        self._fields = (decoded[0], decoded[1], decoded[2])
+        return self._fields
 
     # ---- building and storing ------------------------------------------------------------
 
@@ -227,7 +267,13 @@ class Snapshot:
         if [name for name, _length, _crc in sections] != [*_EAGER, "offsets", "bodies"]:
             return None
         decoded: dict[str, Any] = {}
+        lazy: list[tuple[int, int]] = []
         for name, length, crc in sections[:-1]:
+            if name in _LAZY:  # checked now, decoded when a search first needs them
+                lazy.append((file.tell(), length))
+                if not _crc_matches(file, length, crc):
+                    return None
+                continue
             data = file.read(length)
             if len(data) != length or zlib.crc32(data) != crc:
                 return None
@@ -235,26 +281,17 @@ class Snapshot:
             del data
         _name, length, crc = sections[-1]
         base = file.tell()
-        left, running = length, 0
-        while left:  # the bodies are checked in chunks, never held whole
-            chunk = file.read(min(_CHUNK, left))
-            if not chunk:
-                return None
-            running = zlib.crc32(chunk, running)
-            left -= len(chunk)
-        if running != crc:
+        if not _crc_matches(file, length, crc):  # the bodies are checked in chunks, never held whole
             return None
         names, keys, broken, positions = decoded["meta"]
         columns, offsets = decoded["columns"], decoded["offsets"]
-        fields = (decoded["title"], decoded["tags"], decoded["body"])
         if set(columns) != set(_COLUMNS) or len(keys) != 3 * len(names):
             return None
         if any(len(column) != len(positions) for column in columns.values()) or len(offsets) != len(positions) + 1:
             return None
         if offsets[-1] != length:
             return None
-        joined = None if any(part is None for part in fields) else fields  # None: unsafe to join (search.py)
-        return cls(names, keys, broken, positions, columns, joined, _Bodies(None, file, base, offsets))
+        return cls(names, keys, broken, positions, columns, None, _Bodies(None, file, base, offsets), lazy)
 
     def close(self) -> None:
         """Let go of the snapshot file (the bodies are not read from it any more)."""
@@ -285,7 +322,7 @@ class Snapshot:
             c["title"][i],
             body,
             c["scope"][i],
-            _unpack_tags(c["tags"][i]),
+            unpack_tags(c["tags"][i]),
             c["confidence"][i],
             c["source"][i],
             c["created"][i],
@@ -316,7 +353,7 @@ class Snapshot:
             bodies = self._bodies.all()
         c = self.columns
         return [
-            Fact(fid, ftype, title, body, scope, _unpack_tags(tags), conf, source, created, expires, sup, extras or {})
+            Fact(fid, ftype, title, body, scope, unpack_tags(tags), conf, source, created, expires, sup, extras or {})
             for fid, ftype, title, body, scope, tags, conf, source, created, expires, sup, extras in zip(
                 c["id"],
                 c["type"],
@@ -349,8 +386,9 @@ class Snapshot:
         found = self._active.get(key)
         if found is None:
             c = self.columns
-            replaced = {old for olds in c["replaces"] if olds for old in olds}
             ids, expires, types = c["id"], c["expires"], c["type"]
+            # A fact naming itself in `supersedes` does not retire itself (as in the store).
+            replaced = {old for own, olds in zip(ids, c["replaces"], strict=True) if olds for old in olds if old != own}
             found = {
                 i
                 for i in range(len(ids))
@@ -360,6 +398,38 @@ class Snapshot:
             }
             self._active[key] = found
         return found
+
+    def index_positions(self, today_iso: str) -> list[int]:
+        """The column positions of the facts active on `today_iso`, in INDEX.md's order (type,
+        then id): what index_order(FactStore.active_facts(today)) gives, from the columns alone
+        (the TUI paints its index from this before it builds a single Fact).
+
+        Active as the store counts it: not expired, and not named by another fact's
+        `supersedes` or `merged_from` (a fact naming itself does not retire itself)."""
+        c = self.columns
+        ids, types, expires = c["id"], c["type"], c["expires"]
+        replaced = {
+            old for fact_id, olds in zip(ids, c["replaces"], strict=True) if olds for old in olds if old != fact_id
+        }
+        other = len(TYPE_RANK)
+        # Bucketed by (type rank, id length), then each bucket sorted by id in C: the same order
+        # as sorting by (rank, len(id), id), without a key tuple per fact (100,000 of them).
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for i, fact_id in enumerate(ids):
+            expiry = expires[i]
+            if (expiry is None or expiry >= today_iso) and fact_id not in replaced:
+                key = (TYPE_RANK.get(types[i], other), len(fact_id))
+                bucket = buckets.get(key)
+                if bucket is None:
+                    buckets[key] = [i]
+                else:
+                    bucket.append(i)
+        ordered: list[int] = []
+        for key in sorted(buckets):
+            bucket = buckets[key]
+            bucket.sort(key=ids.__getitem__)
+            ordered += bucket
+        return ordered
 
     def scan(self, today_iso: str, type: str | None = None) -> ScanFields:
         """Index-free search over the active facts, building Facts only for hits (kept, so that

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.status import MemoryStatus
+from foundry_tui.core.memory.store import BrokenFile, Changes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.snapshot import Snapshot
 
 
 def older_ids(fact_id: str, facts: Mapping[str, Fact]) -> list[str]:
@@ -109,6 +115,98 @@ def render_listing(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+class IndexView:
+    """What the index pane and the status line show: the active facts in INDEX.md's order
+    (with each one's type), where the budget cuts them, the counts, and the broken files.
+
+    Built from an Overview, or before any Fact exists from the parse cache's columns
+    (`early_index`); both give the same figures and the same rows for the same files."""
+
+    __slots__ = (
+        "active",
+        "broken",
+        "budget",
+        "entry",
+        "inactive",
+        "index_tokens",
+        "listed",
+        "omitted",
+        "ordered",
+        "total",
+        "types",
+    )
+
+    def __init__(
+        self,
+        *,
+        ordered: list[str],
+        types: list[str],
+        entry: Callable[[str], tuple[str, tuple[str, ...]]],
+        omitted: set[str],
+        listed: int,
+        index_tokens: int,
+        budget: int,
+        total: int,
+        broken: list[BrokenFile],
+        inactive: Mapping[str, str] | None,
+    ) -> None:
+        self.ordered = ordered  # the active facts' ids, in index order
+        self.types = types  # the type of each, in step with `ordered`
+        self.entry = entry  # fact id -> (title, tags), for the rows on screen only
+        self.omitted = omitted
+        self.listed = listed
+        self.index_tokens = index_tokens
+        self.budget = budget
+        self.active = len(ordered)
+        self.total = total  # facts that load, and files that do not
+        self.broken = broken
+        self.inactive = inactive  # id -> why (None: not known yet)
+
+    def status(self) -> MemoryStatus:
+        return MemoryStatus(self.active, self.total, self.index_tokens, self.budget)
+
+
+def early_index(project: Project, today: _dt.date) -> IndexView | None:
+    """The index view from the parse cache's columns, when the store was loaded from the cache
+    unchanged and no Fact has been built yet (None otherwise): what `Overview.index_view()`
+    gives for the same files, for a fraction of the cost, so the TUI paints it first."""
+    snapshot = project.store.pending_snapshot
+    if snapshot is None:
+        return None
+    return index_view_of(snapshot, today, project.config_or_defaults()[0].index_token_budget)
+
+
+def index_view_of(snapshot: Snapshot, today: _dt.date, budget: int) -> IndexView:
+    """The index view of the facts in `snapshot` (see early_index)."""
+    from foundry_tui.core.memory.index_file import build_index_of_ids
+    from foundry_tui.core.memory.snapshot import unpack_tags
+
+    positions = snapshot.index_positions(today.isoformat())
+    columns = snapshot.columns
+    ids, types, titles, tags = columns["id"], columns["type"], columns["title"], columns["tags"]
+    ordered = [ids[i] for i in positions]
+    at = dict(zip(ordered, positions, strict=True))
+    # index_line reads the id, type, title and tags: only the listed facts are built, bodiless.
+    _text, report = build_index_of_ids(ordered, lambda fact_id: snapshot.fact(at[fact_id], body=""), budget)
+
+    def entry(fact_id: str) -> tuple[str, tuple[str, ...]]:
+        i = at[fact_id]
+        return titles[i], unpack_tags(tags[i])
+
+    return IndexView(
+        ordered=ordered,
+        types=[types[i] for i in positions],
+        entry=entry,
+        omitted=set(report.omitted_ids),
+        listed=report.listed,
+        index_tokens=report.tokens,
+        budget=budget,
+        total=len(snapshot) + len(snapshot.broken),
+        broken=[BrokenFile(name, snapshot.broken[name]) for name in sorted(snapshot.broken)],
+        inactive=None,
+    )
+
+
 class Overview:
     """Everything the curator's main screen shows, computed in one pass off the UI thread."""
 
@@ -138,12 +236,15 @@ class Overview:
         adrs: Mapping[str, tuple[str, str]],
         *,
         with_doctor: bool = True,
+        changes: Changes | None = None,
     ) -> None:
+        """`changes`: what the caller's own `project.sync()` found, just before, under the
+        project's lock (the store is not synced again)."""
         from foundry_tui.core.memory.facts import id_order
         from foundry_tui.core.memory.index_file import build_index_of_ids, index_order
         from foundry_tui.core.memory.prune import prune_candidates
 
-        self.changes = project.sync()
+        self.changes = project.sync() if changes is None else changes
         store = project.store
         self.today = today
         self.facts: dict[str, Fact] = dict(store.facts)
@@ -176,6 +277,26 @@ class Overview:
             self.doctor = run_doctor(project, today)
         # adr-0007 → (file name, title), passed in, so that showing a fact's source needs no I/O.
         self.adrs = dict(adrs)
+
+    def index_view(self) -> IndexView:
+        facts = self.facts
+
+        def entry(fact_id: str) -> tuple[str, tuple[str, ...]]:
+            fact = facts[fact_id]
+            return fact.title, fact.tags
+
+        return IndexView(
+            ordered=self.ordered,
+            types=[facts[fact_id].type for fact_id in self.ordered],
+            entry=entry,
+            omitted=self.omitted,
+            listed=self.listed,
+            index_tokens=self.index_tokens,
+            budget=self.budget,
+            total=len(facts) + len(self.broken),
+            broken=self.broken,
+            inactive=self.inactive,
+        )
 
     def older(self, fact_id: str) -> list[str]:
         """The ids this fact replaced (all the sources of a merge), then theirs, newest first."""

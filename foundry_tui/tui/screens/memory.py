@@ -3,6 +3,8 @@ the prune candidates at once, kept fresh from disk by the app's file watcher."""
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,10 +15,11 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Footer, Input
+from textual.worker import get_current_worker
 
 from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.memory.search import Hit
-from foundry_tui.core.memory.views import Overview
+from foundry_tui.core.memory.views import IndexView, Overview, early_index
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.screens.base import FoundryScreen
@@ -27,6 +30,10 @@ from foundry_tui.tui.widgets.row_list import RowList
 from foundry_tui.tui.widgets.search_pane import SearchPane
 from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
+
+# How long the first load waits for the index it sent ahead to be painted, before it builds
+# the rest (a bound: the paint normally takes a frame or two).
+EARLY_PAINT_WAIT = 1.0
 
 # What only the actions and the doctor need is imported where it is used: the first paint
 # does not wait for the write path, the trust gate, the dialogs or the doctor.
@@ -53,6 +60,17 @@ class MemoryScreen(FoundryScreen[None]):
         overview: Overview
         announce: bool
         summary: str
+
+    @dataclass
+    class IndexRead(Message):
+        """The index, sent ahead of the Overview at the first load (from the parse cache's
+        columns); `painted` is set once it is on screen."""
+
+        view: IndexView
+        painted: threading.Event
+
+    class FilesRead(Message):
+        """The first load has read the files: time to watch them."""
 
     @dataclass
     class DoctorChecked(Message):
@@ -83,11 +101,51 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, exclusive=True, group="load", name="Memory not read", exit_on_error=False)
     def load(self, announce: bool = False, summary: str = "") -> Loaded:
-        with self.project.lock:  # one consistent view while other workers write
-            overview = Overview(self.project, self.today, adr_titles(self.project.layout), with_doctor=False)
+        project = self.project
+        first = self.overview is None
+        with project.lock:  # one consistent view while other workers write
+            changes = project.sync()
+            # The first load from an unchanged parse cache paints the index before building the
+            # facts: the same rows the Overview gives, from the cache's columns.
+            early = early_index(project, self.today) if first else None
+            if early is not None:
+                painted = threading.Event()
+                deliver(self, self.IndexRead(early, painted))  # starts the file watcher once painted
+                self._wait_for(painted)
+                # Whatever changed before the watcher was in place is seen here.
+                changes.merge(project.sync())
+            elif first:
+                deliver(self, self.FilesRead())
+            overview = Overview(project, self.today, adr_titles(project.layout), with_doctor=False, changes=changes)
         return deliver(self, self.Loaded(overview, announce, summary))
 
+    @staticmethod
+    def _wait_for(painted: threading.Event) -> None:
+        """Let the UI thread paint (it and this thread share one interpreter) before building
+        the rest; never longer than EARLY_PAINT_WAIT, nor once the worker is cancelled."""
+        worker = get_current_worker()
+        deadline = time.monotonic() + EARLY_PAINT_WAIT
+        while not painted.wait(0.02) and not worker.is_cancelled and time.monotonic() < deadline:
+            pass
+
+    def on_memory_screen_index_read(self, event: IndexRead) -> None:
+        if self.overview is None and not self.show_inactive:  # else the Overview is here, or needed
+            self.query_one(StatusHeader).show(event.view.status())
+            index = self.query_one(IndexPane)
+            index.show(event.view, False)
+            index.when_drawn(lambda: self._index_painted(event.painted))
+        else:
+            self._index_painted(event.painted)
+
+    def _index_painted(self, painted: threading.Event) -> None:
+        self.foundry.start_watching()
+        painted.set()
+
+    def on_memory_screen_files_read(self, _event: FilesRead) -> None:
+        self.foundry.start_watching()
+
     def on_memory_screen_loaded(self, event: Loaded) -> None:
+        self.foundry.start_watching()  # already, unless the early index was never drawn
         self.overview = event.overview
         self.call_after_refresh(self._after_paint)
         message = event.summary or (event.overview.changes.summary() if event.announce else "")
@@ -136,9 +194,10 @@ class MemoryScreen(FoundryScreen[None]):
     def watch_overview(self, overview: Overview | None) -> None:
         if overview is None:
             return
-        self.query_one(StatusHeader).show(overview)
+        view = overview.index_view()
+        self.query_one(StatusHeader).show(view.status())
         index = self.query_one(IndexPane)
-        index.show(overview, self.show_inactive)
+        index.show(view, self.show_inactive)
         if self.selected is None and index.row_ids:
             self.selected = index.row_ids[0]  # start on the first fact of the index
         self.query_one(PruneList).show(overview)
@@ -147,7 +206,7 @@ class MemoryScreen(FoundryScreen[None]):
 
     def watch_show_inactive(self, show: bool) -> None:
         if self.overview is not None:
-            self.query_one(IndexPane).show(self.overview, show)
+            self.query_one(IndexPane).show(self.overview.index_view(), show)
 
     def watch_selected(self) -> None:
         self._show_detail()

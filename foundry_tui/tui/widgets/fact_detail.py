@@ -34,6 +34,7 @@ class FactDetail(VerticalScroll):
     def __init__(self, layout: Layout, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.files = layout  # the project's layout (Widget.layout is Textual's)
+        self._pending_body: str | None = None  # the body to show once its widget is mounted
 
     def compose(self) -> ComposeResult:
         yield Static(NOTHING_SELECTED, id="detail-head")
@@ -45,12 +46,29 @@ class FactDetail(VerticalScroll):
 
     def mount_body(self) -> None:
         """Mount the body's Markdown widget, empty, if no fact has been shown yet."""
-        if not self.query("#detail-body"):
-            self._show_body("")
+        if not self.query("#detail-body") and self._pending_body is None:
+            self._pending_body = ""
+            self._mount_body()
 
     def _show_body(self, text: str) -> None:
+        bodies = self.query("#detail-body")
+        if bodies:
+            from textual.widgets import Markdown
+
+            bodies.first(Markdown).update(text)
+            return
+        # Not mounted yet: the widget (and markdown_it's imports) waits until the screen as it
+        # is now has been painted; the latest text shown meanwhile is the one it gets.
+        if self._pending_body is None:
+            self.call_after_refresh(self._mount_body)
+        self._pending_body = text
+
+    def _mount_body(self) -> None:
         from textual.widgets import Markdown
 
+        text, self._pending_body = self._pending_body, None
+        if text is None:
+            return
         bodies = self.query("#detail-body")
         if bodies:
             bodies.first(Markdown).update(text)

@@ -3,20 +3,27 @@ budget line where the budget cuts the index and the omitted entries dimmed below
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
+from textual.strip import Strip
 
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.views import Overview
+from foundry_tui.core.memory.views import IndexView
 from foundry_tui.tui.text import shown
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
 
 
-def fact_prompt(fact: Fact, style: str = "", note: str = "") -> Text:
-    text = Text.assemble((fact.id, "bold"), " ", shown(fact.title), style=style)
-    for tag in fact.tags:
+def fact_prompt(
+    entry: Callable[[str], tuple[str, tuple[str, ...]]], fact_id: str, style: str = "", note: str = ""
+) -> Text:
+    """One fact's row: its id, title and tags (`entry` gives the title and tags when the row
+    first comes into view)."""
+    title, tags = entry(fact_id)
+    text = Text.assemble((fact_id, "bold"), " ", shown(title), style=style)
+    for tag in tags:
         text.append(f" {shown(tag)}", style="italic dim")
     if note:
         text.append(f"  {shown(note)}", style="dim")
@@ -28,37 +35,60 @@ class IndexPane(RowList):
 
     BORDER_TITLE = "Index"
 
-    def show(self, overview: Overview, show_inactive: bool) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._when_drawn: list[Callable[[], object]] = []
+
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the rows shown now have been drawn (after the frame is out)."""
+        self._when_drawn.append(callback)
+
+    def render_line(self, y: int) -> Strip:
+        if self._when_drawn:
+            callbacks, self._when_drawn = self._when_drawn, []
+            for callback in callbacks:
+                self.call_later(callback)  # runs once this frame's rendering has returned
+        return super().render_line(y)
+
+    def show(self, view: IndexView, show_inactive: bool) -> None:
+        # A row or two of small objects per fact (100,000 at most): the cyclic collector,
+        # which would scan the growing list again and again meanwhile, waits until they exist.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._show(view, show_inactive)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _show(self, view: IndexView, show_inactive: bool) -> None:
         error = ThemeColours.of(self.app).error
+        entry = view.entry
         options: list[Row] = []
         current_type = None
         cut = False
-        for fact_id in overview.ordered:
-            fact = overview.facts[fact_id]
-            if fact_id in overview.omitted and not cut:
+        omitted = view.omitted
+        for fact_id, fact_type in zip(view.ordered, view.types, strict=True):
+            if fact_id in omitted and not cut:
                 cut = True
-                options.append(
-                    (None, Text(f"── budget {overview.budget} tokens: omitted below ──", style=f"bold {error}"))
-                )
-            if fact.type != current_type:
-                current_type = fact.type
-                options.append((None, Text(fact.type, style="bold underline")))
-            if fact_id in overview.omitted:
-                options.append((fact_id, partial(fact_prompt, fact, "dim", "omitted")))
+                options.append((None, Text(f"── budget {view.budget} tokens: omitted below ──", style=f"bold {error}")))
+            if fact_type != current_type:
+                current_type = fact_type
+                options.append((None, Text(fact_type, style="bold underline")))
+            if fact_id in omitted:
+                options.append((fact_id, partial(fact_prompt, entry, fact_id, "dim", "omitted")))
             else:
-                options.append((fact_id, partial(fact_prompt, fact)))
-        if not overview.ordered:
+                options.append((fact_id, partial(fact_prompt, entry, fact_id)))
+        if not view.ordered:
             options.append((None, Text("No active facts yet: press w to write one.", style="dim")))
-        if show_inactive and overview.inactive:
+        if show_inactive and view.inactive:
             options.append((None, Text("inactive", style="bold underline")))
-            for fact_id, reason in overview.inactive.items():
-                options.append((fact_id, partial(fact_prompt, overview.facts[fact_id], "dim", reason)))
-        if overview.broken:
+            for fact_id, reason in view.inactive.items():
+                options.append((fact_id, partial(fact_prompt, entry, fact_id, "dim", reason)))
+        if view.broken:
             options.append((None, Text("broken files", style=f"bold underline {error}")))
-            for broken in overview.broken:
-                entry = Text.assemble((shown(broken.name), f"bold {error}"), " ", (shown(broken.reason), error))
-                options.append((f"broken:{broken.name}", entry))
+            for broken in view.broken:
+                entry_text = Text.assemble((shown(broken.name), f"bold {error}"), " ", (shown(broken.reason), error))
+                options.append((f"broken:{broken.name}", entry_text))
         self.replace_rows(options)
-        self.border_subtitle = (
-            f"{overview.listed}/{len(overview.active)} listed · ~{overview.index_tokens}/{overview.budget} tokens"
-        )
+        self.border_subtitle = f"{view.listed}/{view.active} listed · ~{view.index_tokens}/{view.budget} tokens"

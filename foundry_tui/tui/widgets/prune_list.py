@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 
-from foundry_tui.core.memory.prune import GROUPS
+from foundry_tui.core.memory.prune import GROUPS, PruneEntry
 from foundry_tui.core.memory.views import Overview
 from foundry_tui.tui.text import shown
 from foundry_tui.tui.widgets.row_list import Row, RowList
+
+
+def entry_line(entry: PruneEntry, title: str) -> Text:
+    return Text.assemble((entry.fact_id, "bold"), f" — {shown(entry.detail)}  ", (shown(title), "dim"))
 
 
 class PruneList(RowList):
@@ -17,14 +23,14 @@ class PruneList(RowList):
 
     def show(self, overview: Overview) -> None:
         options: list[Row] = []
+        facts = overview.facts
         for group in GROUPS:
             members = [e for e in overview.prune if e.group == group]
             if members:
                 options.append((None, Text(group, style="bold underline")))
                 for entry in members:
-                    title = overview.facts[entry.fact_id].title
-                    line = Text.assemble((entry.fact_id, "bold"), f" — {shown(entry.detail)}  ", (shown(title), "dim"))
-                    options.append((entry.fact_id, line))
+                    # Made when the row first comes into view: a thousand candidates, a screenful drawn.
+                    options.append((entry.fact_id, partial(entry_line, entry, facts[entry.fact_id].title)))
         if not options:
             options.append((None, Text("none", style="dim")))
         self.replace_rows(options)

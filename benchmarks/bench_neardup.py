@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import random
+import sys
 import time
 from pathlib import Path
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation.neardup import DupeFinder
 from foundry_tui.core.memory.facts import Fact
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' data readers
+from tests.data.labelled_pairs import read_labelled
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 LABELLED = DATA / "neardup_labelled.json"
@@ -48,20 +51,7 @@ SYLLABLES = str.split("ka ro mi tu ne sa vo li pe da zu fi go ha ber tan sol mar
 
 def labelled(split: str | None = None, path: Path = LABELLED) -> tuple[list[Fact], list[tuple[str, str, str]]]:
     """The labelled facts (ids fact-0001…, in file order) and their pairs (a, b, label)."""
-    pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
-    facts: list[Fact] = []
-    out = []
-    for pair in pairs:
-        if split is not None and pair["split"] != split:
-            continue
-        ids = []
-        for side in (pair["a"], pair["b"]):
-            facts.append(
-                Fact(id=f"fact-{len(facts) + 1:04d}", type=side["type"], title=side["title"], body=side["body"])
-            )
-            ids.append(facts[-1].id)
-        out.append((ids[0], ids[1], pair["label"]))
-    return facts, out
+    return read_labelled(path, split)
 
 
 def precision_recall(finder: DupeFinder, pairs: list[tuple[str, str, str]], threshold: float) -> tuple[float, float]:

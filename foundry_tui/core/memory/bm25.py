@@ -21,11 +21,9 @@ import bisect
 import heapq
 import itertools
 import math
-import os
 import re
-import zlib
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import compress, pairwise, repeat
 from operator import add, and_, eq, ge, mul, truediv
 
@@ -80,67 +78,6 @@ SAME_MEANING: tuple[tuple[str, ...], ...] = (
     ("administrator", "admin"),
     ("message", "msg"),
 )
-
-
-# Related words: each query word also searches its nearest words in a sentence-embedding
-# model's space (related_words.txt.gz, built by scripts/build_related_words.py from
-# all-MiniLM-L6-v2: docs/DECISIONS.md), each at RELATED_WEIGHT times its similarity of the
-# weight it would have as a query word. A fact holding the query word or only a related one
-# counts as holding that query word, with the larger of the two weights (0: no expansion).
-RELATED_WEIGHT = 0.3
-RELATED_FLOOR = 0.7  # the least similarity a related word needs (tuned; the table holds none below 0.6)
-RELATED_MAX = 6  # related words searched per query word, the most similar first
-_RELATED_PATH = os.path.join(os.path.dirname(__file__), "related_words.txt.gz")
-_related_text: bytes | None = None
-_related_cache: dict[str, tuple[tuple[str, float], ...]] = {}
-
-
-def related_words(word: str) -> tuple[tuple[str, float], ...]:
-    """The table's related words of `word` (lowercase), most similar first, with their cosine
-    similarity. The table is read on the first call only (about 1 MB unzipped, a few ms), and
-    only the query's lines are parsed."""
-    cached = _related_cache.get(word)
-    if cached is not None:
-        return cached
-    global _related_text
-    if _related_text is None:
-        try:
-            with open(_RELATED_PATH, "rb") as table:
-                _related_text = b"\n" + zlib.decompress(table.read(), 31)
-        except (OSError, zlib.error):  # an install without the table ranks without it
-            _related_text = b""
-    found: tuple[tuple[str, float], ...] = ()
-    key = b"\n" + word.encode("utf-8", "replace") + b"\t"
-    start = _related_text.find(key)
-    if start >= 0:
-        line = _related_text[start + len(key) : _related_text.find(b"\n", start + 1)].decode("utf-8")
-        pairs = (item.rpartition(":") for item in line.split(" "))
-        found = tuple((name, int(value) / 100) for name, _colon, value in pairs)
-    _related_cache[word] = found
-    return found
-
-
-def related_stems(words: Mapping[str, str]) -> dict[str, tuple[tuple[str, str, float], ...]]:
-    """Per query stem (`words`: stem -> the query's word, as query_words gives them): the stems
-    of its related words that are not query stems or stop words, each with the related word
-    and its weight factor (RELATED_WEIGHT x similarity), the strongest first."""
-    if not RELATED_WEIGHT:
-        return {}
-    expanded: dict[str, tuple[tuple[str, str, float], ...]] = {}
-    for query_stem, word in words.items():
-        seen = set(words)
-        related: list[tuple[str, str, float]] = []
-        for other, similarity in related_words(word) or related_words(query_stem):
-            if similarity < RELATED_FLOOR or len(related) >= RELATED_MAX:
-                break
-            other_stem = stem(other)
-            if other in STOP_WORDS or other in QUESTION_WORDS or len(other) < MIN_WORD_CHARS or other_stem in seen:
-                continue
-            seen.add(other_stem)
-            related.append((other_stem, other, RELATED_WEIGHT * similarity))
-        if related:
-            expanded[query_stem] = tuple(related)
-    return expanded
 
 
 def _suffix_stem(word: str) -> str:
@@ -231,13 +168,12 @@ _CANONICAL, _PREFIXES = _fold_tables()
 class Bm25Match(TermMatch):
     """One query stem in one fact: how often it occurs per field, and what it adds."""
 
-    __slots__ = ("counts", "via", "weight")
+    __slots__ = ("counts", "weight")
 
-    def __init__(self, term: str, counts: tuple[int, int, int], weight: float, via: str | None = None) -> None:
+    def __init__(self, term: str, counts: tuple[int, int, int], weight: float) -> None:
         super().__init__(term, counts[0] > 0, counts[1] > 0, counts[2] > 0)
         self.counts = counts
         self.weight = weight
-        self.via = via  # the related word found in the fact's place (related_stems), if any
 
     @property
     def points(self) -> int:
@@ -245,8 +181,7 @@ class Bm25Match(TermMatch):
 
     def describe(self) -> str:
         parts = [f"{name} ×{n}" for name, n in zip(_FIELD_NAMES, self.counts, strict=True) if n]
-        via = f' via related "{self.via}"' if self.via else ""
-        return f'"{self.term}"{via} {", ".join(parts)} +{self.weight:.2f}'
+        return f'"{self.term}" {", ".join(parts)} +{self.weight:.2f}'
 
 
 class Bm25Hit(Hit):
@@ -279,7 +214,6 @@ class Bm25Hit(Hit):
                 "body": m.body,
                 "counts": list(m.counts) if isinstance(m, Bm25Match) else [],
                 "weight": round(m.weight, 4) if isinstance(m, Bm25Match) else 0,
-                "via": m.via if isinstance(m, Bm25Match) else None,
             }
             for m in self.matches
         ]
@@ -386,13 +320,12 @@ class _Unit:
     """One stem or pair of a query: occurrences per field, document frequency, what it adds
     to each fact (sparse), and the same as a dense array over every position, made on demand."""
 
-    __slots__ = ("_dense", "_impact", "_present", "df", "fields", "via", "weights")
+    __slots__ = ("_dense", "_impact", "_present", "df", "fields", "weights")
 
-    def __init__(self, fields: Counts, df: int, weights: dict[int, float], via: dict[int, str] | None = None) -> None:
+    def __init__(self, fields: Counts, df: int, weights: dict[int, float]) -> None:
         self.fields = fields
         self.df = df
         self.weights = weights
-        self.via = via  # position -> the related word that gave its weight (a stem with related words)
         self._dense: array[float] | None = None
         self._present: array[int] | None = None
         self._impact: tuple[list[int], list[float]] | None = None
@@ -455,38 +388,6 @@ def _unit_weights(scan: ScanFields, stats: _Stats, unit: tuple[str, ...]) -> _Un
         if len(stats.units) >= UNIT_CACHE:
             del stats.units[next(iter(stats.units))]  # the least recently used
     stats.units[unit] = cached
-    return cached
-
-
-def _with_related(
-    scan: ScanFields, stats: _Stats, term_stem: str, plain: _Unit, related: Sequence[tuple[str, str, float]]
-) -> _Unit:
-    """A query stem and its related words as one unit: each fact's weight is the larger of the
-    stem's own and (for each related word) the related stem's times its factor, and its counts
-    are those of the word that gave it."""
-    key = (term_stem, "~" + " ".join(f"{other}:{factor!r}" for other, _w, factor in related))
-    cached = stats.units.pop(key, None)
-    if cached is None:
-        weights = dict(plain.weights)
-        fields: list[dict[int, int]] = [dict(plain.fields[0]), dict(plain.fields[1]), dict(plain.fields[2])]
-        via: dict[int, str] = {}
-        for other_stem, other, factor in related:
-            entry = _unit_weights(scan, stats, (other_stem,))
-            for i, weight in entry.weights.items():
-                weight *= factor
-                if weight > weights.get(i, 0.0):
-                    weights[i] = weight
-                    via[i] = other
-                    for field in range(3):
-                        count = entry.fields[field].get(i)
-                        if count:
-                            fields[field][i] = count
-                        else:
-                            fields[field].pop(i, None)
-        cached = _Unit((fields[0], fields[1], fields[2]), plain.df, weights, via)
-        if len(stats.units) >= UNIT_CACHE:
-            del stats.units[next(iter(stats.units))]
-    stats.units[key] = cached
     return cached
 
 
@@ -658,12 +559,10 @@ def bm25_search(
     limit: int | None = None,
     type: str | None = None,
     labels: dict[str, str] | None = None,
-    related: Mapping[str, Sequence[tuple[str, str, float]]] | None = None,
 ) -> list[Hit]:
     """BM25 hits for `stems` among the facts of `scan` scoring at least `min_score` (of type
     `type` when given; the statistics always cover every fact of `scan`). `labels` names each
-    stem in explanations by the query's own word (stem -> word); `related` (related_stems)
-    adds each stem's related words."""
+    stem in explanations by the query's own word (stem -> word)."""
     stats = _stats(scan)
     n = stats.count
     units: list[tuple[str, ...]] = [(s,) for s in stems]
@@ -677,11 +576,9 @@ def bm25_search(
         entry = _unit_weights(scan, stats, unit)
         if len(unit) == 1:
             ceiling += math.log(1 + (n - entry.df + 0.5) / (entry.df + 0.5)) * (K1 + 1)
-            if related and related.get(unit[0]):
-                entry = _with_related(scan, stats, unit[0], entry, related[unit[0]])
         if entry.weights:
             found.append((unit, entry))
-    per_term = [(" ".join(unit), entry.fields, entry.weights, entry.via) for unit, entry in found]
+    per_term = [(" ".join(unit), entry.fields, entry.weights) for unit, entry in found]
     wanted_rank = TYPE_RANK.get(type) if type is not None else None
     coordinate = bool(COORDINATION and len(stems) > 1)
     postings = sum(len(entry.weights) for _u, entry in found)
@@ -706,9 +603,8 @@ def bm25_search(
                 " ".join(label.get(part, part) for part in unit.split(" ")),
                 (f[0].get(i, 0), f[1].get(i, 0), f[2].get(i, 0)),
                 w[i],
-                via.get(i) if via else None,
             )
-            for unit, f, w, via in per_term
+            for unit, f, w in per_term
             if i in w
         )
         hit = Bm25Hit(

@@ -259,18 +259,17 @@ class Project:
         return None, self.scan_fields(today, type)
 
     def _search_bm25(self, query: str, today: _dt.date, type: str | None, limit: int, floor: float) -> list[Hit]:
-        from foundry_tui.core.memory.bm25 import bm25_search, query_words, related_stems
+        from foundry_tui.core.memory.bm25 import bm25_search, query_words
 
         words = query_words(query)
         stems = list(words)
         if not stems:
             return []
-        related = related_stems(words)
         with self._lock:
             snapshot = self.store.pending_snapshot
             # Statistics over every active fact, whatever the type filter, so a filter never changes a score.
             scan = snapshot.scan(today.isoformat()) if snapshot is not None else self.scan_fields(today)
-            hits = bm25_search(scan, stems, floor, limit, type, words, related)
+            hits = bm25_search(scan, stems, floor, limit, type, words)
         return rank(hits, limit, floor)
 
     def _sync_index(self, index: SearchIndex) -> None:

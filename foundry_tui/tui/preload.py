@@ -16,6 +16,9 @@ from __future__ import annotations
 import datetime as _dt
 import threading
 
+# index_view_of imports index_file where it is used: imported here, on the main thread, so the
+# thread imports nothing while the main thread imports Textual.
+import foundry_tui.core.memory.index_file  # noqa: F401
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.views import IndexView, index_view_of
 

@@ -17,7 +17,6 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
-from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import IndexView, Overview, early_index
 from foundry_tui.tui.commands import MEMORY_COMMANDS
@@ -109,6 +108,8 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, exclusive=True, group="load", name="Memory not read", exit_on_error=False)
     def load(self, announce: bool = False, summary: str = "", early_painted: threading.Event | None = None) -> Loaded:
+        from foundry_tui.core.artefacts.adr import adr_titles  # here: not before the first paint
+
         project = self.project
         first = self.overview is None
         if early_painted is not None:

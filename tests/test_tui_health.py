@@ -72,12 +72,13 @@ async def test_numbers_on_demand(demo_repo: Path) -> None:
     app = make_app(demo_repo)
     async with app.run_test(size=SIZE) as pilot:
         health = await _open_health(pilot)
+        assert not health.query(".numbers")  # mounted when first asked for
+        await press(pilot, "n")
         tables = {
             key: health.query_one(f"#{key}-numbers", DataTable) for key in ("searches", "writes", "index", "types")
         }
-        assert not any(t.display for t in tables.values())
-        await press(pilot, "n")
         assert all(t.display for t in tables.values())
+        assert all(t.parent is health.query_one(f"#{key}-cell") for key, t in tables.items())  # each under its chart
         assert tables["searches"].row_count == 28  # the days with a search
         assert tables["searches"].get_row_at(0) == ["2026-10-31", "2", "1", "50%"]
         assert tables["index"].row_count == tables["types"].row_count == 16

@@ -38,6 +38,7 @@ NO_WRITES = (
 )
 NO_TYPES = "The active facts by type at the end of each day that changed them appear here once the memory is in git."
 BAR_WIDTH = 30  # half the screen's width at 80 columns
+CHART_KEYS = ("searches", "writes", "index", "types")
 CHART_HEIGHT = 12
 
 
@@ -88,12 +89,11 @@ class HealthScreen(LiveScreen):
                     ("index", "INDEX.md tokens against the budget, over the git history"),
                     ("types", "Active facts by type, over the git history"),
                 ):
-                    with Vertical(classes="chart-cell"):
+                    with Vertical(classes="chart-cell", id=f"{key}-cell"):
                         yield Label(title, classes="chart-title")
                         yield Static("loading…", id=f"{key}-chart", classes="chart")
-                        numbers: DataTable[str] = DataTable(id=f"{key}-numbers", classes="numbers", cursor_type="row")
-                        numbers.display = False
-                        yield numbers
+                        # Each chart's numbers (a DataTable) are mounted under it when first asked for:
+                        # four tables nobody looks at would cost the first paint their styling.
             with Horizontal(id="health-lower"):
                 with Vertical(id="missed-box"):
                     yield Label("Most missed searches (enter: open in the curator)", classes="chart-title")
@@ -220,9 +220,15 @@ class HealthScreen(LiveScreen):
 
     # ---- actions ---------------------------------------------------------------------------
 
-    def action_toggle_numbers(self) -> None:
+    async def action_toggle_numbers(self) -> None:
         """Each chart's numbers, as a table under it (and hidden again)."""
         tables = list(self.query(".numbers").results(DataTable))
+        if not tables:
+            for key in CHART_KEYS:
+                table: DataTable[str] = DataTable(id=f"{key}-numbers", classes="numbers", cursor_type="row")
+                table.display = False
+                tables.append(table)
+                await self.query_one(f"#{key}-cell", Vertical).mount(table)
         show = not any(t.display for t in tables)
         if show and not self.numbers_filled and self.figures is not None:
             self._fill_numbers(self.figures)

@@ -5,10 +5,12 @@ git history, and a fresh repository with no history and no events)."""
 from __future__ import annotations
 
 import subprocess
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, OptionList, Static, TabbedContent
 
@@ -122,3 +124,42 @@ def test_health_screen_on_a_fresh_repository(snap_compare: Compare, tmp_path: Pa
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     init_project(tmp_path, today=TODAY)
     assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=snapshot_steps("f5"))
+
+
+async def test_the_events_charts_are_shown_while_the_history_is_read(
+    demo_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's reading of the history is most of a first look: the events' charts, the
+    missed queries and the report do not wait for it."""
+    from foundry_tui.core.artefacts import health as health_module
+
+    history_read = threading.Event()
+    original = health_module.memory_timeline
+
+    def slow_timeline(*args: Any) -> Any:
+        history_read.wait(30)
+        return original(*args)
+
+    monkeypatch.setattr(health_module, "memory_timeline", slow_timeline)
+    app = make_app(demo_repo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        health = app.screen
+        assert isinstance(health, HealthScreen)
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if health.query_one("#top-missed", OptionList).option_count:
+                break
+        await pilot.pause(0.05)  # (settle would wait for the worker, which waits for the history)
+        assert "loading" not in str(health.query_one("#searches-chart", Static).render())
+        assert str(health.query_one("#index-chart", Static).render()) == "loading…"
+        assert health.figures is None
+        history_read.set()
+        await settle(pilot)
+        for _ in range(500):
+            if health.figures is not None:
+                break
+            await pilot.pause(0.01)
+        await settle(pilot)
+        assert health.figures is not None and health.figures.timeline.points
+        assert "loading" not in str(health.query_one("#index-chart", Static).render())

@@ -9,6 +9,7 @@ type at each day's last commit. And the token report's figures, as today.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 import json
@@ -153,11 +154,16 @@ def no_history(timeline: Timeline) -> str:
     )
 
 
-def health_figures(project: Project, today: _dt.date) -> HealthFigures:
+def health_figures(
+    project: Project, today: _dt.date, events_read: Callable[[HealthFigures], None] | None = None
+) -> HealthFigures:
     """Read the events once and the git history once, and count.
 
     The git history is read in a thread meanwhile: most of its time is git's, in other
-    processes, so on a second core it costs the events' reading little."""
+    processes, so on a second core it costs the events' reading little. `events_read`,
+    if given, is called with the figures of the events (and a timeline still empty) as
+    soon as they are counted, before the history is waited for (the Health screen draws
+    them meanwhile)."""
     history = _Background(memory_timeline, project.layout)
     tally = _Tally()
     tally.read(project.layout)
@@ -165,13 +171,16 @@ def health_figures(project: Project, today: _dt.date) -> HealthFigures:
     days = tally.days
     span = _days(min(days), max(days))[-MAX_DAYS:] if days else []
     top = sorted(tally.missed.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_MISSED]
-    return HealthFigures(
+    figures = HealthFigures(
         tokens,
         [tally.searches.get(d) or SearchDay(d) for d in span],
         [tally.writes.get(d) or WriteDay(d) for d in span],
         [(tally.spelled[k], n) for k, n in top],
-        history.result(),
+        Timeline(),
     )
+    if events_read is not None:
+        events_read(figures)
+    return dataclasses.replace(figures, timeline=history.result())  # a new object: the first is the caller's
 
 
 R = TypeVar("R")

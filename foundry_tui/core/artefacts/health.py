@@ -296,7 +296,8 @@ class _Tally:
         text = chunk.decode("utf-8", errors="replace")
         if not bulk:
             for line in text.splitlines():
-                self._fast(line) or self._slow(line)
+                if not self._fast(line):
+                    self._slow(line)
             self._fold(seen)
             return
         if any(mark in text for mark in _OTHER_BREAKS):
@@ -319,7 +320,8 @@ class _Tally:
                 kinds[kind[:-1]] += n  # the kind and its closing quote
             elif odd:
                 for _ in range(n):
-                    self._fast(odd) or self._slow(odd)
+                    if not self._fast(odd):
+                        self._slow(odd)
         self._fold(seen)
 
     def _fold(self, seen: _Seen) -> None:

@@ -110,6 +110,15 @@ class FoundryServer:
             pass
         return None
 
+    @staticmethod
+    def _keep_postings(project: Any) -> None:
+        """With the bm25 ranker, persist its postings of the facts for the next start (postings.py)."""
+        try:
+            if project.config().ranker == "bm25":
+                project.keep_postings()
+        except Exception:  # a bad config.json: the tools report it when called
+            pass
+
     def start_warmup(self) -> None:
         if self._warmup is None:
             self._warmup = threading.Thread(target=self._warm, name="foundry-warmup", daemon=True)
@@ -359,11 +368,13 @@ class FoundryServer:
                 self.start_warmup()
             if self._project is not None and self._tool_calls:
                 # After the first answer: the watcher and the word index (both no-ops once started).
+                self._keep_postings(self._project)  # first: the word index lets go of the snapshot
                 self._project.watch()
                 self._project.use_search_index(background=True)
                 self._hold_session_store()  # once the agent's first hook has made the store
         project = self._project
         if project is not None:
+            project.postings_built(timeout=30)  # the next server then starts with them
             project.close()
         if self._session_store is not None:
             self._session_store.close()

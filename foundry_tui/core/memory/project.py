@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from foundry_tui.core.config import MAX_LIMIT, RANKERS, Config, load_config
+from foundry_tui.core.config import MAX_LIMIT, RANKERS, Config, load_config, min_score_for
 from foundry_tui.core.errors import ConfigError, InputError, NotFoundError
 from foundry_tui.core.memory.facts import Fact, check_choice
 from foundry_tui.core.memory.search import Hit, ScanFields, query_terms, rank
@@ -220,7 +220,7 @@ class Project:
             limit = config.max_facts
         if not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
-        floor = config.min_score if min_score is None else min_score
+        floor = min_score_for(config, ranker) if min_score is None else min_score
         if ranker == "bm25":
             return self._search_bm25(query, today, type, limit, floor)
         terms = query_terms(query)

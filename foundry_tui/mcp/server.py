@@ -374,12 +374,15 @@ class FoundryServer:
                 self._hold_session_store()  # once the agent's first hook has made the store
         project = self._project
         if project is not None:
-            project.postings_built(timeout=30)  # the next server then starts with them
+            # A build under way gets a few seconds to finish, for the next server (a client waits
+            # for its server to stop); cut short, it leaves no file and the next one builds them.
+            project.postings_built(timeout=POSTINGS_EXIT_WAIT)
             project.close()
         if self._session_store is not None:
             self._session_store.close()
 
 
+POSTINGS_EXIT_WAIT = 5.0  # seconds a stopping server waits for bm25's postings (postings.py)
 MAX_DEPTH = 100  # JSON nesting a request may have: deeper data would reach the interpreter's recursion limit
 _TOO_DEEP = f"Invalid params: JSON nested deeper than {MAX_DEPTH} levels"
 _SURROGATE = "Invalid Request: a string holds a lone UTF-16 surrogate (half of an emoji?): send valid Unicode"

@@ -370,7 +370,8 @@ class FoundryServer:
                 # After the first answer: the watcher and the word index (both no-ops once started).
                 self._keep_postings(self._project)  # first: the word index lets go of the snapshot
                 self._project.watch()
-                self._project.use_search_index(background=True)
+                if not self._project.building_postings():  # one build at a time: the index after them
+                    self._project.use_search_index(background=True)
                 self._hold_session_store()  # once the agent's first hook has made the store
         project = self._project
         if project is not None:

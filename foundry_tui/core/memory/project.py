@@ -322,6 +322,11 @@ class Project:
             self._postings_builder = threading.Thread(target=build, name="foundry-bm25-postings", daemon=True)
             self._postings_builder.start()
 
+    def building_postings(self) -> bool:
+        """Whether a postings build is under way."""
+        builder = self._postings_builder
+        return builder is not None and builder.is_alive()
+
     def postings_built(self, timeout: float | None = None) -> None:
         """Wait (up to `timeout` seconds) for a postings build under way: a server asked to stop
         finishes the file for the next one."""

@@ -106,7 +106,10 @@ def neardup_runs(
                 command = [sys.executable, "-c", NEARDUP, str(root), bench_speed.TODAY]
             else:
                 command = [sys.executable, "-c", NEARDUP_VARIED, str(varied), str(HERE)]
-            out = subprocess.run(command, env=env | {"PYTHONPATH": tree}, capture_output=True, text=True, check=True)
+            # In the tree's folder: `python -c` puts the working folder first on sys.path, before PYTHONPATH.
+            out = subprocess.run(
+                command, env=env | {"PYTHONPATH": tree}, cwd=tree, capture_output=True, text=True, check=True
+            )
             wall, cpu = map(float, out.stdout.split())
             runs.setdefault(name, []).append(wall)
             runs.setdefault(f"{name} cpu", []).append(cpu)

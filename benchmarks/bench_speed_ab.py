@@ -5,6 +5,11 @@ pass two source trees of foundry-tui (for instance `git archive` of two commits)
 
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 7 --what tui
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 9 --what mcp
+    python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 5 --what neardup
+
+`--what neardup` times `find_dupes` on bench_memory's facts (bench_speed.py's row), and
+`--what neardup-varied` a scan of bench_neardup.py's varied text plus its labelled facts; each
+run is a fresh process that prints its wall and CPU seconds.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import argparse
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -70,6 +76,45 @@ def mcp_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: in
 
 generate_vocab: list[object] = []
 
+NEARDUP_VARIED = """
+import sys, time
+sys.path.insert(0, sys.argv[2])
+from bench_neardup import labelled, varied_facts
+from foundry_tui.core.curation.neardup import DupeFinder
+facts, _pairs = labelled()
+facts += varied_facts(int(sys.argv[1]), len(facts) + 1)
+start, cpu = time.perf_counter(), time.process_time()
+DupeFinder(facts).scan()
+print(time.perf_counter() - start, time.process_time() - cpu)
+"""
+NEARDUP = bench_speed.NEARDUP.replace(
+    "start = time.perf_counter()", "start, cpu = time.perf_counter(), time.process_time()"
+)
+NEARDUP = NEARDUP.replace(
+    "print(time.perf_counter() - start)", "print(time.perf_counter() - start, time.process_time() - cpu)"
+)
+
+
+def neardup_runs(
+    trees: dict[str, str], root: Path, env: dict[str, str], repeats: int, varied: int | None
+) -> dict[str, list[float]]:
+    """Wall seconds of each run, and (under "A cpu", "B cpu") CPU seconds."""
+    runs: dict[str, list[float]] = {}
+    for _ in range(repeats):
+        for name, tree in trees.items():
+            if varied is None:
+                command = [sys.executable, "-c", NEARDUP, str(root), bench_speed.TODAY]
+            else:
+                command = [sys.executable, "-c", NEARDUP_VARIED, str(varied), str(HERE)]
+            # In the tree's folder: `python -c` puts the working folder first on sys.path, before PYTHONPATH.
+            out = subprocess.run(
+                command, env=env | {"PYTHONPATH": tree}, cwd=tree, capture_output=True, text=True, check=True
+            )
+            wall, cpu = map(float, out.stdout.split())
+            runs.setdefault(name, []).append(wall)
+            runs.setdefault(f"{name} cpu", []).append(cpu)
+    return runs
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -77,14 +122,15 @@ def main() -> None:
     parser.add_argument("b", help="source tree B (the one after)")
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--what", choices=["tui", "mcp"], default="tui")
+    parser.add_argument("--what", choices=["tui", "mcp", "neardup", "neardup-varied"], default="tui")
     args = parser.parse_args()
     trees = {"A": str(Path(args.a).resolve()), "B": str(Path(args.b).resolve())}
     base = Path(tempfile.mkdtemp(prefix=f"foundry-ab-{args.count}-"))
     root = base / "project"
     env = bench_speed.child_env(base / "cache")
     try:
-        generate_vocab.append(generate(root, args.count))
+        if args.what != "neardup-varied":
+            generate_vocab.append(generate(root, args.count))
         print(f"load average {os.getloadavg()[0]:.1f} at start", flush=True)
         if args.what == "tui":
             real_sleep = time.sleep
@@ -93,9 +139,13 @@ def main() -> None:
             runs = tui_runs(trees, root, env, args.repeats)
             bench_speed.time.sleep = real_sleep  # type: ignore[assignment]
             unit = "s"
-        else:
+        elif args.what == "mcp":
             runs = mcp_runs(trees, root, env, args.repeats)
             unit = "ms"
+        else:
+            varied = args.count if args.what == "neardup-varied" else None
+            runs = neardup_runs(trees, root, env, args.repeats, varied)
+            unit = "s"
         for name, values in runs.items():
             shown = " ".join(f"{v:.2f}" for v in values)
             median = statistics.median(values)

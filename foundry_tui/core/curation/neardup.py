@@ -13,12 +13,14 @@ Pairs that chain are grouped (A~B, B~C: one group). Nothing is merged here.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import itertools
 import math
 import operator
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, KeysView, Sequence
+from collections.abc import Callable, Iterable, Iterator, KeysView, Sequence
 from typing import Any
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
@@ -36,6 +38,7 @@ BIAS, W_COVER_MIN, W_COVER_MAX, W_COSINE, W_TITLES = -2.09, 1.52, 2.16, 2.36, 0.
 AGAINST = {"numbers": -8.0, "names": -8.0, "opposites": -8.0, "one-sided number": -1.55, "polarity": 0.0}
 WITH_POLARITY = False
 BODY_CREDIT = 0.5
+SLACK = 1e-9  # how far a faster sum of a pair's signals may stray from signals' (far above rounding)
 FLOOR = -6.0  # below this no difference can matter (the score stays under 0.01)
 CANDIDATE_TERMS = 8  # each fact's rarest words that propose candidates
 ALL_PAIRS_UP_TO = 400  # below this many facts, simply score every pair
@@ -45,13 +48,17 @@ _WORD = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)*")  # uuidv7 → uuid, 7: letters
 # ...but for the numeronyms people write as words (k8s, i18n), spelled out before the split.
 _NUMERONYMS = frozenset(("k8s", "i18n", "l10n", "a11y", "o11y", "2fa", "e2e"))
 _NUMERONYM = re.compile(r"\b(?:" + "|".join(_NUMERONYMS) + r")\b")
-_NUMERONYM_HINTS = ("8s", "18n", "10n", "11y", "2fa", "2e")
+_NUMERONYM_HINT = re.compile("8s|18n|10n|11y|2fa|2e")  # a text without any of these holds no numeronym
 
 
 def _words(text: str) -> list[str]:
     """The raw words of `text`, lowercased (numeronyms kept whole)."""
-    lowered = text.lower()
-    if any(hint in lowered for hint in _NUMERONYM_HINTS):
+    return _lowered_words(text.lower())
+
+
+def _lowered_words(lowered: str) -> list[str]:
+    """The raw words of an already lowercased text (numeronyms kept whole)."""
+    if _NUMERONYM_HINT.search(lowered):
         lowered = _NUMERONYM.sub(lambda m: "\x00" + m.group() + "\x00", lowered)
         return [w for part in lowered.split("\x00") for w in ([part] if part in _NUMERONYMS else _WORD.findall(part))]
     return _WORD.findall(lowered)
@@ -338,31 +345,54 @@ def surface(term: str) -> str:
 _ANTONYM_TERMS = _antonym_terms()
 
 
-def terms(text: str) -> list[str]:
-    """Normalised words of `text`: lowercase, stop words out, endings folded, synonyms mapped."""
+def _token_terms(token: str) -> tuple[str, ...]:
+    """The terms of one lowercased whitespace-free token ("uuidv7" → uuid, 7; "the" → none)."""
     known = _TERMS
     out = []
-    for word in _words(text):
+    for word in _lowered_words(token):
         found = known.get(word)
         if found is None:
             found = _term(word)
         if found:
             out.append(found)
-    return out
+    return tuple(out)
+
+
+# A lowercased token (the text between two runs of whitespace) → its terms. No word spans
+# whitespace, so a text's terms are its tokens' terms in order: a text is split and looked up
+# by C code, and each token is read by the word regex and normalised once per process.
+_TOKENS: dict[str, tuple[str, ...]] = {}
+
+
+def _token_lookup(tokens: list[str]) -> Callable[[str], tuple[str, ...]]:
+    """Each of `tokens`' terms: the memo, once the tokens it lacks are added to it (or, the memo
+    full, the tokens normalised afresh)."""
+    memo = _TOKENS
+    missing = set(tokens).difference(memo)
+    if len(memo) + len(missing) > _MEMO_LIMIT:
+        return _token_terms
+    for token in missing:
+        memo[token] = _token_terms(token)
+    return memo.__getitem__
+
+
+def terms(text: str) -> list[str]:
+    """Normalised words of `text`: lowercase, stop words out, endings folded, synonyms mapped."""
+    tokens = text.lower().split()
+    try:  # every token seen before (most texts, once a few thousand facts are read)
+        return list(itertools.chain.from_iterable(map(_TOKENS.__getitem__, tokens)))
+    except KeyError:
+        return list(itertools.chain.from_iterable(map(_token_lookup(tokens), tokens)))
 
 
 def term_counts(text: str) -> Counter[str]:
     """How often each normalised word of `text` occurs (as `Counter(terms(text))`, counted by
-    C code: a new word is normalised once, then every word is looked up)."""
-    known = _TERMS
-    words = _words(text)
-    for word in set(words).difference(known):
-        _term(word)
-    if len(known) >= _MEMO_LIMIT:  # the memo is full: a word may be missing from it
-        return Counter(terms(text))
-    counts = Counter(map(known.__getitem__, words))
-    counts.pop("", None)
-    return counts
+    C code: a new token is normalised once, then every token is looked up)."""
+    tokens = text.lower().split()
+    try:
+        return Counter(itertools.chain.from_iterable(map(_TOKENS.__getitem__, tokens)))
+    except KeyError:
+        return Counter(itertools.chain.from_iterable(map(_token_lookup(tokens), tokens)))
 
 
 _VERSIONED = re.compile(r"^([a-z]{3,}?)v?[0-9]+(?:\.[0-9]+)*$")  # uuidv7, python3: the name, then its version
@@ -543,6 +573,10 @@ class DupeFinder:
     """Scores pairs of facts; `scan()` finds every pair over a threshold without comparing all pairs."""
 
     def __init__(self, facts: Sequence[Fact]) -> None:
+        with _collector_paused():
+            self._build(facts)
+
+    def _build(self, facts: Sequence[Fact]) -> None:
         self.features = {f.id: Features(f) for f in facts}
         df = Counter(itertools.chain.from_iterable(feat.weights for feat in self.features.values()))
         n = max(len(self.features), 1)
@@ -624,29 +658,115 @@ class DupeFinder:
         ids = sorted(self.features, key=id_order)
         if len(ids) <= all_pairs_up_to:
             return {(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]}
-        rank = {w: i for i, w in enumerate(sorted(self.df, key=lambda w: (self.df[w], w)))}  # rarest first
-        rarest = [sorted(self.features[fid].weights, key=rank.__getitem__)[:CANDIDATE_TERMS] for fid in ids]
-        postings: dict[str, list[int]] = defaultdict(list)
+        with _collector_paused():
+            return {(ids[i], ids[j]) for i, later in self._index_pairs(ids) for j in later}
+
+    def _index_pairs(self, ids: list[str]) -> Iterator[tuple[int, set[int]]]:
+        """For each position i in `ids`, the later positions sharing at least two of its rarest
+        words (and only words at most `limit` facts hold), as sets: (i, {j, ...})."""
+        df = self.df
+        # Words as their rank, rarest first (ties by word): ints sort by C comparisons alone.
+        rank = {w: i for i, w in enumerate(sorted(df, key=lambda w: (df[w], w)))}.__getitem__
+        features = self.features
+        rarest = [sorted(map(rank, features[fid].weights))[:CANDIDATE_TERMS] for fid in ids]
+        postings: dict[int, list[int]] = defaultdict(list)
         for position, words in enumerate(rarest):
             for word in words:
                 postings[word].append(position)
         limit = max(MAX_POSTING, int(len(ids) * MAX_POSTING_SHARE))  # a word this common proposes nothing
-        pairs: set[tuple[str, str]] = set()
+        # A word no other fact holds among its rarest proposes nothing either.
+        proposing = {word: posting for word, posting in postings.items() if 1 < len(posting) <= limit}
         for position, words in enumerate(rarest):
-            seen: Counter[int] = Counter()
-            for word in words:
-                posting = postings[word]
-                if len(posting) <= limit:
-                    seen.update(posting[bisect.bisect_right(posting, position) :])  # later facts: each pair once
-            first = ids[position]
-            pairs.update((first, ids[other]) for other, count in seen.items() if count >= 2)
-        return pairs
+            held = [proposing[word] for word in words if word in proposing]
+            if len(held) < 2:
+                continue
+            seen: set[int] = set()
+            twice: set[int] = set()
+            for posting in held:
+                later = posting[bisect.bisect_right(posting, position) :]  # later facts: each pair once
+                twice.update(seen.intersection(later))
+                seen.update(later)
+            if twice:
+                yield position, twice
 
     def scan(self, threshold: float = DEFAULT_DUPE_THRESHOLD) -> list[Candidate]:
-        """Every pair scoring at least `threshold`, best first."""
-        found = [self.score(a, b) for a, b in self.candidate_pairs() if self._quick(a, b, threshold)[0] >= threshold]
+        """Every pair scoring at least `threshold`, best first: the candidate pairs (as
+        `candidate_pairs`) that `_quick` scores at least `threshold`. A faster estimate of each
+        pair's signals goes first, and only the pairs it cannot rule out are scored exactly."""
+        ids = sorted(self.features, key=id_order)
+        with _collector_paused():
+            if len(ids) <= ALL_PAIRS_UP_TO:
+                later: Iterable[tuple[int, Iterable[int]]] = ((i, range(i + 1, len(ids))) for i in range(len(ids)))
+            else:
+                later = self._index_pairs(ids)
+            found = [
+                self.score(a, b)
+                for a, b in self._could_reach(ids, later, threshold)
+                if self._quick(a, b, threshold)[0] >= threshold
+            ]
         found.sort(key=lambda c: (-c.score, id_order(c.a), id_order(c.b)))
         return found
+
+    def _could_reach(
+        self, ids: list[str], pairs: Iterable[tuple[int, Iterable[int]]], threshold: float
+    ) -> Iterator[tuple[str, str]]:
+        """Those of `pairs` (i, later positions j) whose score before the differences could reach
+        `threshold`: `signals`' formula with one fact's side worked out once for all its
+        partners and the trigrams compared only when the rest leaves the pair a chance. It sums
+        in another order than `signals`, so it keeps every pair within SLACK of the threshold
+        (the differences only lower a score: AGAINST holds no positive weight)."""
+        features, vectors, idf = self.features, self._vectors, self.idf.__getitem__
+        title_weight = self._title_weight
+        # A title's cover is said / total * n / (n + 1): the scale after `said`, 0 for no title.
+        scale = [
+            len(f.title) / (len(f.title) + 1) / title_weight[fid] if title_weight[fid] else 0.0
+            for fid in ids
+            for f in (features[fid],)
+        ]
+        exp, mul = math.exp, operator.mul
+        for i, partners in pairs:
+            a = ids[i]
+            fa = features[a]
+            va, na = vectors[a]
+            keys_a, title_a, trigrams_a, scale_a = va.keys(), fa.title, fa.trigrams, scale[i]
+            get_a = va.__getitem__
+            for j in partners:
+                b = ids[j]
+                fb = features[b]
+                vb, nb = vectors[b]
+                shared = keys_a & vb.keys()
+                cosine = sum(map(mul, map(get_a, shared), map(vb.__getitem__, shared))) / (na * nb)
+                title_b = fb.title
+                in_titles = sum(map(idf, title_a & title_b))
+                cover_a = (in_titles + BODY_CREDIT * (sum(map(idf, vb.keys() & title_a)) - in_titles)) * scale_a
+                cover_b = (in_titles + BODY_CREDIT * (sum(map(idf, keys_a & title_b)) - in_titles)) * scale[j]
+                if cover_a > cover_b:
+                    cover_a, cover_b = cover_b, cover_a
+                z = BIAS + W_COVER_MIN * cover_a + W_COVER_MAX * cover_b + W_COSINE * cosine + SLACK
+                trigrams_b = fb.trigrams
+                size_a, size_b = len(trigrams_a), len(trigrams_b)
+                if not size_a or not size_b:
+                    overlap = 0.0
+                else:  # the overlap is at most the smaller set's share of the larger
+                    if 1.0 / (1.0 + exp(-(z + W_TITLES * min(size_a, size_b) / max(size_a, size_b)))) < threshold:
+                        continue
+                    common = len(trigrams_a & trigrams_b)
+                    overlap = common / (size_a + size_b - common)
+                if 1.0 / (1.0 + exp(-(z + W_TITLES * overlap))) >= threshold:
+                    yield a, b
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a scan builds its many small sets and dicts (it
+    would only re-scan them, at 100,000 facts for seconds); they hold no cycles."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def group(candidates: Iterable[Candidate]) -> list[list[str]]:

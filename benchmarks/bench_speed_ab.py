@@ -38,7 +38,9 @@ def tui_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: in
         line = bench_speed.first_index_line(root)
         today = bench_speed.TODAY
         commands = {
-            name: f"env PYTHONPATH={tree} {sys.executable} -m foundry_tui tui --root {root} --today {today}"
+            # From the tree's folder: `-m` puts the working folder first on sys.path, before
+            # PYTHONPATH, so run from any checkout both would otherwise be that checkout.
+            name: f"cd {tree} && env PYTHONPATH={tree} {sys.executable} -m foundry_tui tui --root {root} --today {today}"
             for name, tree in trees.items()
         }
         commands["bare"] = f"{sys.executable} -c '{bench_speed.BARE_APP}'"
@@ -57,18 +59,20 @@ def tui_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: in
 def mcp_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: int) -> dict[str, list[float]]:
     qs = queries(generate_vocab[0], 40, seed=5)
     runs: dict[str, list[float]] = {name: [] for name in trees}
-    old = dict(os.environ)
+    old, here = dict(os.environ), os.getcwd()
     try:
         for attempt in range(repeats):
             for name, tree in trees.items():
                 os.environ.clear()
                 os.environ.update(env)  # bench_memory.Server inherits this process's environment
                 os.environ["PYTHONPATH"] = tree
+                os.chdir(tree)  # the server is `python -m`: the working folder comes before PYTHONPATH
                 server = Server(root)
                 server.request("initialize", INIT["params"])  # type: ignore[arg-type]
                 runs[name].append(server.search(qs[attempt % len(qs)])[0])
                 server.close()
     finally:
+        os.chdir(here)
         os.environ.clear()
         os.environ.update(old)
     return runs

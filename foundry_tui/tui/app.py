@@ -21,6 +21,11 @@ from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
 from foundry_tui.tui.messages import FilesChanged
 from foundry_tui.tui.workers import worker_state_changed
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.views import IndexView
+    from foundry_tui.tui.preload import Preload
+
 IGNORED_PARTS = {"metrics", "scratch"}  # change on every agent call; nothing on screen depends on them
 
 
@@ -69,10 +74,13 @@ class FoundryApp(App[None]):
         root_label: str | None = None,
         read_only: bool = False,
         caller: Caller | None = None,
+        preload: Preload | None = None,
     ) -> None:
         super().__init__()
         self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
-        self.project = Project(root)
+        # `foundry tui` reads the parse cache's index while Textual is imported (tui/preload.py).
+        self.project = preload.project if preload is not None else Project(root)
+        self._preload = preload
         # Who this session acts as, fixed at start: every write goes through the trust gate as it.
         self.caller = caller if caller is not None else resolve_caller()
         self.today = today
@@ -91,6 +99,12 @@ class FoundryApp(App[None]):
         the file watcher (`start_watching`) once its first load has read the files: the
         watcher's imports and setup do not hold up the first paint."""
         self.switch_mode("memory")
+
+    def take_preloaded_view(self) -> IndexView | None:
+        """The index read ahead from the parse cache (once; None without one), for the memory
+        screen's first paint."""
+        preload, self._preload = self._preload, None
+        return preload.view() if preload is not None else None
 
     def start_watching(self) -> None:
         """Watch the files from now on (once; not with `watch=False`)."""

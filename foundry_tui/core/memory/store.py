@@ -186,6 +186,7 @@ class FactStore:
         self._facts: dict[str, Fact] = {}
         self._broken: dict[str, BrokenFile] = {}
         self._pending: Snapshot | None = None
+        self._ahead: Snapshot | None = None  # loaded before the first refresh (load_snapshot_ahead)
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
         self._active_map: tuple[object, dict[str, Fact]] | None = None
         # The highest number among the file names (None: none at all), once known; kept on each change.
@@ -290,6 +291,17 @@ class FactStore:
             return None
         return Snapshot.load(file, str(self.layout.root))
 
+    def load_snapshot_ahead(self) -> Snapshot | None:
+        """The parse cache's snapshot, loaded before the first refresh, which then compares
+        the files with it instead of loading it again (None: no usable snapshot, or already
+        loaded). Nothing here says the files still match it: the TUI paints its index from
+        the columns first, and the refresh that follows tells."""
+        if self._loaded:
+            return None
+        if self._ahead is None:
+            self._ahead = self._load_snapshot()
+        return self._ahead
+
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
         # Loading builds many small objects at once; the cyclic GC would only re-scan them.
@@ -318,7 +330,8 @@ class FactStore:
             self._materialise()
         snapshot = None
         if not self._loaded:
-            snapshot = self._load_snapshot()
+            snapshot = self._ahead if self._ahead is not None else self._load_snapshot()
+            self._ahead = None
             if snapshot is not None and snapshot.names == names and snapshot.keys == keys:
                 self._pending = snapshot  # nothing changed: no Fact is built until one is needed
                 self._loaded = True

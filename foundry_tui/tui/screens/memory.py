@@ -17,7 +17,6 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
-from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import IndexView, Overview, early_index
 from foundry_tui.tui.commands import MEMORY_COMMANDS
@@ -95,26 +94,38 @@ class MemoryScreen(FoundryScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(IndexPane).focus()
-        self.load()
+        view = self.foundry.take_preloaded_view()
+        if view is None:
+            self.load()
+            return
+        # The index read ahead from the parse cache is in the first frame; the load compares
+        # the files with the cache once it is drawn, and shows what changed, if anything.
+        painted = threading.Event()
+        self._show_early(view, painted)
+        self.load(early_painted=painted)
 
     # ---- loading (a worker thread: disk and parsing never run on the UI thread) ------------
 
     @work(thread=True, exclusive=True, group="load", name="Memory not read", exit_on_error=False)
-    def load(self, announce: bool = False, summary: str = "") -> Loaded:
+    def load(self, announce: bool = False, summary: str = "", early_painted: threading.Event | None = None) -> Loaded:
+        from foundry_tui.core.artefacts.adr import adr_titles  # here: not before the first paint
+
         project = self.project
         first = self.overview is None
+        if early_painted is not None:
+            self._wait_for(early_painted)  # the stat of every file waits for the first paint
         with project.lock:  # one consistent view while other workers write
             changes = project.sync()
             # The first load from an unchanged parse cache paints the index before building the
             # facts: the same rows the Overview gives, from the cache's columns.
-            early = early_index(project, self.today) if first else None
+            early = early_index(project, self.today) if first and early_painted is None else None
             if early is not None:
                 painted = threading.Event()
                 deliver(self, self.IndexRead(early, painted))  # starts the file watcher once painted
                 self._wait_for(painted)
                 # Whatever changed before the watcher was in place is seen here.
                 changes.merge(project.sync())
-            elif first:
+            elif first and early_painted is None:
                 deliver(self, self.FilesRead())
             overview = Overview(project, self.today, adr_titles(project.layout), with_doctor=False, changes=changes)
         return deliver(self, self.Loaded(overview, announce, summary))
@@ -130,12 +141,16 @@ class MemoryScreen(FoundryScreen[None]):
 
     def on_memory_screen_index_read(self, event: IndexRead) -> None:
         if self.overview is None and not self.show_inactive:  # else the Overview is here, or needed
-            self.query_one(StatusHeader).show(event.view.status())
-            index = self.query_one(IndexPane)
-            index.show(event.view, False)
-            index.when_drawn(lambda: self._index_painted(event.painted))
+            self._show_early(event.view, event.painted)
         else:
             self._index_painted(event.painted)
+
+    def _show_early(self, view: IndexView, painted: threading.Event) -> None:
+        """The header and the index from the parse cache; `painted` is set once they are drawn."""
+        self.query_one(StatusHeader).show(view.status())
+        index = self.query_one(IndexPane)
+        index.show(view, False)
+        index.when_drawn(lambda: self._index_painted(painted))
 
     def _index_painted(self, painted: threading.Event) -> None:
         self.foundry.start_watching()

@@ -300,18 +300,69 @@ _event = st.fixed_dictionaries(
 )
 
 
+_text = st.one_of(
+    st.text(max_size=12),
+    st.text(alphabet="ab Z-é", max_size=8),
+    st.sampled_from(["Orders  API", "orders api", "a\u2028b", "a\x85b", 'q"x\\y', "tab\there", "", " ", "é"]),
+)
+_day_time = st.dates(min_value=_dt.date(2026, 1, 1), max_value=_dt.date(2026, 1, 9)).map(
+    lambda d: f"{d.isoformat()}T10:00:00.000+00:00"
+)
+# Events with the fields record_event writes, in its order (what most of a real log is).
+_searches = st.fixed_dictionaries(
+    {
+        "kind": st.just("memory_search"),
+        "time": _day_time,
+        "query": _text,
+        "hits": st.one_of(st.integers(0, 3), st.just(0), st.just(12)),
+    }
+)
+_recorded = st.one_of(
+    _searches,
+    _searches,
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("memory_search"),
+            "time": _day_time,
+            "query": _text,
+            "hits": st.one_of(st.integers(0, 3), st.just(0), st.just(12)),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("memory_write"),
+            "time": _day_time,
+            "action": st.one_of(st.sampled_from(["created", "updated", "unchanged", "parked"]), _text),
+            "id": st.just("fact-0001"),
+        }
+    ),
+    st.fixed_dictionaries(
+        {"kind": st.just("memory_write"), "time": _day_time, "action": st.just("parked"), "proposals": st.just(["p-1"])}
+    ),
+    st.fixed_dictionaries({"kind": st.just("gate_blocked"), "time": _day_time, "tool": _text, "target": _text}),
+    st.fixed_dictionaries({"kind": st.just("write_denied"), "time": _day_time, "operation": _text, "principal": _text}),
+    st.fixed_dictionaries(
+        {"kind": st.sampled_from(["runbook_get", "", "é", "k\\ind"]), "time": _day_time, "slug": _text}
+    ),
+)
+
+
 @st.composite
 def _log_lines(draw: st.DrawFn) -> str:
     """Lines as record_event writes them (fields in any order, ASCII or not), and damaged:
     cut short, a character changed, compact separators, or any text."""
     lines = []
-    for event in draw(st.lists(_event, max_size=30)):
+    for event in draw(st.lists(st.one_of(_event, _recorded), max_size=30)):
         keys = list(event)
-        order = (
-            ["kind", "time", *draw(st.permutations(keys[2:]))] if draw(st.booleans()) else draw(st.permutations(keys))
-        )
+        shuffle = draw(
+            st.sampled_from(["none", "none", "fields", "all"])
+        )  # as written, fields after kind and time, all
+        if shuffle == "fields":
+            order = ["kind", "time", *draw(st.permutations(keys[2:]))]
+        else:
+            order = draw(st.permutations(keys)) if shuffle == "all" else keys
         line = json.dumps({k: event[k] for k in order}, ensure_ascii=draw(st.booleans()))
-        damage = draw(st.sampled_from(["none", "none", "cut", "change", "field", "field", "compact", "text"]))
+        damage = draw(st.sampled_from(["none"] * 4 + ["cut", "change", "field", "field", "compact", "text"]))
         marks = [m for m in ('"hits": ', '"query": "', '"action": "', '"time": "') if m in line]
         if damage == "field" and marks:  # something odd inside, or right after, a field the inline reading slices
             start = line.index(draw(st.sampled_from(marks)))
@@ -372,5 +423,25 @@ def test_the_inline_reading_counts_as_the_line_by_line_reading(text: str) -> Non
 
     inline, reference = _Tally(), _Tally()
     inline._count_lines(text.encode("utf-8", "surrogatepass"))
-    reference._count_lines(text.encode("utf-8", "surrogatepass"), inline=False)
+    reference._count_lines(text.encode("utf-8", "surrogatepass"), bulk=False)
     assert _tally_state(inline) == _tally_state(reference)
+
+
+@settings(max_examples=200)
+@given(
+    events=st.lists(_recorded, max_size=40),
+    ascii_only=st.booleans(),
+    ending=st.sampled_from(["\n", "\r\n"]),
+)
+def test_recorded_lines_count_in_bulk_as_line_by_line(
+    events: list[dict[str, object]], ascii_only: bool, ending: str
+) -> None:
+    """Most of a real log is lines as record_event writes them, which the bulk reading
+    matches whole; with any query, action or kind text they count as read line by line."""
+    from foundry_tui.core.artefacts.health import _Tally
+
+    text = "".join(json.dumps(e, ensure_ascii=ascii_only) + ending for e in events)
+    bulk, reference = _Tally(), _Tally()
+    bulk._count_lines(text.encode("utf-8"))
+    reference._count_lines(text.encode("utf-8"), bulk=False)
+    assert _tally_state(bulk) == _tally_state(reference)

@@ -71,15 +71,21 @@ def _history(root: Path, commits: int, seed: int) -> None:
         for parent in parents[1:]:
             stream.extend(f"merge :{parent}\n".encode())
         for path, data in changes:
+            current[path] = data
             if data is None:
                 stream.extend(f"D {path}\n".encode())
             else:
-                stream.extend(f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n")
+                mode = "100755" if path in executable else "100644"
+                stream.extend(f"M {mode} inline {path}\ndata {len(data)}\n".encode() + data + b"\n")
         return mark
 
     head = 0
+    current: dict[str, bytes | None] = {}  # each path's content on main (and the branches)
+    put_back: tuple[str, bytes | None] | None = None
     for n in range(commits):
-        day += _dt.timedelta(days=rng.choice([0, 0, 1, 1, 2, 5]))
+        step = rng.choice([0, 0, 1, 1, 2, 5])
+        day += _dt.timedelta(days=0 if n - commits // 3 in (5, 6) else step)
+        executable: set[str] = set()
         moment = int(_dt.datetime.combine(day, _dt.time(8), _dt.UTC).timestamp()) + n * 60
         changes: list[tuple[str, bytes | None]] = []
         for _ in range(rng.randint(1, 3)):
@@ -122,6 +128,41 @@ def _history(root: Path, commits: int, seed: int) -> None:
                 changes.append((path, _fact(999, "decision", None, None, [])))
             else:
                 changes.append(("src/app.py", f"print({n})\n".encode()))
+        special = n - commits // 3
+        if special == 0:
+            changes = [(INDEX, b"# INDEX\n\nsame words\n")]
+        elif special == 1:  # INDEX.md made executable: a change of mode alone changes the memory, as for git log
+            changes = [(INDEX, b"# INDEX\n\nsame words\n")]
+            executable.add(INDEX)
+        elif special == 2:  # INDEX.md becomes a folder, a file changes inside it, then it is a file again
+            changes = [(INDEX, None), (f"{INDEX}/inner.md", b"one\n")]
+        elif special == 3:
+            changes = [(f"{INDEX}/inner.md", b"two\n")]
+        elif special == 4:
+            changes = [(f"{INDEX}/inner.md", None), (INDEX, b"# INDEX\n\nback\n")]
+        elif special == 5 and live:  # a fact changed, then put back the same day: the day ends as it began
+            path = f"{FACTS}/fact-{live[0]:04d}.md"
+            put_back = (path, current.get(path))
+            changes = [(path, _fact(live[0], "domain", "2026-01-01", None, []))]
+        elif special == 6 and put_back:
+            changes = [put_back]
+        elif special == 7:  # the facts folder replaced by a file (a path filter `facts/` sees no file), then back
+            changes = [(FACTS, None), (FACTS, b"not a folder\n")]
+            live.clear()
+        elif special == 8:
+            changes = [(FACTS, b"still not a folder\n")]
+        elif special == 9:
+            changes = [
+                (FACTS, None),
+                (f"{FACTS}/fact-{next_number:04d}.md", _fact(next_number, "domain", None, None, [])),
+            ]
+            live.append(next_number)
+            next_number += 1
+        if n == commits // 2 - 1:  # a branch changing a fact, merged back with no change of main's own:
+            # the merge's memory is the branch's (the same as its second parent's, not its first's)
+            side = commit("refs/heads/side0", moment, [(INDEX, b"# INDEX\n\nfrom the branch\n")], [head])
+            head = commit("refs/heads/main", moment + 10, [(INDEX, b"# INDEX\n\nfrom the branch\n")], [head, side])
+            continue
         if n == commits // 2:  # a branch with a fact of its own, merged back
             side = commit(
                 "refs/heads/side", moment, [(f"{FACTS}/fact-0500.md", _fact(500, "domain", None, None, []))], [head]

@@ -5,10 +5,12 @@ git history, and a fresh repository with no history and no events)."""
 from __future__ import annotations
 
 import subprocess
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, OptionList, Static, TabbedContent
 
@@ -72,12 +74,13 @@ async def test_numbers_on_demand(demo_repo: Path) -> None:
     app = make_app(demo_repo)
     async with app.run_test(size=SIZE) as pilot:
         health = await _open_health(pilot)
+        assert not health.query(".numbers")  # mounted when first asked for
+        await press(pilot, "n")
         tables = {
             key: health.query_one(f"#{key}-numbers", DataTable) for key in ("searches", "writes", "index", "types")
         }
-        assert not any(t.display for t in tables.values())
-        await press(pilot, "n")
         assert all(t.display for t in tables.values())
+        assert all(t.parent is health.query_one(f"#{key}-cell") for key, t in tables.items())  # each under its chart
         assert tables["searches"].row_count == 28  # the days with a search
         assert tables["searches"].get_row_at(0) == ["2026-10-31", "2", "1", "50%"]
         assert tables["index"].row_count == tables["types"].row_count == 16
@@ -121,3 +124,43 @@ def test_health_screen_on_a_fresh_repository(snap_compare: Compare, tmp_path: Pa
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     init_project(tmp_path, today=TODAY)
     assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=snapshot_steps("f5"))
+
+
+async def test_the_events_charts_are_shown_while_the_history_is_read(
+    demo_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's reading of the history is most of a first look: the events' charts, the
+    missed queries and the report do not wait for it."""
+    from foundry_tui.core.artefacts import health as health_module
+    from foundry_tui.core.memory import timeline as timeline_module
+
+    history_read = threading.Event()
+    original = timeline_module.memory_timeline
+
+    def slow_timeline(*args: Any) -> Any:
+        history_read.wait(30)
+        return original(*args)
+
+    monkeypatch.setattr(health_module, "memory_timeline", slow_timeline)
+    app = make_app(demo_repo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        health = app.screen
+        assert isinstance(health, HealthScreen)
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if health.query_one("#top-missed", OptionList).option_count:
+                break
+        await pilot.pause(0.05)  # (settle would wait for the worker, which waits for the history)
+        assert "loading" not in str(health.query_one("#searches-chart", Static).render())
+        assert str(health.query_one("#index-chart", Static).render()) == "loading…"
+        assert health.figures is None
+        history_read.set()
+        await settle(pilot)
+        for _ in range(500):
+            if health.figures is not None:
+                break
+            await pilot.pause(0.01)
+        await settle(pilot)
+        assert health.figures is not None and health.figures.timeline.points
+        assert "loading" not in str(health.query_one("#index-chart", Static).render())

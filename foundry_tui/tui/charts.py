@@ -62,15 +62,30 @@ class Charts:
     types: Text | None
 
 
-def draw_charts(figures: HealthFigures, width: int, height: int, colours: ChartColours) -> Charts:
+def draw_charts(
+    figures: HealthFigures, width: int, height: int, colours: ChartColours, *, events: Charts | None = None
+) -> Charts:
+    """The four charts; `events`: the two charts of the events, drawn already (draw_event_charts)."""
+    width, height = max(width, 24), max(height, 6)
+    points = figures.timeline.points
+    events = events or draw_event_charts(figures, width, height, colours)
+    return Charts(
+        events.searches,
+        events.writes,
+        index_chart(points, figures.tokens.budget, width, height, colours) if points else None,
+        types_chart(points, width, height, colours) if points else None,
+    )
+
+
+def draw_event_charts(figures: HealthFigures, width: int, height: int, colours: ChartColours) -> Charts:
+    """The charts of the events only (searches, writes): they can be shown before the git history is read."""
     width, height = max(width, 24), max(height, 6)
     has_events = bool(figures.searches)
-    points = figures.timeline.points
     return Charts(
         searches_chart(figures.searches, width, height, colours) if has_events else None,
         writes_chart(figures.writes, width, height, colours) if has_events else None,
-        index_chart(points, figures.tokens.budget, width, height, colours) if points else None,
-        types_chart(points, width, height, colours) if points else None,
+        None,
+        None,
     )
 
 

@@ -9,6 +9,7 @@ type at each day's last commit. And the token report's figures, as today.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 import json
@@ -153,11 +154,16 @@ def no_history(timeline: Timeline) -> str:
     )
 
 
-def health_figures(project: Project, today: _dt.date) -> HealthFigures:
+def health_figures(
+    project: Project, today: _dt.date, events_read: Callable[[HealthFigures], None] | None = None
+) -> HealthFigures:
     """Read the events once and the git history once, and count.
 
     The git history is read in a thread meanwhile: most of its time is git's, in other
-    processes, so on a second core it costs the events' reading little."""
+    processes, so on a second core it costs the events' reading little. `events_read`,
+    if given, is called with the figures of the events (and a timeline still empty) as
+    soon as they are counted, before the history is waited for (the Health screen draws
+    them meanwhile)."""
     history = _Background(memory_timeline, project.layout)
     tally = _Tally()
     tally.read(project.layout)
@@ -165,13 +171,16 @@ def health_figures(project: Project, today: _dt.date) -> HealthFigures:
     days = tally.days
     span = _days(min(days), max(days))[-MAX_DAYS:] if days else []
     top = sorted(tally.missed.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_MISSED]
-    return HealthFigures(
+    figures = HealthFigures(
         tokens,
         [tally.searches.get(d) or SearchDay(d) for d in span],
         [tally.writes.get(d) or WriteDay(d) for d in span],
         [(tally.spelled[k], n) for k, n in top],
-        history.result(),
+        Timeline(),
     )
+    if events_read is not None:
+        events_read(figures)
+    return dataclasses.replace(figures, timeline=history.result())  # a new object: the first is the caller's
 
 
 R = TypeVar("R")
@@ -220,15 +229,33 @@ _TIME = '", "time": "'
 _HITS = '"hits": '
 _QUERY = '"query": "'
 _ACTION = '"action": "'
-_PLAIN_COUNT = re.compile(r"[0-9]+(?=[,}])")  # a count as json.dumps writes it, then the next key or the end
-_FALL_BACK: object = object()
+# The lines record_event writes, matched whole by one regular expression over the log (in
+# C, not line by line in Python: a year of events is 100,000 lines). Each alternative is a
+# shape whose reading by `_fast` is plain: a digit-only day, no quote or escape before the
+# fields read, a search's count of plain digits that ends the line, a missed query with
+# no escape or control character (the text json would decode it to). Any other line
+# falls to the last group and is read by `_fast` (then `_slow`) as before.
+_DAY = r"([0-9]{4}-[0-9]{2}-[0-9]{2})"
+_LINE = re.compile(
+    r'\n(?:\{"kind": "(?:'
+    r'memory_search", "time": "' + _DAY + r'[^"\\\n]*", "query": "'
+    r'(?:[^"\\\n]*", "hits": 0*[1-9][0-9]*|([^"\\\x00-\x1f]*"), "hits": 0+)\}'  # found something | nothing
+    r'|memory_write", "time": "' + _DAY + r'[^"\\\n]*", "action": "([^"\n]*)"[^\n]*'
+    r'|(write_denied|gate_blocked)", "time": "' + _DAY + r"[^\n]*"
+    r'|(?!(?:memory_search|memory_write|write_denied|gate_blocked)")([^"\\\n]*"), "time": "[^\n]*'
+    r")(?=\n)|([^\n]*))"
+)
+# Where str.splitlines() (the line-by-line reading) also breaks a line; a log holding one is
+# re-joined with newlines first, so that both readings see the same lines.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 class _Tally:
-    """The events counted in one pass. A line as `record_event` writes it (`{"kind": …,
-    "time": …, …}`, json.dumps's separators) is read by slicing, not parsed: a year of
-    events is 100,000 lines. Anything else (a hand-edited line, an escape in the kind) is
-    parsed with json as `read_events` would, and skipped when it is not an event."""
+    """The events counted in one pass. The lines `record_event` writes (`{"kind": …,
+    "time": …, …}`, json.dumps's separators) are matched whole by one regular expression
+    over the log and counted as distinct rows, not parsed: a year of events is 100,000
+    lines. Anything else is read line by line, sliced where it can be (`_fast`), else
+    parsed with json as `read_events` would (`_slow`), and skipped when it is not an event."""
 
     def __init__(self) -> None:
         self.kinds: Counter[str] = Counter()
@@ -255,85 +282,70 @@ class _Tally:
             self._save(cache, data, whole)
         self._count_lines(data[whole:])
 
-    def _count_lines(self, chunk: bytes, *, inline: bool = True) -> None:
-        """Count the lines of `chunk`. The lines record_event writes are read inline, in the
-        loop (most of a year of events); every other line goes through `_fast` (then
-        `_slow`), which read it as before. `inline=False` sends every line there (the
-        reference a hypothesis test holds the inline reading equal to).
+    def _count_lines(self, chunk: bytes, *, bulk: bool = True) -> None:
+        """Count the lines of `chunk`. The lines record_event writes are matched whole by
+        `_LINE` over the text and counted as distinct rows (a Counter, in C); every other
+        line goes through `_fast` (then `_slow`), which read it as before. `bulk=False`
+        sends every line there (the reference a hypothesis test holds the bulk reading
+        equal to).
 
-        What each line adds is noted in lists and counted once at the end (`_fold`):
-        Counter counts a list in C, and the lists keep the lines' order (the kinds are
-        listed in the order they first appear; a missed query keeps its first spelling)."""
+        The counts are kept in insertion order (the kinds are listed in the order they
+        first appear; a missed query keeps its first spelling): a distinct row first
+        appears where its first line is, so counting rows in that order keeps it."""
         seen = self._seen = _Seen()
+        text = chunk.decode("utf-8", errors="replace")
+        if not bulk:
+            for line in text.splitlines():
+                if not self._fast(line):
+                    self._slow(line)
+            self._fold(seen)
+            return
+        if any(mark in text for mark in _OTHER_BREAKS):
+            text = "\n".join(text.splitlines())
         kinds, searched, missed, written = seen.kinds, seen.searched, seen.missed, seen.written
-        fast, slow = self._fast, self._slow
-        for line in chunk.decode("utf-8", errors="replace").splitlines():
-            if inline and line.startswith(_KIND):
-                end = line.find('"', 10)
-                kind = line[10:end]
-                if end > 0 and line.startswith(_TIME, end) and "\\" not in kind:
-                    if kind not in CHARTED:
-                        kinds.append(kind)
-                        continue
-                    start = end + 12
-                    day = line[start : start + 10]
-                    if kind == "memory_search":
-                        at = line.find(_HITS, start)
-                        value = _PLAIN_COUNT.match(line, at + 8) if at >= 0 else None
-                        if value is not None:  # else: no count, or not a plain one (`_fast` says which)
-                            hits = int(value.group())
-                            if hits == 0:
-                                at = line.find(_QUERY, start)
-                                if at >= 0:
-                                    try:
-                                        query: object = scanstring(line, at + 10)[0]
-                                    except ValueError:
-                                        query = _FALL_BACK
-                                else:
-                                    query = None
-                                if query is not _FALL_BACK:
-                                    kinds.append(kind)
-                                    searched.append(day)
-                                    missed.append((day, query))
-                                    continue
-                            else:
-                                kinds.append(kind)
-                                searched.append(day)
-                                continue
-                    else:
-                        action: str | None = None
-                        if kind == "memory_write":
-                            at = line.find(_ACTION, start)
-                            if at >= 0:
-                                action = line[at + 11 : line.find('"', at + 11)]
-                        kinds.append(kind)
-                        written.append((kind, day, action))
-                        continue
-            if not fast(line):
-                slow(line)
+        for row, n in Counter(_LINE.findall(f"\n{text}\n")).items():
+            search_day, empty_query, write_day, action, other_kind, other_day, kind, odd = row
+            if search_day:
+                kinds["memory_search"] += n
+                searched[search_day] += n
+                if empty_query:  # the query and its closing quote: a search that found nothing
+                    missed[(search_day, empty_query[:-1])] += n
+            elif write_day:
+                kinds["memory_write"] += n
+                written[("memory_write", write_day, action)] += n
+            elif other_kind:
+                kinds[other_kind] += n
+                written[(other_kind, other_day, None)] += n
+            elif kind:
+                kinds[kind[:-1]] += n  # the kind and its closing quote
+            elif odd:
+                for _ in range(n):
+                    if not self._fast(odd):
+                        self._slow(odd)
         self._fold(seen)
 
     def _fold(self, seen: _Seen) -> None:
         """Add what the lines noted to the counts (in the lines' order where order matters)."""
         self.kinds.update(seen.kinds)
-        for day, n in Counter(seen.searched).items():
-            if _is_day(day):
-                self.days.add(day)
-                search = self.searches.get(day) or self.searches.setdefault(day, SearchDay(day))
-                search.searches += n
-        keys: dict[str, str | None] = {}
-        for day, query in seen.missed:
-            if _is_day(day):
-                self.searches[day].empty += 1
-                if isinstance(query, str):
-                    key = keys[query] if query in keys else keys.setdefault(query, missed_key(query))
-                else:
-                    key = missed_key(query)
+        charted = {day for day in seen.searched if _is_day(day)}  # (about a year of days: checked once each)
+        for day in charted:
+            self.days.add(day)
+            search = self.searches.get(day) or self.searches.setdefault(day, SearchDay(day))
+            search.searches += seen.searched[day]
+        empty: Counter[str] = Counter()
+        keys: dict[str | None, str | None] = {}  # query → its key (a query recurs on many days)
+        missed, spelled = self.missed, self.spelled
+        for (day, query), n in seen.missed.items():
+            if day in charted:
+                empty[day] += n
+                key = keys[query] if query in keys else keys.setdefault(query, missed_key(query))
                 if key is not None:
-                    self.missed[key] += 1
-                    if key not in self.spelled:
-                        self.spelled[key] = str(query).strip()
-        for (kind, day, action), n in Counter(seen.written).items():
+                    missed[key] += n
+                    if key not in spelled:
+                        spelled[key] = str(query).strip()
+        for day, n in empty.items():
+            self.searches[day].empty += n
+        for (kind, day, action), n in seen.written.items():
             if not _is_day(day):
                 continue
             self.days.add(day)
@@ -393,7 +405,7 @@ class _Tally:
         if end < 0 or "\\" in kind or not line.startswith(_TIME, end):
             return False
         if kind not in CHARTED:
-            self._seen.kinds.append(kind)
+            self._seen.kinds[kind] += 1
             return True
         start = end + len(_TIME)
         day = line[start : start + 10]
@@ -437,28 +449,29 @@ class _Tally:
         if kind in CHARTED and isinstance(time, str):
             self.count(kind, time[:10], hits=event.get("hits"), query=event.get("query"), action=event.get("action"))
         else:
-            self._seen.kinds.append(kind)
+            self._seen.kinds[kind] += 1
 
     def count(self, kind: str, day: str, *, hits: object = None, query: object = None, action: object = None) -> None:
         """Note one charted event (a day that is not YYYY-MM-DD is left out when folded)."""
         seen = self._seen
-        seen.kinds.append(kind)
+        seen.kinds[kind] += 1
         if kind == "memory_search":
-            seen.searched.append(day)
-            if hits == 0:
-                seen.missed.append((day, query))
+            seen.searched[day] += 1
+            if hits == 0:  # a query that is not text is not learnt from (missed_key): noted as None
+                seen.missed[(day, query if isinstance(query, str) else None)] += 1
             return
-        seen.written.append((kind, day, action if isinstance(action, str) else None))
+        seen.written[(kind, day, action if isinstance(action, str) else None)] += 1
 
 
 class _Seen:
-    """What the lines being counted add, noted in their order (see _Tally._count_lines)."""
+    """What the lines being counted add, counted in the order each first appears (see
+    _Tally._count_lines)."""
 
     def __init__(self) -> None:
-        self.kinds: list[str] = []
-        self.searched: list[str] = []  # the day of each search
-        self.missed: list[tuple[str, object]] = []  # (day, query) of each search that found nothing
-        self.written: list[tuple[str, str, str | None]] = []  # (kind, day, action) of each write, denial, block
+        self.kinds: Counter[str] = Counter()
+        self.searched: Counter[str] = Counter()  # searches by day
+        self.missed: Counter[tuple[str, str | None]] = Counter()  # searches that found nothing, by (day, query)
+        self.written: Counter[tuple[str, str, str | None]] = Counter()  # writes, denials, blocks by (kind, day, action)
 
 
 def _is_day(day: str) -> bool:

@@ -1,17 +1,22 @@
 """The memory over its git history: INDEX.md's tokens and the active facts by type, one
 point per day that changed them, read from git objects (never the working tree).
 
-`git log --first-parent` lists the commits that changed the memory, oldest first; the
-day's last commit is the day's point. One `git diff-tree --stdin` compares the trees of
-consecutive day ends (365 tree diffs for a year, not one per commit), which says which
-blob each fact file and INDEX.md is at on each day; one `git cat-file --batch` reads
-the blobs. The active facts by type are kept up to date as files come and go
-(_ActiveCounter), not counted anew at each day end. A blob is read and parsed once ever:
-what it says (a fact's id, type, expiry and the ids it replaces; an index's tokens) is
-cached by blob id, and each point by commit id, in one JSON file beside the parse cache
-(git objects never change, so the cache is never stale; a damaged one is dropped).
-`FOUNDRY_NO_CACHE=1` turns it off. tests/test_timeline.py holds the points equal to the
-first reading (every commit's diff applied, every day end's facts parsed and counted).
+The first-parent commits are listed without a path filter (`git log -- paths` would
+compare the facts folder file by file at every commit: most of the time of a first
+read), and one `git cat-file --batch` reads the memory folder's tree at each of them:
+its entries give the ids of the facts folder's tree and of INDEX.md, and a commit
+changed the memory when they differ from its first parent's. The day's last such commit
+is the day's point. One `git diff-tree --stdin` compares the facts trees of consecutive
+day ends (365 tree diffs for a year, not one per commit), which says which blob each
+fact file is at on each day; one `git cat-file --batch` reads the blobs. The active facts
+by type are kept up to date as files come and go (_ActiveCounter), not counted anew at
+each day end. A blob is read and parsed once ever: what it says (a fact's id, type,
+expiry and the ids it replaces; an index's tokens) is cached by blob id, and each point
+by commit id, in one JSON file beside the parse cache (git objects never change, so the
+cache is never stale; a damaged one is dropped). `FOUNDRY_NO_CACHE=1` turns it off.
+tests/test_timeline.py holds the points equal to the first reading (`git log --raw` on
+the memory's paths, every commit's diff applied, every day end's facts parsed and
+counted).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from foundry_tui.core.memory.git_history import GitError, Repo, run_git, run_git
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.tokens import estimate_tokens
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: the walk keeps the facts folder's tree at its HEAD
 # (id, type, expires, replaced ids) of a fact blob; None for a file that does not load.
 BlobSummary = tuple[str, str, str | None, list[str]] | None
 
@@ -58,8 +63,9 @@ class Timeline:
 @dataclass
 class _Commit:
     sha: str
-    tree: str
     date: str
+    facts: str | None  # the facts folder's tree id (None: no facts folder)
+    index: str | None  # INDEX.md's blob id (None: no INDEX.md)
 
 
 def memory_timeline(layout: Layout) -> Timeline:
@@ -96,33 +102,33 @@ def _walk(repo: Repo, cache: _Cache, walk: dict[str, Any], head: str) -> tuple[l
     """Walk the commits since the cached walk's HEAD (all of them when there is none, or
     when history was rewritten), compute the points not cached yet, and cache the walk.
 
-    Only each day's last commit matters, so git compares the trees of consecutive day
-    ends (one `git diff-tree --stdin`) rather than every commit with its parent; the
+    Only each day's last commit matters, so git compares the facts trees of consecutive
+    day ends (one `git diff-tree --stdin`) rather than every commit with its parent; the
     blobs those states hold are read once each (one `git cat-file --batch`)."""
     resume = bool(walk) and _is_ancestor(repo, str(walk["head"]), head)
     state: dict[str, str] = dict(walk["state"]) if resume else {}
     index_blob: str | None = walk["index"] if resume else None
+    facts_tree: str | None = walk["facts"] if resume else None
     ends = [(str(sha), str(date)) for sha, date in walk["ends"]] if resume else []
     count = int(walk["commits"]) if resume else 0
-    commits = _log(repo, str(walk["head"]) if resume else None)
+    commits = _log(repo, str(walk["head"]) if resume else None, head)
     if commits and ends and ends[-1][1] == commits[0].date:
         ends.pop()  # that day goes on: its point moves to its new last commit
     count += len(commits)
     new_ends = [c for n, c in enumerate(commits) if n + 1 == len(commits) or commits[n + 1].date != c.date]
     if new_ends:
-        base = repo.tree(str(walk["head"])) if resume else _empty_tree(head)
-        changes = _changes(repo, [base, *(c.tree for c in new_ends)])
+        empty = _empty_tree(head)
+        trees = [facts_tree or empty, *(c.facts or empty for c in new_ends)]
+        changes = _changes(repo, trees)
         facts_prefix = repo.facts_path + "/"
-        # What each day end changed: the fact files (path → blob, None for gone) and INDEX.md.
+        # What each day end changed: the fact files (path → blob, None for gone), and its INDEX.md.
         steps: list[tuple[_Commit, dict[str, str | None], str | None]] = []
         for end, changed in zip(new_ends, changes, strict=True):
             facts: dict[str, str | None] = {}
-            for path, sha in changed:
-                if path == repo.index_path:
-                    index_blob = None if _is_zero(sha) else sha
-                elif path.startswith(facts_prefix) and _is_fact_file(path[len(facts_prefix) :]):
-                    facts[path] = None if _is_zero(sha) else sha
-            steps.append((end, facts, index_blob))
+            for name, sha in changed:
+                if _is_fact_file(name):
+                    facts[facts_prefix + name] = None if _is_zero(sha) else sha
+            steps.append((end, facts, end.index))
         if any(end.sha not in cache.points for end, _f, _i in steps):
             _fill(repo, cache, state, steps)
         for _end, facts, _i in steps:
@@ -132,12 +138,14 @@ def _walk(repo: Repo, cache: _Cache, walk: dict[str, Any], head: str) -> tuple[l
                 else:
                     state[path] = blob
         ends += [(c.sha, c.date) for c in new_ends]
+        index_blob, facts_tree = new_ends[-1].index, new_ends[-1].facts
     cache.walk = {
         "paths": [repo.facts_path, repo.index_path],
         "head": head,
         "ends": [list(e) for e in ends],
         "state": state,
         "index": index_blob,
+        "facts": facts_tree,
         "commits": count,
     }
     return ends, count
@@ -166,6 +174,7 @@ def _valid_walk(walk: object, points: dict[str, Any]) -> dict[str, Any]:
         and isinstance(state, dict)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in state.items())
         and (walk.get("index") is None or isinstance(walk.get("index"), str))
+        and (walk.get("facts") is None or isinstance(walk.get("facts"), str))
         and isinstance(ends, list)
         and all(isinstance(e, list) and len(e) == 2 and e[0] in points and isinstance(e[1], str) for e in ends)
     )
@@ -180,40 +189,100 @@ def _is_fact_file(name: str) -> bool:
     return "/" not in name and name.endswith(".md") and not name.startswith(".")
 
 
-def _log(repo: Repo, since: str | None) -> list[_Commit]:
-    """The first-parent commits that changed the memory, oldest first (no diffs: git only
-    has to tell whether the memory's paths changed, which it answers quickly)."""
-    out = repo.git(
-        "log", "--first-parent", "--reverse", "--format=%H %T %cs",
-        f"{since}..HEAD" if since else "HEAD", "--", repo.facts_path + "/", repo.index_path,
-    )  # fmt: skip
+def _log(repo: Repo, since: str | None, head: str) -> list[_Commit]:
+    """The first-parent commits since `since` (all of them without it) that changed the
+    memory, oldest first, each with the ids of its facts tree and of its INDEX.md.
+
+    As `git log --first-parent -- FACTS/ INDEX.md` lists them (a commit whose facts
+    folder or INDEX.md differs from its first parent's), but git is not asked to compare
+    the facts folders file by file: the commits are listed without paths, and the tree
+    of the folder that holds the facts folder and INDEX.md is read at each of them (one
+    `git cat-file --batch`, each folder read once: consecutive commits mostly share it)."""
+    out = repo.git("log", "--first-parent", "--reverse", "--format=%H %T %cs %P", f"{since}..{head}" if since else head)
+    rows = [fields for fields in (line.split(" ") for line in out.splitlines()) if len(fields) >= 3]
+    if not rows:
+        return []
+    facts_dir, _, facts_name = repo.facts_path.rpartition("/")
+    index_dir, _, index_name = repo.index_path.rpartition("/")
+    folders = list(dict.fromkeys((facts_dir, index_dir)))  # one folder (the memory's), unless moved apart
+    if any("\n" in folder for folder in folders):
+        raise GitError("the memory's path holds a line break: git cannot be asked about it line by line")
+    # Each commit's tree, and first the first parent of the first commit (the state it changed).
+    parent = rows[0][3] if len(rows[0]) > 3 and rows[0][3] else None
+    trees = ([parent] if parent else []) + [fields[1] for fields in rows]
+    lookups = [f"{tree}:{folder}" if folder else tree for tree in trees for folder in folders]
+    entries = _folder_entries(repo, lookups, {facts_name.encode(), index_name.encode()}, len(head) // 2)
+    states: list[tuple[tuple[str, str] | None, tuple[str, str] | None]] = []
+    for number in range(len(trees)):
+        found = [entries[number * len(folders) + n] for n in range(len(folders))]
+        facts = found[0].get(facts_name.encode())
+        index = found[folders.index(index_dir)].get(index_name.encode())
+        states.append((facts if facts is not None and facts[0] == "40000" else None, index))
+    before: tuple[tuple[str, str] | None, tuple[str, str] | None] = (None, None)
+    if parent:
+        before, states = states[0], states[1:]
     commits = []
-    for line in out.splitlines():
-        fields = line.split(" ")
-        if len(fields) == 3:
-            commits.append(_Commit(*fields))
+    for fields, (facts, index) in zip(rows, states, strict=True):
+        if (facts, index) != before:  # a mode change of INDEX.md counts, as it does for git log
+            # A folder named INDEX.md has no blob (diff-tree -r lists the files inside it instead).
+            blob = index[1] if index is not None and index[0] != "40000" else None
+            commits.append(_Commit(fields[0], fields[2], facts[1] if facts else None, blob))
+        before = (facts, index)
     return commits
 
 
+def _folder_entries(
+    repo: Repo, lookups: list[str], names: set[bytes], oid_bytes: int
+) -> list[dict[bytes, tuple[str, str]]]:
+    """For each `tree:folder` lookup, the entries named `names` of that folder: name →
+    (mode, object id); none where the folder does not exist. One `git cat-file --batch`."""
+    out = run_git(repo.top, "cat-file", "--batch", stdin="".join(f"{lookup}\n" for lookup in lookups).encode()).stdout
+    result: list[dict[bytes, tuple[str, str]]] = []
+    known: dict[bytes, dict[bytes, tuple[str, str]]] = {}  # folder tree id → its entries (read once)
+    pos = 0
+    for _lookup in lookups:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split(b" ")
+        pos = end + 1
+        if len(header) != 3 or not header[2].isdigit():  # `<lookup> missing`: no such folder
+            result.append({})
+            continue
+        size = int(header[2])
+        if header[0] not in known:
+            known[header[0]] = _tree_entries(out[pos : pos + size], names, oid_bytes) if header[1] == b"tree" else {}
+        result.append(known[header[0]])
+        pos += size + 1
+    return result
+
+
+def _tree_entries(tree: bytes, names: set[bytes], oid_bytes: int) -> dict[bytes, tuple[str, str]]:
+    """The entries named `names` of a raw tree object (`MODE NAME\\0OID`, one after another)."""
+    found: dict[bytes, tuple[str, str]] = {}
+    pos = 0
+    while pos < len(tree):
+        space = tree.index(b" ", pos)
+        nul = tree.index(b"\0", space)
+        name = tree[space + 1 : nul]
+        if name in names:
+            found[name] = (tree[pos:space].decode(), tree[nul + 1 : nul + 1 + oid_bytes].hex())
+        pos = nul + 1 + oid_bytes
+    return found
+
+
 def _changes(repo: Repo, trees: list[str]) -> list[list[tuple[str, str]]]:
-    """For each pair of consecutive trees, the memory's files that differ: (path, new blob
-    id; zeros for a deletion). One `git diff-tree --stdin` for all the pairs."""
+    """For each pair of consecutive facts trees, the files that differ: (path inside the
+    facts folder, new blob id; zeros for a deletion). One `git diff-tree --stdin` for all
+    the pairs that differ."""
     pairs = list(itertools.pairwise(trees))
-    lines = [f"{old} {new}\n" for old, new in pairs]
-    outputs = run_git_split(
-        repo.top,
-        (
-            "diff-tree",
-            "--stdin",
-            "-r",
-            "-z",
-            "--no-renames",
-            "--no-abbrev",
-            "--",
-            repo.facts_path + "/",
-            repo.index_path,
-        ),
-        ["".join(chunk).encode() for chunk in split_evenly(lines, _parts(len(lines)))],
+    lines = [f"{old} {new}\n" for old, new in pairs if old != new]
+    outputs = (
+        run_git_split(
+            repo.top,
+            ("diff-tree", "--stdin", "-r", "-z", "--no-renames", "--no-abbrev"),
+            ["".join(chunk).encode() for chunk in split_evenly(lines, _parts(len(lines)))],
+        )
+        if lines
+        else []
     )
     out = b"".join(outputs)  # each pair's diff stands alone: the outputs follow each other as one
     result: list[list[tuple[str, str]]] = []
@@ -221,7 +290,7 @@ def _changes(repo: Repo, trees: list[str]) -> list[list[tuple[str, str]]]:
     for old, new in pairs:
         changed: list[tuple[str, str]] = []
         header = f"{old} {new}\n".encode()
-        if out.startswith(header, pos):  # each pair's diff follows a line naming the two trees
+        if old != new and out.startswith(header, pos):  # each pair's diff follows a line naming the two trees
             pos += len(header)
             while out.startswith(b":", pos):  # `:old-mode new-mode old-blob new-blob status` NUL path NUL
                 meta_end = out.index(b"\0", pos)

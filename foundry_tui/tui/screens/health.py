@@ -5,7 +5,9 @@ queries (each opens the curator's missed-search tab), the eager versus index-fir
 bars, the token report as markdown, and the event counts. `n` shows each chart's numbers.
 
 One worker reads everything (core/artefacts/health.py) and draws the charts at the
-screen's width; a resize or a new theme draws them again from what was read.
+screen's width: the events' charts, the missed queries and the report are shown as soon
+as the events are counted (EventsLoaded), the history's charts when git has read it
+(Loaded); a resize or a new theme draws them again from what was read.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from textual.widgets import DataTable, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.artefacts.health import NO_EVENTS, WRITE_OUTCOMES, HealthFigures, health_figures, no_history
-from foundry_tui.tui.charts import ChartColours, Charts, draw_charts
+from foundry_tui.tui.charts import ChartColours, Charts, draw_charts, draw_event_charts
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.text import plain
 from foundry_tui.tui.theme import ThemeColours
@@ -38,6 +40,7 @@ NO_WRITES = (
 )
 NO_TYPES = "The active facts by type at the end of each day that changed them appear here once the memory is in git."
 BAR_WIDTH = 30  # half the screen's width at 80 columns
+CHART_KEYS = ("searches", "writes", "index", "types")
 CHART_HEIGHT = 12
 
 
@@ -68,12 +71,20 @@ class HealthScreen(LiveScreen):
         charts: Charts
 
     @dataclass
+    class EventsLoaded(Message):
+        """The events' figures and charts, posted while the git history is still being read."""
+
+        figures: HealthFigures
+        charts: Charts
+
+    @dataclass
     class Drawn(Message):
         charts: Charts
 
     def __init__(self) -> None:
         super().__init__()
         self.figures: HealthFigures | None = None
+        self.missed: list[tuple[str, int]] = []  # the most missed queries, as listed (known before the history)
         self.drawn_width = 0
         self.numbers_filled = False  # the tables are filled when first shown (a year is 365 rows each)
 
@@ -88,12 +99,11 @@ class HealthScreen(LiveScreen):
                     ("index", "INDEX.md tokens against the budget, over the git history"),
                     ("types", "Active facts by type, over the git history"),
                 ):
-                    with Vertical(classes="chart-cell"):
+                    with Vertical(classes="chart-cell", id=f"{key}-cell"):
                         yield Label(title, classes="chart-title")
                         yield Static("loading…", id=f"{key}-chart", classes="chart")
-                        numbers: DataTable[str] = DataTable(id=f"{key}-numbers", classes="numbers", cursor_type="row")
-                        numbers.display = False
-                        yield numbers
+                        # Each chart's numbers (a DataTable) are mounted under it when first asked for:
+                        # four tables nobody looks at would cost the first paint their styling.
             with Horizontal(id="health-lower"):
                 with Vertical(id="missed-box"):
                     yield Label("Most missed searches (enter: open in the curator)", classes="chart-title")
@@ -114,11 +124,20 @@ class HealthScreen(LiveScreen):
 
     @work(thread=True, exclusive=True, group="health", name="Health not read", exit_on_error=False)
     def load(self) -> Loaded:
+        """The events' charts are drawn and shown while git is still reading (most of the
+        history's time is git's, in other processes); then the history's."""
         width, height = self._chart_size()
         colours = ChartColours.of(self.app)
+        drawn: list[Charts] = []
+
+        def events_read(figures: HealthFigures) -> None:
+            drawn.append(draw_event_charts(figures, width, height, colours))
+            deliver(self, self.EventsLoaded(figures, drawn[0]))
+
         with self.project.lock:
-            figures = health_figures(self.project, self.today)
-        return deliver(self, self.Loaded(figures, draw_charts(figures, width, height, colours)))
+            figures = health_figures(self.project, self.today, events_read)
+        charts = draw_charts(figures, width, height, colours, events=drawn[0] if drawn else None)
+        return deliver(self, self.Loaded(figures, charts))
 
     @work(thread=True, exclusive=True, group="health-draw", name="Charts not drawn", exit_on_error=False)
     def redraw(self, figures: HealthFigures) -> Drawn:
@@ -132,9 +151,12 @@ class HealthScreen(LiveScreen):
     def on_health_screen_drawn(self, event: Drawn) -> None:
         self._show_charts(event.charts)
 
-    def on_health_screen_loaded(self, event: Loaded) -> None:
-        self.figures = figures = event.figures
-        self._show_charts(event.charts)
+    def on_health_screen_events_loaded(self, event: EventsLoaded) -> None:
+        """Everything but the history's charts (which still say loading…)."""
+        figures = event.figures
+        self.missed = figures.missed
+        for key, chart in (("searches", event.charts.searches), ("writes", event.charts.writes)):
+            self._show_chart(key, chart, NO_EVENTS if key == "searches" else NO_WRITES)
         tokens = figures.tokens
         self.query_one("#cost-bars", Static).update(cost_bars(tokens.eager, tokens.index, ThemeColours.of(self.app)))
         self.query_one("#token-report", Markdown).update(tokens.text())
@@ -153,12 +175,16 @@ class HealthScreen(LiveScreen):
             )
         else:
             missed.add_option(Option(Text("No search came back empty.", style="dim"), disabled=True))
-        self.numbers_filled = False
-        if any(t.display for t in self.query(".numbers").results(DataTable)):
-            self._fill_numbers(figures)
         header = self.query_one(StatusHeader)
         share = figures.empty_total / figures.search_total if figures.search_total else 0.0
         header.show_count("searches", f"{figures.search_total} searches, {share:.0%} empty" if figures.searches else "")
+
+    def on_health_screen_loaded(self, event: Loaded) -> None:
+        self.figures = figures = event.figures
+        self._show_charts(event.charts)
+        self.numbers_filled = False
+        if any(t.display for t in self.query(".numbers").results(DataTable)):
+            self._fill_numbers(figures)
 
     def _show_charts(self, charts: Charts) -> None:
         self.drawn_width = self._chart_size()[0]
@@ -171,9 +197,12 @@ class HealthScreen(LiveScreen):
             ("index", charts.index, empty_history),
             ("types", charts.types, NO_TYPES),
         ):
-            widget = self.query_one(f"#{key}-chart", Static)
-            widget.set_class(chart is None, "empty")
-            widget.update(chart if chart is not None else Text(empty, style="italic"))
+            self._show_chart(key, chart, empty)
+
+    def _show_chart(self, key: str, chart: Text | None, empty: str) -> None:
+        widget = self.query_one(f"#{key}-chart", Static)
+        widget.set_class(chart is None, "empty")
+        widget.update(chart if chart is not None else Text(empty, style="italic"))
 
     def _fill_numbers(self, figures: HealthFigures) -> None:
         self.numbers_filled = True
@@ -220,9 +249,15 @@ class HealthScreen(LiveScreen):
 
     # ---- actions ---------------------------------------------------------------------------
 
-    def action_toggle_numbers(self) -> None:
+    async def action_toggle_numbers(self) -> None:
         """Each chart's numbers, as a table under it (and hidden again)."""
         tables = list(self.query(".numbers").results(DataTable))
+        if not tables:
+            for key in CHART_KEYS:
+                table: DataTable[str] = DataTable(id=f"{key}-numbers", classes="numbers", cursor_type="row")
+                table.display = False
+                tables.append(table)
+                await self.query_one(f"#{key}-cell", Vertical).mount(table)
         show = not any(t.display for t in tables)
         if show and not self.numbers_filled and self.figures is not None:
             self._fill_numbers(self.figures)
@@ -239,10 +274,10 @@ class HealthScreen(LiveScreen):
 
     async def open_missed(self, position: int) -> None:
         """The curator's missed-search tab, on this query (its nearest facts, `t` to tag one)."""
-        if self.figures is None or not 0 <= position < len(self.figures.missed):
+        if not 0 <= position < len(self.missed):
             self.notify("No missed search to open: none came back empty.", severity="warning")
             return
-        query = self.figures.missed[position][0]
+        query = self.missed[position][0]
         from foundry_tui.tui.screens.curator import CuratorScreen
 
         await self.app.switch_mode("curator")

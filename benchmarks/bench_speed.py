@@ -279,7 +279,7 @@ def neardup_seconds(root: Path, env: dict[str, str], limit: float) -> str:
 # ---- one size ------------------------------------------------------------------------------
 
 
-def bench(count: int, repeats: int, neardup_limit: float, only: set[str]) -> dict[str, str]:
+def bench(count: int, repeats: int, neardup_limit: float, only: set[str], ranker: str = "spec") -> dict[str, str]:
     base = Path(tempfile.mkdtemp(prefix=f"foundry-speed-{count}-"))
     root = base / "project"
     env = child_env(base / "cache")
@@ -287,6 +287,8 @@ def bench(count: int, repeats: int, neardup_limit: float, only: set[str]) -> dic
     terminal = None
     try:
         vocab = generate(root, count)
+        if ranker != "spec":  # memoryRetrieval.ranker for the server and hook rows
+            (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
         qs = queries(vocab, 40, seed=5)
         search = [*foundry_command(), "memory", "search", "--root", str(root), "--today", TODAY, qs[0]]
 
@@ -361,11 +363,15 @@ def main() -> None:
         help="measure only these groups of rows (cli: first-ever load and resident memory of a search; "
         "mcp: the server and hook rows; tui: first paint; neardup: the scan)",
     )
+    parser.add_argument("--ranker", choices=("spec", "bm25"), default="spec", help="memoryRetrieval.ranker (spec)")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         sys.exit("bench_speed: tmux is needed for the first-paint rows (apt-get install tmux)")
     load = os.getloadavg()[0]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load:.1f} at start", flush=True)
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load:.1f} at start; ranker {args.ranker}",
+        flush=True,
+    )
     env = child_env(Path(tempfile.gettempdir()) / "foundry-speed-import-cache")
     ours = python_import_ms("import foundry_tui.tui.app", env)
     bare = python_import_ms("import textual.app; from textual.widgets import DataTable, Footer, Header, Input", env)
@@ -375,7 +381,7 @@ def main() -> None:
     )
     rows = []
     for n in args.sizes:
-        rows.append(bench(n, args.repeats, args.neardup_limit, set(args.only)))
+        rows.append(bench(n, args.repeats, args.neardup_limit, set(args.only), args.ranker))
         print(f"{n:,} facts: " + "; ".join(f"{k} {v}" for k, v in rows[-1].items()), flush=True)
     width = max(len(k) for k in BARS)
     print(f"{'':<{width}}  " + "  ".join(f"{n:>24,}" for n in args.sizes) + "  bar")

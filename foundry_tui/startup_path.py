@@ -61,6 +61,9 @@ HOOKS = (
     "foundry_tui.core.memory.stopwords",
     # The bm25 ranker, only when memoryRetrieval.ranker is "bm25" (3 ms on a machine at load 10, same command).
     "foundry_tui.core.memory.bm25",
+    # bm25's persisted postings, read by a bm25 search of an unchanged parse cache (marshal, zlib,
+    # array, os: already loaded; the module itself is small, see benchmarks/ bench_retrieval's hook row).
+    "foundry_tui.core.memory.postings",
     # Session memory (SessionStart and UserPromptSubmit with a session_id; stdlib sqlite3, imported lazily).
     # Measured with benchmarks/bench_session_hook.py against the commit before it: see README "Session memory".
     "foundry_tui.core.sessions",

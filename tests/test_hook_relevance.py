@@ -96,16 +96,18 @@ def test_term_idf_is_the_same_with_and_without_the_word_index(project: Project) 
 
 
 def test_the_evaluation_sets_are_disjoint_and_name_real_targets() -> None:
-    """Held-out set #3 (docs/DECISIONS.md) shares no question or prompt with the tuning sets,
-    is as large as the third round promised, and every target is a fact of the corpus."""
+    """Held-out sets #3 and #4 (docs/DECISIONS.md) share no question or prompt with each other
+    or the tuning sets, are as large as their rounds promised, and every target is a fact of
+    the corpus."""
     spec = importlib.util.spec_from_file_location("retrieval_targets", REPO / "benchmarks" / "retrieval_targets.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     keys = {target[0] for target in module.TARGETS}
     questions = json.loads((REPO / "benchmarks/data/retrieval_questions.json").read_text())
-    parts = ("tuning", "tuning2", "heldout3")
-    assert set(questions) == {"about", *parts} and len(questions["heldout3"]) >= 100
+    parts = ("tuning", "tuning2", "heldout3", "heldout4")
+    assert set(questions) == {"about", *parts}
+    assert len(questions["heldout3"]) >= 100 and len(questions["heldout4"]) >= 100
     texts = [q["question"].lower() for part in parts for q in questions[part]]
     assert len(texts) == len(set(texts))
     assert all(set(q["targets"]) <= keys for part in parts for q in questions[part])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -147,11 +148,15 @@ async def test_the_events_charts_are_shown_while_the_history_is_read(
         await pilot.press("f5")
         health = app.screen
         assert isinstance(health, HealthScreen)
-        for _ in range(500):
+        # (settle would wait for the worker, which waits for the history.) Wait for the
+        # events' step by time, not by a count of pauses: a loaded machine stretches each.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (
+            health.query_one("#top-missed", OptionList).option_count
+            and "loading" not in str(health.query_one("#searches-chart", Static).render())
+        ):
             await pilot.pause(0.01)
-            if health.query_one("#top-missed", OptionList).option_count:
-                break
-        await pilot.pause(0.05)  # (settle would wait for the worker, which waits for the history)
+        assert health.query_one("#top-missed", OptionList).option_count
         assert "loading" not in str(health.query_one("#searches-chart", Static).render())
         assert str(health.query_one("#index-chart", Static).render()) == "loading…"
         assert health.figures is None

@@ -19,7 +19,10 @@ PROFILES: dict[str, int] = {"startup-mvp": 2500, "standard": 4000, "full": 6000}
 DEFAULT_PROFILE = "standard"
 DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
-DEFAULT_MIN_SCORE = 1.0
+DEFAULT_MIN_SCORE = 1.0  # the spec's, on its ranker's scale
+# memoryRetrieval.minScore when config.json leaves it out, per ranker: bm25 scores are on
+# another scale, and no floor lost none of the tuning questions' targets (docs/DECISIONS.md).
+DEFAULT_MIN_SCORES = {"spec": DEFAULT_MIN_SCORE, "bm25": 0.0}
 MAX_LIMIT = 25
 RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/bm25.py)
 DEFAULT_RANKER = "spec"
@@ -47,7 +50,7 @@ class Config:
         self,
         index_token_budget: int = DEFAULT_BUDGET,
         max_facts: int = DEFAULT_MAX_FACTS,
-        min_score: float = DEFAULT_MIN_SCORE,
+        min_score: float | None = None,
         profile: str | None = None,
         raw: dict[str, Any] | None = None,
         dupe_threshold: float = DEFAULT_DUPE_THRESHOLD,
@@ -57,13 +60,19 @@ class Config:
     ) -> None:
         self.index_token_budget = index_token_budget
         self.max_facts = max_facts
-        self.min_score = min_score
+        self.min_score = min_score  # None: left out of config.json (each ranker's default applies)
         self.profile = profile
         self.raw = raw
         self.dupe_threshold = dupe_threshold
         self.ranker = ranker
         self.observation_trigger_tokens = observation_trigger_tokens
         self.reflection_trigger_tokens = reflection_trigger_tokens
+
+
+def min_score_for(config: Config, ranker: str) -> float:
+    """The score a hit of `ranker` needs: memoryRetrieval.minScore when config.json sets it
+    (for either ranker), else the ranker's own default."""
+    return config.min_score if config.min_score is not None else DEFAULT_MIN_SCORES.get(ranker, DEFAULT_MIN_SCORE)
 
 
 def profile_config(profile: str) -> dict[str, Any]:
@@ -73,7 +82,8 @@ def profile_config(profile: str) -> dict[str, Any]:
     return {
         "profile": profile,
         "indexTokenBudget": PROFILES[profile],
-        "memoryRetrieval": {"maxFacts": DEFAULT_MAX_FACTS, "minScore": 1},
+        # No minScore: each ranker's default applies until a project sets one.
+        "memoryRetrieval": {"maxFacts": DEFAULT_MAX_FACTS},
         "sessionMemory": {
             "observationTriggerTokens": DEFAULT_OBSERVATION_TRIGGER,
             "reflectionTriggerTokens": DEFAULT_REFLECTION_TRIGGER,
@@ -141,7 +151,7 @@ def parse_config(data: object, where: str = "config.json") -> Config:
     return Config(
         data.get("indexTokenBudget", PROFILES[profile] if profile else DEFAULT_BUDGET),
         retrieval.get("maxFacts", DEFAULT_MAX_FACTS),
-        float(retrieval.get("minScore", DEFAULT_MIN_SCORE)),
+        float(retrieval["minScore"]) if "minScore" in retrieval else None,
         profile,
         data,
         float(data.get("nearDuplicates", {}).get("threshold", DEFAULT_DUPE_THRESHOLD)),

@@ -110,6 +110,15 @@ class FoundryServer:
             pass
         return None
 
+    @staticmethod
+    def _keep_postings(project: Any) -> None:
+        """With the bm25 ranker, persist its postings of the facts for the next start (postings.py)."""
+        try:
+            if project.config().ranker == "bm25":
+                project.keep_postings()
+        except Exception:  # a bad config.json: the tools report it when called
+            pass
+
     def start_warmup(self) -> None:
         if self._warmup is None:
             self._warmup = threading.Thread(target=self._warm, name="foundry-warmup", daemon=True)
@@ -359,16 +368,22 @@ class FoundryServer:
                 self.start_warmup()
             if self._project is not None and self._tool_calls:
                 # After the first answer: the watcher and the word index (both no-ops once started).
+                self._keep_postings(self._project)  # first: the word index lets go of the snapshot
                 self._project.watch()
-                self._project.use_search_index(background=True)
+                if not self._project.building_postings():  # one build at a time: the index after them
+                    self._project.use_search_index(background=True)
                 self._hold_session_store()  # once the agent's first hook has made the store
         project = self._project
         if project is not None:
+            # A build under way gets a few seconds to finish, for the next server (a client waits
+            # for its server to stop); cut short, it leaves no file and the next one builds them.
+            project.postings_built(timeout=POSTINGS_EXIT_WAIT)
             project.close()
         if self._session_store is not None:
             self._session_store.close()
 
 
+POSTINGS_EXIT_WAIT = 5.0  # seconds a stopping server waits for bm25's postings (postings.py)
 MAX_DEPTH = 100  # JSON nesting a request may have: deeper data would reach the interpreter's recursion limit
 _TOO_DEEP = f"Invalid params: JSON nested deeper than {MAX_DEPTH} levels"
 _SURROGATE = "Invalid Request: a string holds a lone UTF-16 surrogate (half of an emoji?): send valid Unicode"

@@ -25,7 +25,8 @@ import re
 from array import array
 from collections.abc import Iterable, Sequence
 from itertools import compress, pairwise, repeat
-from operator import add, and_, eq, ge, mul, truediv
+from operator import add, and_, eq, ge, mul, sub, truediv
+from typing import Protocol
 
 from foundry_tui.core.memory.search import (
     CONFIDENCE_MULTIPLIER,
@@ -50,6 +51,10 @@ COORDINATION = 1.0
 PAIR_WEIGHT = 0.5
 MIN_WORD_CHARS = 2  # "ci", "s3", "ui" are real subjects; one letter is not
 _WORD_RE = re.compile(r"[^\W_]+")
+# Names how facts' words become stems (_WORD_RE, stem, _prefixes, SAME_MEANING): the persisted
+# postings (postings.py) are keyed to it. Bump it with any change to those;
+# tests/test_bm25_postings.py pins the stems of a sample of words to catch a change that did not.
+TOKENIZER_VERSION = 1
 _FIELD_NAMES = ("title", "tags", "body")
 
 
@@ -235,30 +240,43 @@ class _Stats:
     """Field lengths (characters) of the searched facts and their averages; and, for
     processes that search the same facts many times, the last units' weights."""
 
-    __slots__ = ("averages", "count", "lengths", "multipliers", "ranks", "units")
+    __slots__ = ("_norms", "averages", "count", "lengths", "multipliers", "ranks", "units")
 
-    def __init__(self, lengths: tuple[list[int], list[int], list[int]], positions: Sequence[int]) -> None:
+    def __init__(self, lengths: tuple[list[int], list[int], list[int]], positions: Iterable[int], count: int) -> None:
         self.lengths = lengths
         self.units: dict[tuple[str, ...], _Unit] = {}
         self.multipliers: array[float] | None = None  # type x confidence multiplier per position
         self.ranks: array[int] | None = None  # type rank per position
-        self.count = len(positions)
+        self._norms: list[list[float]] | None = None
+        self.count = count
         self.averages = tuple(
-            (sum(field[i] for i in positions) / self.count if self.count else 0.0) or 1.0 for field in lengths
+            (sum(map(field.__getitem__, positions)) / count if count else 0.0) or 1.0 for field in lengths
         )
+
+    def norms(self) -> list[list[float]]:
+        """Per field and position, the length normalisation a term's count is divided by:
+        1 - B + B * length / average, evaluated as the per-fact loop evaluates it."""
+        if self._norms is None:
+            self._norms = [
+                list(map(add, repeat(1 - B), map(truediv, map(mul, repeat(B), lengths), repeat(average))))
+                for lengths, average in zip(self.lengths, self.averages, strict=True)
+            ]
+        return self._norms
 
 
 def _stats(scan: ScanFields) -> _Stats:
     cached = scan.bm25_stats
     if isinstance(cached, _Stats):
         return cached
-    positions: Sequence[int] = sorted(scan.eligible) if scan.eligible is not None else range(scan.count)
+    positions: Iterable[int] = scan.eligible if scan.eligible is not None else range(scan.count)
     if scan.fields is not None:
-        lengths = tuple([b - a - 1 for a, b in pairwise(starts)] for _blob, starts in scan.fields)
+        # Each text's length: the next start minus this one, less the separator.
+        lengths = tuple(list(map(sub, map(sub, starts[1:], starts[:-1]), repeat(1))) for _blob, starts in scan.fields)
     else:
         per_fact = [search_fields(scan.fact_at(i)) for i in range(scan.count)]
         lengths = tuple([len(f[k]) for f in per_fact] for k in range(3))
-    stats = _Stats((lengths[0], lengths[1], lengths[2]), positions)
+    count = len(scan.eligible) if scan.eligible is not None else scan.count
+    stats = _Stats((lengths[0], lengths[1], lengths[2]), positions, count)
     scan.bm25_stats = stats
     return stats
 
@@ -359,7 +377,29 @@ class _Unit:
         return self._present
 
 
-def _unit_weights(scan: ScanFields, stats: _Stats, unit: tuple[str, ...]) -> _Unit:
+class StemCounts(Protocol):
+    """Where a stem's occurrences per field can be read instead of scanned (postings.Postings)."""
+
+    def counts(self, term: str) -> Counts | None: ...
+
+
+def _stem_counts(scan: ScanFields, term: str, postings: StemCounts | None) -> Counts:
+    """What _occurrences finds for one stem: from the postings when given and intact."""
+    found = postings.counts(term) if postings is not None else None
+    if found is None:
+        return _occurrences(scan, (term,))
+    eligible = scan.eligible
+    if eligible is None:
+        return found
+    title, tags, body = found
+    return (
+        {i: n for i, n in title.items() if i in eligible},
+        {i: n for i, n in tags.items() if i in eligible},
+        {i: n for i, n in body.items() if i in eligible},
+    )
+
+
+def _unit_weights(scan: ScanFields, stats: _Stats, unit: tuple[str, ...], postings: StemCounts | None = None) -> _Unit:
     """A unit's occurrences per field, its document frequency, and what it adds to each fact."""
     cached = stats.units.pop(unit, None)
     if cached is None:
@@ -372,23 +412,54 @@ def _unit_weights(scan: ScanFields, stats: _Stats, unit: tuple[str, ...]) -> _Un
                     set.intersection(*(set(part.fields[field]) for part in parts if part is not None))
                     for field in range(3)
                 ]
-        fields = _occurrences(scan, unit, within)
+        fields = _stem_counts(scan, unit[0], postings) if len(unit) == 1 else _occurrences(scan, unit, within)
         docs = fields[0].keys() | fields[1].keys() | fields[2].keys()
         idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (PAIR_WEIGHT if len(unit) > 1 else 1.0)
-        weights: dict[int, float] = {}
-        lengths, averages = stats.lengths, stats.averages
-        for i in docs:
-            tf = 0.0
-            for field in range(3):
-                count = fields[field].get(i)
-                if count:
-                    tf += FIELD_BOOSTS[field] * count / (1 - B + B * lengths[field][i] / averages[field])
-            weights[i] = idf * tf * (K1 + 1) / (tf + K1)
+        weights = _weights(stats, fields, docs, idf, scan.count)
         cached = _Unit(fields, len(docs), weights)
         if len(stats.units) >= UNIT_CACHE:
             del stats.units[next(iter(stats.units))]  # the least recently used
     stats.units[unit] = cached
     return cached
+
+
+def _weights(stats: _Stats, fields: Counts, docs: set[int], idf: float, count: int) -> dict[int, float]:
+    """What a unit adds to each fact holding it: BM25F of its counts per field, saturated,
+    times its idf. Many facts: as C-level passes over the facts (0.0 where a field lacks the
+    unit, which adds nothing, exactly); few: fact by fact. The same floats in the same order."""
+    if len(docs) * DENSE_FROM > count:
+        norms = stats.norms()
+        title, tags, body = (
+            dict(
+                zip(
+                    counts,
+                    map(truediv, map(mul, repeat(boost), counts.values()), map(norm.__getitem__, counts)),
+                    strict=True,
+                )
+            )
+            for counts, boost, norm in zip(fields, FIELD_BOOSTS, norms, strict=True)
+        )
+        # Title, then tags, then body, as the loop adds them; a fact in the body only (most
+        # of them) takes its body term as it is (0.0 + x is x).
+        for i, term in tags.items():
+            before = title.get(i)
+            title[i] = term if before is None else before + term
+        for i, term in title.items():
+            after = body.get(i)
+            body[i] = term if after is None else term + after
+        tfs = list(map(body.__getitem__, docs))
+        saturated = map(truediv, map(mul, map(mul, repeat(idf), tfs), repeat(K1 + 1)), map(add, tfs, repeat(K1)))
+        return dict(zip(docs, saturated, strict=True))
+    weights: dict[int, float] = {}
+    lengths, averages = stats.lengths, stats.averages
+    for i in docs:
+        tf = 0.0
+        for field in range(3):
+            n = fields[field].get(i)
+            if n:
+                tf += FIELD_BOOSTS[field] * n / (1 - B + B * lengths[field][i] / averages[field])
+        weights[i] = idf * tf * (K1 + 1) / (tf + K1)
+    return weights
 
 
 def _total(found: list[tuple[tuple[str, ...], _Unit]], i: int) -> float:
@@ -559,10 +630,12 @@ def bm25_search(
     limit: int | None = None,
     type: str | None = None,
     labels: dict[str, str] | None = None,
+    postings: StemCounts | None = None,
 ) -> list[Hit]:
     """BM25 hits for `stems` among the facts of `scan` scoring at least `min_score` (of type
     `type` when given; the statistics always cover every fact of `scan`). `labels` names each
-    stem in explanations by the query's own word (stem -> word)."""
+    stem in explanations by the query's own word (stem -> word). `postings` (of exactly the
+    facts of `scan`, by position) gives a stem's occurrences without scanning for them."""
     stats = _stats(scan)
     n = stats.count
     units: list[tuple[str, ...]] = [(s,) for s in stems]
@@ -573,7 +646,7 @@ def bm25_search(
     ceiling = 0.0
     found: list[tuple[tuple[str, ...], _Unit]] = []
     for unit in units:
-        entry = _unit_weights(scan, stats, unit)
+        entry = _unit_weights(scan, stats, unit, postings)
         if len(unit) == 1:
             ceiling += math.log(1 + (n - entry.df + 0.5) / (entry.df + 0.5)) * (K1 + 1)
         if entry.weights:
@@ -581,10 +654,10 @@ def bm25_search(
     per_term = [(" ".join(unit), entry.fields, entry.weights) for unit, entry in found]
     wanted_rank = TYPE_RANK.get(type) if type is not None else None
     coordinate = bool(COORDINATION and len(stems) > 1)
-    postings = sum(len(entry.weights) for _u, entry in found)
-    if limit is not None and found and postings * PRUNE_FROM > scan.count:
+    hit_count = sum(len(entry.weights) for _u, entry in found)
+    if limit is not None and found and hit_count * PRUNE_FROM > scan.count:
         scored = _select_pruned(scan, stats, found, len(stems), coordinate, min_score, limit, wanted_rank)
-    elif postings * DENSE_FROM > scan.count:
+    elif hit_count * DENSE_FROM > scan.count:
         scored = _select_dense(scan, stats, found, len(stems), coordinate, min_score, limit, wanted_rank)
     else:
         scored = _select_sparse(scan, found, len(stems), coordinate, min_score, limit, wanted_rank)

@@ -4,7 +4,8 @@ It is derived data: kept outside the repository in the user's cache directory
 (`$FOUNDRY_CACHE_DIR`, else `$XDG_CACHE_HOME/foundry-tui`, else `~/.cache/foundry-tui`),
 one file per project root, written atomically, checksummed (CRC-32: a mismatch drops
 it), validated against each file's stat before use, and always safe to delete. `FOUNDRY_NO_CACHE=1` turns it off. Its
-content is a `Snapshot` (snapshot.py).
+content is a `Snapshot` (snapshot.py). Beside it, the bm25 ranker's postings of that
+snapshot (postings.py), keyed to it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ def cache_file(root: Path) -> Path | None:
         folder = (Path(xdg) if xdg else Path.home() / ".cache") / "foundry-tui"
     key = hashlib.sha256(str(root).encode()).hexdigest()[:20]
     return folder / f"facts-{key}.snapshot"
+
+
+def postings_file(snapshot: Path) -> Path:
+    """Where the bm25 postings of the snapshot file `snapshot` live."""
+    return snapshot.with_suffix(".postings")
 
 
 def stat_key(st: os.stat_result) -> StatKey:

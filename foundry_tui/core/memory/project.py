@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from foundry_tui.core.config import MAX_LIMIT, RANKERS, Config, load_config
+from foundry_tui.core.config import MAX_LIMIT, RANKERS, Config, load_config, min_score_for
 from foundry_tui.core.errors import ConfigError, InputError, NotFoundError
 from foundry_tui.core.memory.facts import Fact, check_choice
 from foundry_tui.core.memory.search import Hit, ScanFields, query_terms, rank
@@ -27,6 +27,8 @@ from foundry_tui.core.paths import Layout
 # The word index is imported where it is used: only long-lived processes pay for it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from foundry_tui.core.memory.postings import Postings
+    from foundry_tui.core.memory.snapshot import Snapshot
     from foundry_tui.core.memory.word_index import SearchIndex
 
 FULL_RESCAN_SECONDS = 30.0
@@ -46,6 +48,10 @@ class Project:
         self._lock = threading.RLock()
         self._full_scan = 0.0
         self._scan: tuple[tuple[int, _dt.date, str | None], ScanFields] | None = None
+        # bm25's postings of the snapshot the store answers from: (its identity, the postings or
+        # None when there are none for it), and the thread building them (postings.py).
+        self._postings: tuple[bytes, Postings | None] | None = None
+        self._postings_builder: threading.Thread | None = None
 
     @property
     def root(self) -> Path:
@@ -214,7 +220,7 @@ class Project:
             limit = config.max_facts
         if not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
-        floor = config.min_score if min_score is None else min_score
+        floor = min_score_for(config, ranker) if min_score is None else min_score
         if ranker == "bm25":
             return self._search_bm25(query, today, type, limit, floor)
         terms = query_terms(query)
@@ -268,9 +274,65 @@ class Project:
         with self._lock:
             snapshot = self.store.pending_snapshot
             # Statistics over every active fact, whatever the type filter, so a filter never changes a score.
-            scan = snapshot.scan(today.isoformat()) if snapshot is not None else self.scan_fields(today)
-            hits = bm25_search(scan, stems, floor, limit, type, words)
+            if snapshot is not None:
+                scan = snapshot.scan(today.isoformat())
+                postings = self._snapshot_postings(snapshot)
+            else:
+                scan, postings = self.scan_fields(today), None
+            hits = bm25_search(scan, stems, floor, limit, type, words, postings)
         return rank(hits, limit, floor)
+
+    def _snapshot_postings(self, snapshot: Snapshot) -> Postings | None:
+        """bm25's postings of `snapshot`, when a file built for it is in the parse cache."""
+        identity, path = snapshot.identity, self.store.cache_path
+        if identity is None or path is None:
+            return None
+        known = self._postings
+        if known is None or known[0] != identity:
+            from foundry_tui.core.memory import cache, postings
+
+            if known is not None and known[1] is not None:
+                known[1].close()
+            known = self._postings = (identity, postings.load(cache.postings_file(path), identity))
+        return known[1]
+
+    def keep_postings(self) -> None:
+        """Build bm25's postings of the snapshot the store answers from, in a thread, when the
+        parse cache has none for it (long-lived processes searching with bm25; once per snapshot)."""
+        with self._lock:
+            snapshot, path = self.store.pending_snapshot, self.store.cache_path
+            if snapshot is None or snapshot.identity is None or path is None or self._postings_builder is not None:
+                return
+            if self._snapshot_postings(snapshot) is not None:
+                return
+            identity = snapshot.identity
+            fields = snapshot.fields  # read now: the store lets go of the snapshot's file once it builds Facts
+            if fields is None:
+                return
+
+            def build() -> None:
+                from foundry_tui.core.memory import cache, postings
+
+                target = cache.postings_file(path)
+                postings.write(target, fields, identity)
+                with self._lock:
+                    if self._postings is not None and self._postings[0] == identity and self._postings[1] is None:
+                        self._postings = (identity, postings.load(target, identity))
+
+            self._postings_builder = threading.Thread(target=build, name="foundry-bm25-postings", daemon=True)
+            self._postings_builder.start()
+
+    def building_postings(self) -> bool:
+        """Whether a postings build is under way."""
+        builder = self._postings_builder
+        return builder is not None and builder.is_alive()
+
+    def postings_built(self, timeout: float | None = None) -> None:
+        """Wait (up to `timeout` seconds) for a postings build under way: a server asked to stop
+        finishes the file for the next one."""
+        builder = self._postings_builder
+        if builder is not None:
+            builder.join(timeout)
 
     def _sync_index(self, index: SearchIndex) -> None:
         """Bring the word index in step with the store: only the facts changed since its last

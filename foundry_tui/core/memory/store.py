@@ -219,6 +219,11 @@ class FactStore:
         return self._broken
 
     @property
+    def cache_path(self) -> Path | None:
+        """The parse cache's file (None: caching is off)."""
+        return self._cache_path
+
+    @property
     def pending_snapshot(self) -> Snapshot | None:
         """The snapshot the store was loaded from, while no Fact has been built from it."""
         return self._pending

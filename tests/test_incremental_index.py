@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from foundry_tui.core.memory.facts import TYPES, Fact, render_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import memory_search, query_terms
+from foundry_tui.core.memory.search import match_facts, memory_search, query_terms, rank
 from foundry_tui.core.memory.word_index import SearchIndex
 
 TODAY = _dt.date(2026, 11, 30)
@@ -217,3 +217,105 @@ def test_a_fact_naming_itself_in_supersedes_is_found_from_a_warm_cache(tmp_path:
             "fact-0002",
         ]
         assert project.active_count(TODAY) == 2
+
+
+# ---- the index's own upkeep: whatever the changes, exactly what a fresh build holds ----
+
+DENSE_WORDS = ["service", "services", "deploy", "cache", "token", "redis", "Éclair", "x1y"]
+TERMS = ["service", "ice", "deploy", "cache", "token", "redis", "éclair", "x1y", "cac", "absent"]
+dense_text = st.lists(st.sampled_from(DENSE_WORDS), max_size=5).map(" ".join)
+
+
+@st.composite
+def dense_fact(draw: st.DrawFn) -> Fact:
+    """A fact among at most 70 numbers sharing a few words: a word's facts outgrow the 16 an
+    array holds (it becomes a bitset) and shrink again as facts are replaced and removed."""
+    number = draw(st.integers(1, 70))
+    supersedes = draw(st.one_of(st.none(), st.integers(1, 70)))
+    return Fact(
+        id=f"fact-{number:04d}",
+        type=draw(st.sampled_from(TYPES)),
+        title=draw(dense_text),
+        body=draw(dense_text),
+        tags=tuple(draw(st.lists(st.sampled_from(DENSE_WORDS), max_size=2, unique=True))),
+        confidence=draw(st.sampled_from(["high", "medium", "low"])),
+        expires=draw(st.sampled_from([None, "2026-11-29", "2027-01-01"])),
+        supersedes=None if supersedes is None else f"fact-{supersedes:04d}",
+    )
+
+
+# One round of changes: facts set (new or replacing one), numbers removed, or every fact dropped;
+# then the index syncs with the journal of changed ids or without it (a full pass).
+index_round = st.tuples(
+    st.lists(st.one_of(dense_fact(), st.integers(1, 70), st.just("clear")), max_size=25),
+    st.booleans(),
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(dense_fact(), max_size=60), st.lists(index_round, min_size=1, max_size=5))
+def test_index_kept_in_step_holds_what_a_fresh_build_holds(
+    start: list[Fact], rounds: list[tuple[list[Any], bool]]
+) -> None:
+    facts = {f.id: f for f in start}
+    live = SearchIndex()
+    live.sync(dict(facts), 1)
+    for generation, (changes, journal) in enumerate(rounds, 2):
+        before = dict(facts)
+        for change in changes:
+            if change == "clear":
+                facts.clear()
+            elif isinstance(change, int):
+                facts.pop(f"fact-{change:04d}", None)
+            else:
+                facts[change.id] = change
+        changed = [i for i in before.keys() | facts.keys() if before.get(i) is not facts.get(i)] if journal else None
+        live.sync(dict(facts), generation, changed)
+        fresh = SearchIndex()
+        fresh.sync(dict(facts), 1)
+        assert len(live) == len(facts)
+        for term in TERMS:
+            assert live.term_bits(term) == fresh.term_bits(term), term
+        assert live.active_bits(TODAY.isoformat()) == fresh.active_bits(TODAY.isoformat())
+        assert live.active_bits(TODAY.isoformat(), "decision") == fresh.active_bits(TODAY.isoformat(), "decision")
+        for query in ("service cache", "ice token x1y", "éclair deploy redis"):
+            terms = query_terms(query)
+            hits = live.top(terms, live.eligible_bits(facts), 0, 10)
+            scanned = rank(match_facts(list(facts.values()), terms), 10, 0)
+            assert [(h.fact.id, h.score, h.matches) for h in hits] == [(h.fact.id, h.score, h.matches) for h in scanned]
+
+
+def test_the_index_leaves_no_lowercased_copy_on_the_facts() -> None:
+    """The index holds every fact: a lowercased copy of each text kept on them would cost as
+    much as the facts' bodies again (issue 13); only searches that scan keep one."""
+    facts = {
+        f"fact-{n:04d}": Fact(id=f"fact-{n:04d}", type="domain", title="Cache Rules", body="Redis")
+        for n in range(1, 40)
+    }
+    index = SearchIndex()
+    index.sync(facts, 1)
+    assert all(f.search_text is None for f in facts.values())
+    assert [h.fact.id for h in index.top(["redis"], index.eligible_bits(facts), 0, 2)] == ["fact-0039", "fact-0038"]
+    index.sync({i: f for i, f in facts.items() if i != "fact-0039"}, 2, ["fact-0039"])
+    assert [h.fact.id for h in index.top(["rules"], index.active_bits(TODAY.isoformat()), 0, 1)] == ["fact-0038"]
+
+
+def test_a_posting_holds_fact_numbers_past_32_bits() -> None:
+    """fact-4294967296 and up do not fit the 4-byte array a rare word's facts are kept in."""
+    from foundry_tui.core.memory.word_index import Postings
+
+    def members(table: Postings, word: str) -> list[int]:
+        posting = table[word]
+        assert not isinstance(posting, int)
+        return list(posting)
+
+    index = SearchIndex()
+    table: Postings = {}
+    index._put(table, "ledger", 7)
+    index._put(table, "ledger", 2**32 + 5)
+    index._put(table, "audit", 2**40)
+    assert members(table, "ledger") == [7, 2**32 + 5] and members(table, "audit") == [2**40]
+    index._take(table, "ledger", 7)
+    assert members(table, "ledger") == [2**32 + 5]
+    index._take(table, "audit", 2**40)
+    assert "audit" not in table

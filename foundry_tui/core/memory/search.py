@@ -52,11 +52,16 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
+def lowered_text(fact: Fact) -> str:
+    """The fact's title, tags (one per line) and body, lowercased and joined by NUL."""
+    return f"{fact.title}\0{chr(10).join(fact.tags)}\0{fact.body}".lower()
+
+
 def search_text(fact: Fact) -> str:
-    """The fact's title, tags (one per line) and body, lowercased and joined by NUL (cached on the fact)."""
+    """lowered_text(fact), cached on the fact."""
     text = fact.search_text
     if text is None:
-        text = fact.search_text = f"{fact.title}\0{chr(10).join(fact.tags)}\0{fact.body}".lower()
+        text = fact.search_text = lowered_text(fact)
     return text
 
 

@@ -5,19 +5,23 @@ occurs inside one of the field's words (maximal runs of letters and digits). The
 index maps each word to the facts holding it, per field, and finds the words that
 contain a term with one C-speed scan of the joined vocabulary.
 
-Postings are sets of fact numbers (`fact-0042` is 42) for rare words and integer
-bitsets (bit 42) for common ones, so a term in 40% of the facts is a few big-integer
-ORs, not a loop over its hits. The spec's points (+3 title, +2 tags, +1 body per
-term) are added as bit-sliced counters (one bitset per bit of the points), and the
-top N are read off by score class (points x the type/confidence multiplier of each
-(type, confidence) pair), newest first within a class: the cost of a query grows
-with its terms, not with how many facts they match.
+Postings are arrays of fact numbers (`fact-0042` is 42; 4 bytes each) for rare words
+and integer bitsets (bit 42) for common ones, so a term in 40% of the facts is a few
+big-integer ORs, not a loop over its hits. Nothing else is kept per fact but the fact
+itself: its words are found again from its text when it is removed (the store never
+changes a Fact it holds: a change is a new Fact), so the index costs its postings, not
+a set of words per fact (issue 13: 170 MB at 100,000 facts, from 1.5 GB). The spec's
+points (+3 title, +2 tags, +1 body per term) are added as bit-sliced counters (one
+bitset per bit of the points), and the top N are read off by score class (points x
+the type/confidence multiplier of each (type, confidence) pair), newest first within
+a class: the cost of a query grows with its terms, not with how many facts they match.
 """
 
 from __future__ import annotations
 
 import gc
 import re
+from array import array
 from collections.abc import Iterable, Mapping
 
 from foundry_tui.core.memory.facts import Fact
@@ -27,28 +31,48 @@ from foundry_tui.core.memory.search import (
     TYPE_MULTIPLIER,
     Hit,
     TermMatch,
+    lowered_text,
     score_fact,
-    search_fields,
 )
 from foundry_tui.core.memory.vocabulary import TYPE_RANK
 
-Posting = set[int] | int
+# A rare word's facts as an array of their numbers ("I": 4 bytes each), a common word's as a bitset.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    Posting = array[int] | int
+else:
+    Posting = object  # array is not subscriptable at run time before Python 3.12
 Postings = dict[str, Posting]
 # Maximal runs of letters and digits at least MIN_TERM_CHARS long: shorter words can
 # never contain a search term, so they are not indexed.
 _WORD_RE = re.compile(rf"[^\W_]{{{MIN_TERM_CHARS},}}")
-# A set with more members than 1/BITSET_RATIO of the facts becomes a bitset: from there on
-# the bitset is smaller than the set and its unions run in C over machine words.
+# An array with more members than 1/BITSET_RATIO of the facts becomes a bitset: from there on
+# its unions run in C over machine words, not as a Python step per member (the query's cost).
 BITSET_RATIO = 256
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD_RE.findall(text))
+def _field_words(fact: Fact) -> tuple[set[str], set[str], set[str]]:
+    """The distinct words of the fact's title, tags and body, lowercased as search matches them
+    (without keeping the lowercased text on the fact: the index holds every fact)."""
+    text = fact.search_text
+    title, tags, body = (text if text is not None else lowered_text(fact)).split("\0", 2)
+    findall = _WORD_RE.findall
+    return set(findall(title)), set(findall(tags)), set(findall(body))
+
+
+def _posting(numbers: list[int], threshold: int) -> Posting:
+    """The compact posting of `numbers`: a bitset past `threshold` members, else an array."""
+    if len(numbers) > threshold:
+        return bits_of(numbers)
+    try:
+        return array("I", numbers)
+    except OverflowError:  # a number past 2**32 - 1 (fact-4294967296): 8 bytes each
+        return array("Q", numbers)
 
 
 def bits_of(numbers: Iterable[int]) -> int:
     """A bitset with the given bit numbers set."""
-    nums = numbers if isinstance(numbers, (set, frozenset, list, tuple)) else list(numbers)
+    nums = numbers if isinstance(numbers, (set, frozenset, list, tuple, array)) else list(numbers)
     if len(nums) < 16:
         out = 0
         for n in nums:
@@ -90,8 +114,8 @@ class SearchIndex:
 
     def __init__(self) -> None:
         self._postings: tuple[Postings, Postings, Postings] = ({}, {}, {})
-        # id -> (the fact, its words per field, the ids it retires, its expiry, its number), as indexed
-        self._indexed: dict[str, tuple[Fact, tuple[frozenset[str], ...], tuple[str, ...], str | None, int]] = {}
+        # id -> (the fact, the ids it retires, its expiry, its number), as indexed
+        self._indexed: dict[str, tuple[Fact, tuple[str, ...], str | None, int]] = {}
         self._by_number: dict[int, Fact] = {}
         self._classes: dict[tuple[str, str], Posting] = {}  # (type, confidence) -> facts
         self._vocabulary: str | None = None
@@ -125,13 +149,17 @@ class SearchIndex:
     def _put(self, table: dict[str, Posting] | dict[tuple[str, str], Posting], key: object, n: int) -> None:
         bucket = table.get(key)  # type: ignore[call-overload]
         if bucket is None:
-            table[key] = {n}  # type: ignore[index]
+            table[key] = _posting([n], self._threshold)  # type: ignore[index]
             if isinstance(key, str):
                 self._vocabulary = None
         elif isinstance(bucket, int):
             table[key] = bucket | (1 << n)  # type: ignore[index]
         else:
-            bucket.add(n)
+            try:
+                bucket.append(n)  # a fact's words are distinct and it is removed before it is re-added
+            except OverflowError:  # past 2**32 - 1: 8 bytes each
+                table[key] = bucket = array("Q", bucket)  # type: ignore[index]
+                bucket.append(n)
             if not self._bulk and len(bucket) > self._threshold:
                 table[key] = bits_of(bucket)  # type: ignore[index]
 
@@ -143,7 +171,8 @@ class SearchIndex:
             bucket &= ~(1 << n)
             table[key] = bucket  # type: ignore[index]
         else:
-            bucket.discard(n)
+            while n in bucket:  # as a set's discard: two ids of one number share it (see clashes)
+                bucket.remove(n)
         if not bucket:
             del table[key]  # type: ignore[arg-type]
             if isinstance(key, str):
@@ -153,8 +182,7 @@ class SearchIndex:
         if fact.id in self._indexed:
             self.remove(fact.id)
         n = fact.number
-        words = tuple(_words(text) for text in search_fields(fact))
-        for postings, field_words in zip(self._postings, words, strict=True):
+        for postings, field_words in zip(self._postings, _field_words(fact), strict=True):
             for word in field_words:
                 self._put(postings, word, n)
         self._put(self._classes, (fact.type, fact.confidence), n)
@@ -165,14 +193,14 @@ class SearchIndex:
             self._replaced[old] = self._replaced.get(old, 0) + 1
             entry = indexed.get(old)
             if entry is not None:
-                dead |= 1 << entry[4]
+                dead |= 1 << entry[3]
         if self._retired_bits is not None:
             self._retired_bits |= dead
         if fact.expires is not None:
             self._expiring[fact.id] = fact.expires
             if self._expired is not None and fact.expires < self._expired[0]:
                 self._expired = (self._expired[0], self._expired[1] | 1 << n)
-        indexed[fact.id] = (fact, words, retired, fact.expires, n)
+        indexed[fact.id] = (fact, retired, fact.expires, n)
         self._by_number[n] = fact
         self._changed()
 
@@ -187,8 +215,8 @@ class SearchIndex:
         entry = self._indexed.pop(fact_id, None)
         if entry is None:
             return
-        fact, words, retired, expires, n = entry
-        for postings, field_words in zip(self._postings, words, strict=True):
+        fact, retired, expires, n = entry
+        for postings, field_words in zip(self._postings, _field_words(fact), strict=True):
             for word in field_words:
                 self._take(postings, word, n)
         self._take(self._classes, (fact.type, fact.confidence), n)
@@ -202,7 +230,7 @@ class SearchIndex:
                 del self._replaced[old]
                 entry = indexed.get(old)
                 if entry is not None:
-                    alive |= 1 << entry[4]
+                    alive |= 1 << entry[3]
         if self._retired_bits is not None:
             self._retired_bits &= ~alive
         if expires is not None:
@@ -212,7 +240,7 @@ class SearchIndex:
         if self._by_number.get(n) is fact:
             del self._by_number[n]
             if self.clashes:  # another id with this number keeps the bit
-                other = next((e[0] for e in indexed.values() if e[4] == n), None)
+                other = next((e[0] for e in indexed.values() if e[3] == n), None)
                 if other is not None:
                     self._by_number[n] = other
         self._changed()
@@ -233,12 +261,16 @@ class SearchIndex:
                 elif entry is None or entry[0] is not fact:
                     self.add(fact)
             for key, bucket in self._classes.items():  # top() reads every class as a bitset
-                if isinstance(bucket, set):
+                if not isinstance(bucket, int):
                     self._classes[key] = bits_of(bucket)
             self.generation = generation
             return
+        if not self._indexed:
+            self._build(facts)
+            self.generation = generation
+            return
         gc_was_enabled = gc.isenabled()
-        gc.disable()  # many small sets at once: the cyclic GC would only re-scan them
+        gc.disable()  # many small objects at once: the cyclic GC would only re-scan them
         self._bulk = True
         try:
             for fact_id in [i for i in self._indexed if i not in facts]:
@@ -254,17 +286,58 @@ class SearchIndex:
                 gc.enable()
         self.generation = generation
 
+    def _build(self, facts: Mapping[str, Fact]) -> None:
+        """Index `facts` into an empty index: what add() does for each, with each word's
+        numbers gathered in a list first and made compact once (the first build at start)."""
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # many small lists at once: the cyclic GC would only re-scan them
+        try:
+            gathered: tuple[dict[str, list[int]], ...] = ({}, {}, {})
+            classes: dict[tuple[str, str], list[int]] = {}
+            indexed, by_number, replaced, expiring = self._indexed, self._by_number, self._replaced, self._expiring
+            for fact_id, fact in facts.items():
+                n = fact.number
+                for lists, field_words in zip(gathered, _field_words(fact), strict=True):
+                    for word in field_words:
+                        numbers = lists.get(word)
+                        if numbers is None:
+                            lists[word] = [n]
+                        else:
+                            numbers.append(n)
+                classes.setdefault((fact.type, fact.confidence), []).append(n)
+                retired = tuple(old for old in fact.replaced_ids() if old != fact_id)
+                for old in retired:
+                    replaced[old] = replaced.get(old, 0) + 1
+                if fact.expires is not None:
+                    expiring[fact_id] = fact.expires
+                indexed[fact_id] = (fact, retired, fact.expires, n)
+                by_number[n] = fact
+            self._threshold = threshold = max(16, (max(by_number, default=0) + 1) // BITSET_RATIO)
+            for postings, lists in zip(self._postings, gathered, strict=True):
+                for word, numbers in lists.items():
+                    postings[word] = _posting(numbers, threshold)
+                lists.clear()  # free each field's lists before the next field's postings are made
+            for key, numbers in classes.items():
+                self._classes[key] = bits_of(numbers)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        self._vocabulary = None
+        self._retired_bits = None  # worked out from _replaced and _expiring when first asked
+        self._expired = None
+        self._changed()
+
     def _compact(self) -> None:
-        """Turn every set grown past the threshold into a bitset (after a bulk load)."""
+        """Turn every array grown past the threshold into a bitset (after a bulk load)."""
         self._threshold = max(16, (max(self._by_number, default=0) + 1) // BITSET_RATIO)
         threshold = self._threshold
         for table in (*self._postings, self._classes):
             for key, bucket in table.items():
-                if isinstance(bucket, set) and len(bucket) > threshold:
+                if not isinstance(bucket, int) and len(bucket) > threshold:
                     table[key] = bits_of(bucket)  # type: ignore[index]
         for key in self._classes:
             bucket = self._classes[key]
-            if isinstance(bucket, set):
+            if not isinstance(bucket, int):
                 self._classes[key] = bits_of(bucket)
 
     # ---- lookups -------------------------------------------------------------------------
@@ -282,9 +355,9 @@ class SearchIndex:
                 live |= members if isinstance(members, int) else bits_of(members)
         indexed = self._indexed
         if self._retired_bits is None:
-            self._retired_bits = bits_of([indexed[old][4] for old in self._replaced if old in indexed])
+            self._retired_bits = bits_of([indexed[old][3] for old in self._replaced if old in indexed])
         if self._expired is None or self._expired[0] != today_iso:
-            expired = [indexed[i][4] for i, expires in self._expiring.items() if expires < today_iso]
+            expired = [indexed[i][3] for i, expires in self._expiring.items() if expires < today_iso]
             self._expired = (today_iso, bits_of(expired))
         bits = live & ~(self._retired_bits | self._expired[1])
         self._active = (today_iso, type, bits)
@@ -302,7 +375,7 @@ class SearchIndex:
         """Bitsets of the facts whose title, tags and body contain `term` (letters and digits)."""
         vocab = self._vocab()
         bits = [0, 0, 0]
-        small: list[set[int]] = [set(), set(), set()]
+        small: list[list[int]] = [[], [], []]
         pos = vocab.find(term)
         while pos != -1:
             start = vocab.rfind("\n", 0, pos) + 1
@@ -315,7 +388,7 @@ class SearchIndex:
                 if isinstance(bucket, int):
                     bits[field] |= bucket
                 else:
-                    small[field] |= bucket
+                    small[field] += bucket
             pos = vocab.find(term, end)
         return (
             bits[0] | bits_of(small[0]) if small[0] else bits[0],

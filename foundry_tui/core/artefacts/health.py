@@ -165,9 +165,12 @@ def health_figures(
     soon as they are counted, before the history is waited for (the Health screen draws
     them meanwhile)."""
     history = _Background(memory_timeline, project.layout)
-    tally = _Tally()
-    tally.read(project.layout)
-    tokens = token_figures(project, today, dict(tally.kinds))
+    # The project's lock for what reads the memory, not while git reads the history:
+    # the TUI's own thread takes that lock too, and must not wait seconds for git.
+    with project.lock:
+        tally = _Tally()
+        tally.read(project.layout)
+        tokens = token_figures(project, today, dict(tally.kinds))
     days = tally.days
     span = _days(min(days), max(days))[-MAX_DAYS:] if days else []
     top = sorted(tally.missed.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_MISSED]

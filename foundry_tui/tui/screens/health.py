@@ -134,8 +134,7 @@ class HealthScreen(LiveScreen):
             drawn.append(draw_event_charts(figures, width, height, colours))
             deliver(self, self.EventsLoaded(figures, drawn[0]))
 
-        with self.project.lock:
-            figures = health_figures(self.project, self.today, events_read)
+        figures = health_figures(self.project, self.today, events_read)  # (takes the project's lock itself)
         charts = draw_charts(figures, width, height, colours, events=drawn[0] if drawn else None)
         return deliver(self, self.Loaded(figures, charts))
 

@@ -146,17 +146,19 @@ def cpu_ticks(pid: str) -> int:
 
 
 def settle(pid: str) -> None:
-    """Wait until the process has been idle for SETTLE_IDLE seconds (under 2% of a core), or SETTLE_LIMIT."""
+    """Wait until the process has used under 2% of a core over the last SETTLE_IDLE seconds, or SETTLE_LIMIT.
+
+    Counted over the whole window, not per half second: a settled TUI still wakes for its
+    cursor's blink (about one clock tick a second), so no half second of 0 ticks in a row of
+    eight is to be expected, and the per-slice test made every paint wait the full limit."""
     deadline = time.perf_counter() + SETTLE_LIMIT
     time.sleep(1.0)
-    last, idle = cpu_ticks(pid), 0
     per_second = os.sysconf("SC_CLK_TCK")
-    while time.perf_counter() < deadline and last >= 0:
+    window: list[int] = [cpu_ticks(pid)]
+    while time.perf_counter() < deadline and window[-1] >= 0:
         time.sleep(0.5)
-        now = cpu_ticks(pid)
-        idle = idle + 1 if 0 <= now - last < 0.01 * per_second else 0
-        last = now
-        if idle >= 2 * SETTLE_IDLE:
+        window = [*window[-2 * SETTLE_IDLE :], cpu_ticks(pid)]
+        if len(window) > 2 * SETTLE_IDLE and 0 <= window[-1] - window[0] < 0.02 * SETTLE_IDLE * per_second:
             return
 
 

@@ -68,6 +68,49 @@ def test_the_timeline_reads_git_objects_never_the_working_tree(demo_repo: Path) 
     assert memory_timeline(Project(demo_repo).layout).points == before
 
 
+def test_the_history_read_by_another_process_is_the_same_timeline(
+    demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """memory_timeline_apart (the Health screen's reading) hands back what memory_timeline
+    reads, from another process: with this process's memory_timeline broken it still
+    answers, from a cold cache and a warm one, for a repository, an empty one and none."""
+    from foundry_tui.core.memory import timeline as timeline_module
+    from foundry_tui.core.memory.timeline import memory_timeline_apart
+
+    monkeypatch.setenv("FOUNDRY_CACHE_DIR", str(tmp_path / "cache"))
+    empty, outside = tmp_path / "empty", tmp_path / "outside"
+    for folder in (empty, outside):
+        (folder / ".foundry/memory/facts").mkdir(parents=True)
+    _git(empty, "init", "-q")
+    roots = (demo_repo, demo_repo, empty, outside)  # the demo twice: the second from the cache the first wrote
+    expected = [memory_timeline(Project(root).layout) for root in roots]
+    (tmp_path / "cache").rename(tmp_path / "cache-before")
+
+    def broken(*_args: object) -> None:
+        raise AssertionError("read in this process")
+
+    monkeypatch.setattr(timeline_module, "memory_timeline", broken)
+    assert [memory_timeline_apart(Project(root).layout) for root in roots] == expected
+    assert expected[0].points and expected[0].commits
+    assert [expected[2].note, expected[3].note] == [
+        "the repository has no commit yet",
+        "the project is not in a git repository",
+    ]
+
+
+@pytest.mark.parametrize("child", ["/nonexistent/python", "/bin/echo"])
+def test_a_history_process_that_fails_is_read_here(
+    demo_repo: Path, child: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that cannot start, or answers something that is not a timeline, costs
+    only time: this process reads the history itself."""
+    from foundry_tui.core.memory.timeline import memory_timeline_apart
+
+    expected = memory_timeline(Project(demo_repo).layout)
+    monkeypatch.setattr("sys.executable", child)
+    assert memory_timeline_apart(Project(demo_repo).layout) == expected
+
+
 def test_points_are_cached_and_a_damaged_cache_is_dropped(
     demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -425,6 +468,20 @@ def test_the_inline_reading_counts_as_the_line_by_line_reading(text: str) -> Non
     inline._count_lines(text.encode("utf-8", "surrogatepass"))
     reference._count_lines(text.encode("utf-8", "surrogatepass"), bulk=False)
     assert _tally_state(inline) == _tally_state(reference)
+
+
+@settings(max_examples=200)
+@given(text=_log_lines(), piece=st.integers(min_value=1, max_value=200))
+def test_the_bulk_reading_in_pieces_counts_as_in_one(text: str, piece: int) -> None:
+    """The bulk reading matches a piece of whole lines at a time (so that the lock is not
+    held for the whole log); cut anywhere, down to one character a piece, it counts as
+    the line-by-line reading does, in the same order."""
+    from foundry_tui.core.artefacts.health import _Tally
+
+    pieces, reference = _Tally(), _Tally()
+    pieces._count_lines(text.encode("utf-8", "surrogatepass"), piece=piece)
+    reference._count_lines(text.encode("utf-8", "surrogatepass"), bulk=False)
+    assert _tally_state(pieces) == _tally_state(reference)
 
 
 @settings(max_examples=200)

@@ -136,13 +136,13 @@ async def test_the_events_charts_are_shown_while_the_history_is_read(
     from foundry_tui.core.memory import timeline as timeline_module
 
     history_read = threading.Event()
-    original = timeline_module.memory_timeline
+    original = timeline_module.memory_timeline_apart  # (the screen has another process read the history)
 
     def slow_timeline(*args: Any) -> Any:
         history_read.wait(600)  # (set by the test, also when it fails: no 30 s race on a loaded machine)
         return original(*args)
 
-    monkeypatch.setattr(health_module, "memory_timeline", slow_timeline)
+    monkeypatch.setattr(health_module, "memory_timeline_apart", slow_timeline)
     app = make_app(demo_repo)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f5")

@@ -28,7 +28,7 @@ from foundry_tui.core.curation.missed import missed_key
 from foundry_tui.core.events import MAX_LOG_BYTES
 from foundry_tui.core.memory.cache import cache_file
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.timeline import Timeline, memory_timeline
+from foundry_tui.core.memory.timeline import Timeline, memory_timeline, memory_timeline_apart
 from foundry_tui.core.paths import Layout
 
 # The outcomes of a write, in the order the charts stack them. `denied` is the trust
@@ -155,7 +155,11 @@ def no_history(timeline: Timeline) -> str:
 
 
 def health_figures(
-    project: Project, today: _dt.date, events_read: Callable[[HealthFigures], None] | None = None
+    project: Project,
+    today: _dt.date,
+    events_read: Callable[[HealthFigures], None] | None = None,
+    *,
+    history_apart: bool = False,
 ) -> HealthFigures:
     """Read the events once and the git history once, and count.
 
@@ -163,8 +167,9 @@ def health_figures(
     processes, so on a second core it costs the events' reading little. `events_read`,
     if given, is called with the figures of the events (and a timeline still empty) as
     soon as they are counted, before the history is waited for (the Health screen draws
-    them meanwhile)."""
-    history = _Background(memory_timeline, project.layout)
+    them meanwhile). `history_apart`: the history is read by another process
+    (memory_timeline_apart: for a caller whose other threads keep the interpreter busy)."""
+    history = _Background(memory_timeline_apart if history_apart else memory_timeline, project.layout)
     # The project's lock for what reads the memory, not while git reads the history:
     # the TUI's own thread takes that lock too, and must not wait seconds for git.
     with project.lock:
@@ -253,6 +258,26 @@ _LINE = re.compile(
 _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
+# Characters matched by one call of `_LINE.findall`: a call holds the interpreter's lock
+# throughout (about 100 ms for a year's log in one piece), and the Health screen's reading
+# of the git history, in another thread, stood still meanwhile.
+BULK_PIECE = 1 << 18
+
+
+def _matched_rows(text: str, piece: int) -> Counter[tuple[str, ...]]:
+    """`_LINE`'s rows over the lines of `text`, counted, in the order each first appears;
+    matched a piece of whole lines at a time (each piece between line breaks, so each line
+    is matched as in the whole text; the empty rows the pieces' ends add count for nothing)."""
+    rows: Counter[tuple[str, ...]] = Counter()
+    start = 0
+    while True:
+        end = text.find("\n", start + piece)
+        rows.update(_LINE.findall(f"\n{text[start : end if end >= 0 else len(text)]}\n"))
+        if end < 0:
+            return rows
+        start = end + 1
+
+
 class _Tally:
     """The events counted in one pass. The lines `record_event` writes (`{"kind": …,
     "time": …, …}`, json.dumps's separators) are matched whole by one regular expression
@@ -285,12 +310,12 @@ class _Tally:
             self._save(cache, data, whole)
         self._count_lines(data[whole:])
 
-    def _count_lines(self, chunk: bytes, *, bulk: bool = True) -> None:
+    def _count_lines(self, chunk: bytes, *, bulk: bool = True, piece: int = 0) -> None:
         """Count the lines of `chunk`. The lines record_event writes are matched whole by
         `_LINE` over the text and counted as distinct rows (a Counter, in C); every other
         line goes through `_fast` (then `_slow`), which read it as before. `bulk=False`
         sends every line there (the reference a hypothesis test holds the bulk reading
-        equal to).
+        equal to); `piece`, the characters matched at a time (BULK_PIECE unless given).
 
         The counts are kept in insertion order (the kinds are listed in the order they
         first appear; a missed query keeps its first spelling): a distinct row first
@@ -306,7 +331,7 @@ class _Tally:
         if any(mark in text for mark in _OTHER_BREAKS):
             text = "\n".join(text.splitlines())
         kinds, searched, missed, written = seen.kinds, seen.searched, seen.missed, seen.written
-        for row, n in Counter(_LINE.findall(f"\n{text}\n")).items():
+        for row, n in _matched_rows(text, piece or BULK_PIECE).items():
             search_day, empty_query, write_day, action, other_kind, other_day, kind, odd = row
             if search_day:
                 kinds["memory_search"] += n

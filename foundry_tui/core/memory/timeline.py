@@ -460,3 +460,56 @@ class _Cache:
             os.replace(temp, self.path)
         except OSError:
             pass  # a cache that cannot be written only costs time
+
+
+def memory_timeline_apart(layout: Layout) -> Timeline:
+    """memory_timeline, computed by another Python process: the same points, read in a
+    process of its own.
+
+    In a process whose other threads are busy (the TUI building a screen and counting the
+    events), a thread reading the history waits for the interpreter's lock at every file
+    and pipe operation, git's dozen calls and the blobs' parsing among them: the first read
+    of 2,000 commits took twice as long there as alone. A process of its own reads it on
+    the other core, at its own speed, and hands back one JSON text. It writes and reads the
+    same cache. If it cannot start or does not answer whole, this process reads the
+    history itself (so that any error is the one memory_timeline raises here)."""
+    import subprocess
+    import sys
+
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "foundry_tui.core.memory.timeline", str(layout.root)],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
+        if done.returncode == 0:
+            return _timeline_from_json(json.loads(done.stdout))
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
+        pass
+    return memory_timeline(layout)
+
+
+def _timeline_to_json(timeline: Timeline) -> str:
+    return json.dumps(
+        {"points": [p.to_dict() for p in timeline.points], "note": timeline.note, "commits": timeline.commits}
+    )
+
+
+def _timeline_from_json(data: Any) -> Timeline:
+    points = [
+        TimelinePoint(
+            str(p["date"]), str(p["commit"]), p["index_tokens"], {str(k): int(v) for k, v in p["active"].items()}
+        )
+        for p in data["points"]
+    ]
+    if any(p.index_tokens is not None and not isinstance(p.index_tokens, int) for p in points):
+        raise ValueError("index_tokens is not a number")
+    return Timeline(points, str(data["note"]), int(data["commits"]))
+
+
+if __name__ == "__main__":  # memory_timeline_apart's other process: one project root, its timeline as JSON
+    import sys
+
+    sys.stdout.write(_timeline_to_json(memory_timeline(Layout(Path(sys.argv[1])))))

@@ -134,7 +134,9 @@ class HealthScreen(LiveScreen):
             drawn.append(draw_event_charts(figures, width, height, colours))
             deliver(self, self.EventsLoaded(figures, drawn[0]))
 
-        figures = health_figures(self.project, self.today, events_read)  # (takes the project's lock itself)
+        # (health_figures takes the project's lock itself; the history is read by another
+        # process, as this one's threads are busy building the screen meanwhile)
+        figures = health_figures(self.project, self.today, events_read, history_apart=True)
         charts = draw_charts(figures, width, height, colours, events=drawn[0] if drawn else None)
         return deliver(self, self.Loaded(figures, charts))
 

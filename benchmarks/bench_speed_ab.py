@@ -39,8 +39,9 @@ def tui_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: in
         today = bench_speed.TODAY
         commands = {
             # From the tree's folder: `-m` puts the working folder first on sys.path, before
-            # PYTHONPATH, so run from any checkout both would otherwise be that checkout.
-            name: f"cd {tree} && env PYTHONPATH={tree} {sys.executable} -m foundry_tui tui --root {root} --today {today}"
+            # PYTHONPATH, so run from any checkout both would otherwise be that checkout. (`env -C`,
+            # not `cd … &&`: the pane runs `exec COMMAND`, and `exec cd` is no command.)
+            name: f"env -C {tree} PYTHONPATH={tree} {sys.executable} -m foundry_tui tui --root {root} --today {today}"
             for name, tree in trees.items()
         }
         commands["bare"] = f"{sys.executable} -c '{bench_speed.BARE_APP}'"

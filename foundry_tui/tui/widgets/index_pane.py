@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
+from textual.app import App
 from textual.strip import Strip
 
 from foundry_tui.core.memory.views import IndexView
@@ -30,6 +31,16 @@ def fact_prompt(
     return text
 
 
+def _frame_held(app: App[object]) -> bool:
+    """Whether the frame being rendered now is thrown away rather than shown: Textual renders
+    the screen during its start-up batch (and a mode switch's 50 ms delay) and drops the result.
+    The first paint's callbacks (the file watcher, the load's stat of every file) waited for
+    "drawn", and ran on such a frame, before the one that reached the terminal (about 70 ms of
+    the first paint at 10,000 facts). Textual keeps this state private: without it, every frame
+    counts as shown, as before."""
+    return bool(getattr(app, "_batch_count", 0)) or not getattr(app, "_running", True)
+
+
 class IndexPane(RowList):
     """The index as the model will see it; inactive facts and broken files on demand."""
 
@@ -45,9 +56,12 @@ class IndexPane(RowList):
 
     def render_line(self, y: int) -> Strip:
         if self._when_drawn:
-            callbacks, self._when_drawn = self._when_drawn, []
-            for callback in callbacks:
-                self.call_later(callback)  # runs once this frame's rendering has returned
+            if _frame_held(self.app):
+                self.call_later(self.refresh)  # not this frame: the next one, which is shown
+            else:
+                callbacks, self._when_drawn = self._when_drawn, []
+                for callback in callbacks:
+                    self.call_later(callback)  # runs once this frame's rendering has returned
         return super().render_line(y)
 
     def show(self, view: IndexView, show_inactive: bool) -> None:

@@ -9,6 +9,7 @@ import itertools
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.segment import Segment
@@ -141,3 +142,24 @@ async def test_the_preloaded_screen_ends_as_the_plain_one(tmp_path: Path, stale:
     assert with_preload == plain
     if stale:
         assert any("Retitled after the cache" in "".join(s.text for s in row) for row in plain[0])
+
+
+@pytest.mark.parametrize("with_preload", [False, True])
+async def test_the_first_paint_waits_for_a_frame_that_is_shown(tmp_path: Path, with_preload: bool) -> None:
+    """Textual renders the screen during its start-up batch and a mode switch's delay, and
+    throws those frames away: what waits for the index to be drawn (the file watcher, the
+    load's stat of every file) starts on a frame that is shown, not on one of those."""
+    generate(tmp_path, 300, 16)
+    warm(tmp_path)
+    held_when_painted: list[bool] = []
+    painted = MemoryScreen._index_painted
+
+    def recorded(self: MemoryScreen, event: Any) -> None:
+        app = self.app
+        held_when_painted.append(bool(app._batch_count) or not app._running)
+        painted(self, event)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MemoryScreen, "_index_painted", recorded)
+        await settled_rows(app_with(preloaded(tmp_path) if with_preload else None, tmp_path))
+    assert held_when_painted == [False]

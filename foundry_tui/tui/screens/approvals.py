@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.trust.proposals import (
@@ -32,6 +32,7 @@ from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 _ORDER = {"pending": 0, "broken": 1, "approved": 2, "rejected": 3}
@@ -92,7 +93,7 @@ class ApprovalsScreen(LiveScreen):
                         yield Static("", id="active-text")
                     with VerticalScroll(id="proposal-proposed"):
                         yield Static("", id="proposed-text")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#proposals").border_title = "Proposals"

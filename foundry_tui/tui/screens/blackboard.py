@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Input, Tree
+from textual.widgets import DataTable, Input, Tree
 
 from foundry_tui.core.artefacts.waves import (
     ArtifactFilter,
@@ -37,6 +37,7 @@ from foundry_tui.tui.widgets.artifact_view import ArtifactView
 from foundry_tui.tui.widgets.board_filters import BoardFilters
 from foundry_tui.tui.widgets.contract_view import ContractView
 from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.widgets.wave_table import WaveTable
 from foundry_tui.tui.workers import deliver
 
@@ -73,7 +74,7 @@ class BlackboardScreen(LiveScreen):
             yield ArtifactTree(id="waves")
             yield ArtifactView(id="artifact")
             yield ContractView(id="contract")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:  # LiveScreen's on_mount (the first load) runs too
         self.query_one(ArtifactTree).focus()

@@ -17,7 +17,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
+from textual.widgets import SelectionList, Static, TabbedContent, TabPane
 
 from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
@@ -42,6 +42,7 @@ from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
 from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 _W = TypeVar("_W", bound=Widget)
@@ -113,7 +114,7 @@ class CuratorScreen(LiveScreen):
                 yield self._titled(SelectionList[str](id="retire-list"), "Prune candidates", "space ticks, x retires")
             with TabPane("Over budget", id="budget-tab"):
                 yield self._titled(Static("", id="budget-text", markup=False), "What INDEX.md omits", "")
-        yield Footer()
+        yield SteadyFooter()
 
     @staticmethod
     def _titled(widget: _W, title: str, subtitle: str) -> _W:

@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from foundry_tui.core.init import init_project
 from foundry_tui.tui.screens.base import FoundryScreen
 from foundry_tui.tui.text import plain_lines
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 
@@ -41,7 +42,7 @@ class EmptyScreen(FoundryScreen[None]):
                 ),
                 id="empty-text",
             )
-        yield Footer()
+        yield SteadyFooter()
 
     def action_init(self) -> None:
         self.confirm(

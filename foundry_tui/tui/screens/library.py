@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Footer, Markdown, OptionList, TabbedContent, TabPane
+from textual.widgets import Markdown, OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.artefacts.adr import list_adrs
@@ -20,6 +20,7 @@ from foundry_tui.core.paths import Layout
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.text import shown, shown_lines
 from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 
@@ -49,7 +50,7 @@ class LibraryScreen(LiveScreen):
             with TabPane("ADRs", id="adrs-tab"), Horizontal():
                 yield DocumentList(id="adrs")
                 yield Markdown("", id="adr-text")
-        yield Footer()
+        yield SteadyFooter()
 
     @work(thread=True, exclusive=True, group="library", name="Runbooks and ADRs not read", exit_on_error=False)
     def load(self) -> Loaded:

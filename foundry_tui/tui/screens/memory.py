@@ -14,7 +14,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from foundry_tui.core.memory.search import Hit
@@ -28,6 +28,7 @@ from foundry_tui.tui.widgets.prune_list import PruneList
 from foundry_tui.tui.widgets.row_list import RowList
 from foundry_tui.tui.widgets.search_pane import SearchPane
 from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 # How long the first load waits for the index it sent ahead to be painted, before it builds
@@ -90,7 +91,7 @@ class MemoryScreen(FoundryScreen[None]):
             with Vertical(id="right"):
                 yield SearchPane(self._search, id="search")
                 yield FactDetail(self.project.layout, id="detail")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one(IndexPane).focus()

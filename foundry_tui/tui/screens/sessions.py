@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from foundry_tui.core.memory.write import WriteRequest
 from foundry_tui.core.sessions.curation import (
@@ -29,6 +29,7 @@ from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
 from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 REFRESH_SECONDS = 5.0  # the store changes on every agent prompt; the file watcher ignores scratch/
@@ -76,7 +77,7 @@ class SessionsScreen(LiveScreen):
                 yield DataTable(id="working", cursor_type="row")
                 yield Static("", id="session-tiers", markup=False)
                 yield Static("", id="session-audit", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:  # Textual runs LiveScreen's on_mount (the first load) too
         # tiers: working facts / observation entries / reflection entries

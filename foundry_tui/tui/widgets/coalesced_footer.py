@@ -1,4 +1,4 @@
-"""CoalescedFooter: Textual's Footer, recomposed once for the key bindings that change
+"""CoalescedFooter: Textual's Footer (a SteadyFooter: its keys styled once), recomposed once for the key bindings that change
 several times before the screen is next refreshed.
 
 A screen's first show changes its bindings four times (focus, twice the stack, an idle
@@ -10,10 +10,11 @@ as they are then: the same footer, drawn once.
 from __future__ import annotations
 
 from textual.screen import Screen
-from textual.widgets import Footer
+
+from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 
 
-class CoalescedFooter(Footer):
+class CoalescedFooter(SteadyFooter):
     """A Footer whose recomposes, asked for before one refresh, are made once."""
 
     _recompose_asked = False

@@ -502,3 +502,39 @@ def test_recorded_lines_count_in_bulk_as_line_by_line(
     bulk._count_lines(text.encode("utf-8"))
     reference._count_lines(text.encode("utf-8"), bulk=False)
     assert _tally_state(bulk) == _tally_state(reference)
+
+
+def _fake_git(folder: Path, script: str) -> str:
+    """A PATH whose `git` is `script` (a shell script), and nothing else."""
+    folder.mkdir()
+    git = folder / "git"
+    git.write_text(f"#!/bin/sh\n{script}\n")
+    git.chmod(0o755)
+    return str(folder)
+
+
+def test_git_that_does_not_answer_is_stopped_with_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_git waits for git once (no pipe pumped in Python), still at most GIT_TIMEOUT: a git
+    that hangs is killed and named in one line; its output and errors come back whole."""
+    import time
+
+    from foundry_tui.core.memory import git_history
+    from foundry_tui.core.memory.git_history import GitError, run_git
+
+    monkeypatch.setenv("PATH", _fake_git(tmp_path / "bin", '/bin/cat; echo "to stderr" >&2; exec /bin/sleep 30'))
+    monkeypatch.setattr(git_history, "GIT_TIMEOUT", 1.0)
+    start = time.monotonic()
+    with pytest.raises(GitError) as raised:
+        run_git(tmp_path, "log", stdin=b"x" * 300_000)
+    assert str(raised.value) == "git log took over 1 seconds: try a narrower --since"
+    assert time.monotonic() - start < 10
+
+    monkeypatch.setenv("PATH", _fake_git(tmp_path / "bin2", '/bin/cat; echo "fatal: no such thing" >&2; exit 3'))
+    done = run_git(tmp_path, "cat-file", stdin=b"y" * 300_000, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (3, b"y" * 300_000, b"fatal: no such thing\n")
+    with pytest.raises(GitError, match=r"^git cat-file failed: fatal: no such thing$"):
+        run_git(tmp_path, "cat-file", stdin=b"")
+
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    with pytest.raises(GitError, match=r"^git is not installed"):
+        run_git(tmp_path, "log")

@@ -111,6 +111,65 @@ def test_a_history_process_that_fails_is_read_here(
     assert memory_timeline_apart(Project(demo_repo).layout) == expected
 
 
+def _child(folder: Path, output: str) -> str:
+    """A stand-in for the Python that memory_timeline_apart starts: it prints `output`."""
+    folder.mkdir(exist_ok=True)
+    script = folder / "python"
+    script.write_text(f"#!/bin/sh\ncat <<'END'\n{output}\nEND\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize(
+    "output",
+    ['{"points": [{"date": "d", "commit": "c", "index_tokens": 1, "active": []}], "note": "", "commits": 1}', "[]"],
+)
+def test_a_history_process_that_answers_no_timeline_is_read_here(
+    demo_repo: Path, tmp_path: Path, output: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from foundry_tui.core.memory.timeline import memory_timeline_apart
+
+    expected = memory_timeline(Project(demo_repo).layout)
+    monkeypatch.setattr("sys.executable", _child(tmp_path, output))
+    assert memory_timeline_apart(Project(demo_repo).layout) == expected
+
+
+def test_a_git_error_in_the_history_process_is_raised_here_as_it_is(
+    demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other process's one-line error is this one's: the history is not read twice."""
+    from foundry_tui.core.memory import timeline as timeline_module
+    from foundry_tui.core.memory.git_history import GitError
+    from foundry_tui.core.memory.timeline import memory_timeline_apart
+
+    def failing(_layout: object) -> None:
+        raise GitError("git log failed: fatal: bad object HEAD")
+
+    monkeypatch.setattr(timeline_module, "memory_timeline", failing)
+    assert json.loads(timeline_module._main(str(demo_repo))) == {"error": "git log failed: fatal: bad object HEAD"}
+    monkeypatch.setattr("sys.executable", _child(tmp_path, '{"error": "git log failed: fatal: bad object HEAD"}'))
+    monkeypatch.setattr(timeline_module, "memory_timeline", lambda _layout: pytest.fail("read twice"))
+    with pytest.raises(GitError, match=r"^git log failed: fatal: bad object HEAD$"):
+        memory_timeline_apart(Project(demo_repo).layout)
+
+
+def test_the_history_process_imports_nothing_from_the_working_folder(
+    demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A json.py (or a foundry_tui/) in the folder the TUI was started from is not run."""
+    from foundry_tui.core.memory import timeline as timeline_module
+    from foundry_tui.core.memory.timeline import memory_timeline_apart
+
+    expected = memory_timeline(Project(demo_repo).layout)
+    here = tmp_path / "here"
+    (here / "foundry_tui").mkdir(parents=True)
+    (here / "json.py").write_text("raise SystemExit(7)\n")
+    (here / "foundry_tui" / "__init__.py").write_text("raise SystemExit(8)\n")
+    monkeypatch.chdir(here)
+    monkeypatch.setattr(timeline_module, "memory_timeline", lambda _layout: pytest.fail("read in this process"))
+    assert memory_timeline_apart(Project(demo_repo).layout) == expected
+
+
 def test_points_are_cached_and_a_damaged_cache_is_dropped(
     demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -32,31 +32,23 @@ def run_git(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run git in `cwd` with no pager and no prompts; a failure raises GitError with git's first line.
 
-    git reads its input from, and writes its output to, unnamed temporary files, and this
-    thread waits once for it to exit: no pipe is pumped in Python. With pipes each chunk
-    (4 KiB written, 32 KiB read) gives the interpreter's lock up and waits to take it back,
-    and beside busy threads (the TUI's) each wait is a switch interval: the Health screen's
-    first read of a long history took twice as long in the app as alone."""
-    import tempfile
+    Where the system has process descriptors (Linux), git reads its input from, and writes
+    its output to, unnamed temporary files, and this thread waits once for it to exit: no
+    pipe is pumped in Python. With pipes each chunk (4 KiB written, 32 KiB read) gives the
+    interpreter's lock up and waits to take it back, and beside busy threads (the TUI's)
+    each wait is a switch interval: the Health screen's first read of a long history took
+    twice as long in the app as alone. Elsewhere, pipes (waiting without a descriptor
+    polls, up to 50 ms a time)."""
+    import os
 
+    command = ["git", "-c", "core.quotepath=off", *args]
     try:
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            if stdin is None:
-                proc = _start_git(cwd, args, subprocess.DEVNULL, out, err)
-            else:
-                with tempfile.TemporaryFile() as given:
-                    given.write(stdin)
-                    given.seek(0)
-                    proc = _start_git(cwd, args, given, out, err)
-            try:
-                _wait(proc, GIT_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-                raise
-            out.seek(0)
-            err.seek(0)
-            done = subprocess.CompletedProcess(proc.args, proc.returncode, out.read(), err.read())
+        if hasattr(os, "pidfd_open"):
+            done = _run_through_files(command, cwd, stdin)
+        else:
+            done = subprocess.run(
+                command, cwd=cwd, input=stdin, capture_output=True, timeout=GIT_TIMEOUT, env=_git_env()
+            )
     except FileNotFoundError:
         raise GitError("git is not installed (or not on PATH): install git to read the memory's history") from None
     except subprocess.TimeoutExpired:
@@ -67,31 +59,51 @@ def run_git(
     return done
 
 
-def _start_git(cwd: Path, args: tuple[str, ...], stdin: Any, stdout: Any, stderr: Any) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        ["git", "-c", "core.quotepath=off", *args], cwd=cwd, stdin=stdin, stdout=stdout, stderr=stderr, env=_git_env()
-    )
-
-
-def _wait(proc: subprocess.Popen[bytes], timeout: float) -> None:
-    """Wait for `proc` to exit, at most `timeout` seconds, in one blocking call where the
-    system has process descriptors (Linux): Popen.wait(timeout) polls, sleeping up to 50 ms
-    at a time, which would add that much to a git call that takes 80 ms."""
+def _run_through_files(command: list[str], cwd: Path, stdin: bytes | None) -> subprocess.CompletedProcess[bytes]:
+    """`command` with temporary files for its input and output, waited for on its process
+    descriptor (at most GIT_TIMEOUT); killed and reaped if the wait ends any other way."""
+    import contextlib
     import os
     import select
+    import tempfile
 
-    try:
-        descriptor = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # not Linux, or an old kernel
-        proc.wait(timeout)
-        return
-    try:
-        ready, _, _ = select.select([descriptor], [], [], timeout)
-    finally:
-        os.close(descriptor)
-    if not ready:
-        raise subprocess.TimeoutExpired(proc.args, timeout)
-    proc.wait()
+    with contextlib.ExitStack() as files:
+        try:
+            out, err, given = (files.enter_context(tempfile.TemporaryFile()) for _ in range(3))
+            if stdin is not None:
+                given.write(stdin)
+                given.seek(0)
+        except OSError as exc:  # (not FileNotFoundError's "git is not installed")
+            raise GitError(f"no temporary file for git's input and output ({exc.strerror}): check TMPDIR") from None
+        proc = subprocess.Popen(
+            command,
+            cwd=cwd,
+            stdin=given if stdin is not None else subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=_git_env(),
+        )
+        try:
+            try:
+                descriptor = os.pidfd_open(proc.pid)
+            except OSError:  # a kernel without them: the polling wait
+                proc.wait(GIT_TIMEOUT)
+            else:
+                try:
+                    poller = select.poll()  # (not select.select: a descriptor past 1023 is fine)
+                    poller.register(descriptor, select.POLLIN)
+                    if not poller.poll(GIT_TIMEOUT * 1000):
+                        raise subprocess.TimeoutExpired(command, GIT_TIMEOUT)
+                finally:
+                    os.close(descriptor)
+                proc.wait()
+        except BaseException:  # a time-out, an interrupt: git does not outlive the wait
+            proc.kill()
+            proc.wait()
+            raise
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(command, proc.returncode, out.read(), err.read())
 
 
 def run_git_split(cwd: Path, args: tuple[str, ...], stdins: list[bytes]) -> list[bytes]:

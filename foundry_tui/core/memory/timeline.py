@@ -467,28 +467,40 @@ def memory_timeline_apart(layout: Layout) -> Timeline:
     process of its own.
 
     In a process whose other threads are busy (the TUI building a screen and counting the
-    events), a thread reading the history waits for the interpreter's lock at every file
-    and pipe operation, git's dozen calls and the blobs' parsing among them: the first read
-    of 2,000 commits took twice as long there as alone. A process of its own reads it on
-    the other core, at its own speed, and hands back one JSON text. It writes and reads the
-    same cache. If it cannot start or does not answer whole, this process reads the
-    history itself (so that any error is the one memory_timeline raises here)."""
+    events), a thread reading the history waits for the interpreter's lock at every file and
+    pipe operation, git's dozen calls and the blobs' parsing among them: the first read of
+    2,000 commits took twice as long there as alone. A process of its own reads it on the
+    other core, at its own speed, and hands back one JSON text (or the one-line error
+    memory_timeline raised there, raised here as it is). It writes and reads the same cache,
+    and imports nothing from the working folder (`-P`). If it cannot start or does not
+    answer whole, this process reads the history itself."""
     import subprocess
     import sys
 
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "foundry_tui.core.memory.timeline", str(layout.root)],
+            [sys.executable, "-P", "-m", "foundry_tui.core.memory.timeline", str(layout.root)],
             stdin=subprocess.DEVNULL,
             capture_output=True,
-            timeout=300,
+            timeout=APART_TIMEOUT,
             check=False,
         )
-        if done.returncode == 0:
-            return _timeline_from_json(json.loads(done.stdout))
-    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
+    except subprocess.TimeoutExpired:
+        raise GitError(f"reading the memory's git history took over {APART_TIMEOUT:.0f} seconds") from None
+    except (OSError, subprocess.SubprocessError):
+        return memory_timeline(layout)
+    try:
+        data = json.loads(done.stdout) if done.returncode == 0 else None
+        if isinstance(data, dict) and isinstance(data.get("error"), str):
+            raise GitError(data["error"])
+        if data is not None:
+            return _timeline_from_json(data)
+    except (ValueError, KeyError, TypeError, AttributeError):
         pass
     return memory_timeline(layout)
+
+
+APART_TIMEOUT = 300.0
 
 
 def _timeline_to_json(timeline: Timeline) -> str:
@@ -509,7 +521,16 @@ def _timeline_from_json(data: Any) -> Timeline:
     return Timeline(points, str(data["note"]), int(data["commits"]))
 
 
-if __name__ == "__main__":  # memory_timeline_apart's other process: one project root, its timeline as JSON
+def _main(root: str) -> str:
+    """memory_timeline_apart's other process: one project root's timeline as JSON, or the
+    one-line error reading it raised."""
+    try:
+        return _timeline_to_json(memory_timeline(Layout(Path(root))))
+    except GitError as exc:
+        return json.dumps({"error": str(exc)})
+
+
+if __name__ == "__main__":
     import sys
 
-    sys.stdout.write(_timeline_to_json(memory_timeline(Layout(Path(sys.argv[1])))))
+    sys.stdout.write(_main(sys.argv[1]))

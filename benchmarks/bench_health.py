@@ -9,12 +9,13 @@ then prints:
   timeline's cache cold (first run on a repository) and warm (every run after), and the
   CPU time they took in Python (every thread) and in git (a loaded machine stretches
   wall times; CPU times move less);
+- with --terminal, the same F5 in a real terminal (tmux, 160x45; every cache removed first);
 - in the real app (headless, 120×40): from pressing F5 to the charts painted (all four),
   cold and warm, and to the events' two charts painted (shown while git still reads the
   history); and the longest stall of the UI's event loop meanwhile (a 10 ms timer's largest
   gap: how responsive the rest of the app stays while the worker reads).
 
-    python benchmarks/bench_health.py [--events 100000] [--commits 2000] [--repeat 3]
+    python benchmarks/bench_health.py [--events 100000] [--commits 2000] [--repeat 3] [--terminal]
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import itertools
+from collections.abc import Callable
 
 from foundry_tui.core.artefacts.health import health_figures
 from foundry_tui.core.memory.facts import Fact
@@ -195,6 +197,50 @@ async def app_once() -> tuple[float, float, float, float]:
         return first, max(gaps), painted[0] - start, events_first
 
 
+def terminal_runs(repeat: int) -> tuple[list[float], list[float]]:
+    """`foundry tui` in tmux (bench_speed's Terminal), every cache removed before it starts:
+    once its index is on screen and its start-up work done, F5 until the four charts are on
+    screen (no "loading…" left), then F2, F5 again."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_speed import Terminal, child_env
+
+    cache = Path(os.environ["FOUNDRY_CACHE_DIR"])
+    terminal = Terminal(child_env(cache))
+
+    def until(shown: Callable[[str], bool], limit: float = 60.0) -> float:
+        start = time.perf_counter()
+        while not shown(terminal.screen()):
+            if time.perf_counter() - start > limit:
+                raise RuntimeError(f"not on screen after {limit:.0f} s:\n{terminal.screen()}")
+            time.sleep(0.005)
+        return time.perf_counter() - start
+
+    def charted(screen: str) -> bool:
+        upper, _, lower = screen.partition("INDEX.md tokens against the budget, over the git history")
+        return "┤" in upper and "┤" in lower and "loading…" not in screen
+
+    def keys(key: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", terminal.name, key], check=True)
+
+    first, again = [], []
+    try:
+        for _ in range(repeat):
+            clear_cache()
+            command = f"exec {sys.executable} -m foundry_tui tui --root {ROOT} --today {TODAY.isoformat()}"
+            subprocess.run(["tmux", "respawn-pane", "-k", "-t", terminal.name, command], check=True, env=terminal.env)
+            until(lambda screen: "fact-" in screen)
+            time.sleep(4)  # the start-up work (the full load, the word index, the doctor) done
+            keys("F5")
+            first.append(until(charted))
+            keys("F2")
+            time.sleep(1.5)
+            keys("F5")
+            again.append(until(lambda screen: "Searches per day" in screen and charted(screen)))
+    finally:
+        terminal.close()
+    return first, again
+
+
 def clear_cache() -> None:
     shutil.rmtree(os.environ["FOUNDRY_CACHE_DIR"], ignore_errors=True)
 
@@ -205,6 +251,9 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--commits", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--terminal", action="store_true", help="also F5 in a real terminal (tmux 160x45), every cache removed first"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="foundry-bench-health-"))
     os.environ["FOUNDRY_CACHE_DIR"] = str(work / "cache")
@@ -241,6 +290,9 @@ def main() -> None:
                 f"longest UI stall {ms([r[1] for r in runs])}; shown again (F2, F5) {ms([r[2] for r in runs])}"
             )
             print(f"  (the events' charts, before the history's: painted {ms([r[3] for r in runs])})")
+        if args.terminal:
+            first, again = terminal_runs(args.repeat)
+            print(f"in a real terminal, F5 to the four charts, first look ever: {ms(first)}; F2, F5 again: {ms(again)}")
         print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     finally:
         shutil.rmtree(work, ignore_errors=True)

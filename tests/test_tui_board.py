@@ -75,6 +75,26 @@ async def test_waves_in_order_with_counts(demo_root: Path) -> None:
         assert list(_leaves(pilot)) == ["plan/planner.json", "audit/appsec-reviewer.json", "audit/perf-reviewer.json"]
 
 
+async def test_the_invalid_count_keeps_no_background_of_a_focus_gone(demo_root: Path) -> None:
+    """The count of invalid artifacts is coloured, not given the table's background of the
+    moment: drawn while the table had focus (tinted), it kept that tint after the focus left."""
+    async with make_app(demo_root).run_test(size=(120, 40)) as pilot:
+        screen = await _board(pilot)
+        table = screen.query_one(WaveTable)
+        table.focus()
+        await settle(pilot)
+        screen.load()  # drawn anew while the table has focus
+        await settle(pilot)
+        screen.set_focus(None)
+        await settle(pilot)
+        invalid = table.get_row_at(1)[5]
+        assert str(invalid) == "1"
+        style = invalid.style
+        assert not isinstance(style, str)
+        assert style.color is not None and style.bold
+        assert style.bgcolor is None
+
+
 async def test_filters_by_text_validity_agent_and_schema(demo_root: Path) -> None:
     async with make_app(demo_root).run_test(size=(120, 40)) as pilot:
         await _board(pilot)

@@ -31,7 +31,9 @@ class WaveTable(DataTable[Text]):
         cursor = self.cursor_row
         self.clear()
         fresh_style = self.get_component_rich_style("wave-table--fresh")
-        invalid_style = self.get_component_rich_style("wave-table--invalid")
+        # Colour and weight only: a background read now is the table's as it is now (tinted
+        # while it has focus) and would stay baked into the cell after the focus moved.
+        invalid_style = self.get_component_rich_style("wave-table--invalid", partial=True)
         for number, wave in enumerate(waves, 1):
             first = stamp(wave.first) if wave.first is not None else "–"
             last = stamp(wave.last) if wave.last is not None else "–"

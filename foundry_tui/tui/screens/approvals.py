@@ -31,8 +31,8 @@ from foundry_tui.tui.commands import APPROVALS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.status_header import StatusHeader
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 _ORDER = {"pending": 0, "broken": 1, "approved": 2, "rejected": 3}
@@ -93,7 +93,7 @@ class ApprovalsScreen(LiveScreen):
                         yield Static("", id="active-text")
                     with VerticalScroll(id="proposal-proposed"):
                         yield Static("", id="proposed-text")
-        yield SteadyFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#proposals").border_title = "Proposals"

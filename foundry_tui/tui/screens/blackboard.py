@@ -36,8 +36,8 @@ from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
 from foundry_tui.tui.widgets.artifact_view import ArtifactView
 from foundry_tui.tui.widgets.board_filters import BoardFilters
 from foundry_tui.tui.widgets.contract_view import ContractView
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.status_header import StatusHeader
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.widgets.wave_table import WaveTable
 from foundry_tui.tui.workers import deliver
 
@@ -74,7 +74,7 @@ class BlackboardScreen(LiveScreen):
             yield ArtifactTree(id="waves")
             yield ArtifactView(id="artifact")
             yield ContractView(id="contract")
-        yield SteadyFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:  # LiveScreen's on_mount (the first load) runs too
         self.query_one(ArtifactTree).focus()

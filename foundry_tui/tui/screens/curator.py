@@ -40,9 +40,9 @@ from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.merge import MergeScreen
 from foundry_tui.tui.text import plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.theme import ThemeColours
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.row_list import Row, RowList
 from foundry_tui.tui.widgets.status_header import StatusHeader
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 _W = TypeVar("_W", bound=Widget)
@@ -114,7 +114,7 @@ class CuratorScreen(LiveScreen):
                 yield self._titled(SelectionList[str](id="retire-list"), "Prune candidates", "space ticks, x retires")
             with TabPane("Over budget", id="budget-tab"):
                 yield self._titled(Static("", id="budget-text", markup=False), "What INDEX.md omits", "")
-        yield SteadyFooter()
+        yield KeyFooter()
 
     @staticmethod
     def _titled(widget: _W, title: str, subtitle: str) -> _W:

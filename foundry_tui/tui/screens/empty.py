@@ -16,7 +16,7 @@ from textual.widgets import Static
 from foundry_tui.core.init import init_project
 from foundry_tui.tui.screens.base import FoundryScreen
 from foundry_tui.tui.text import plain_lines
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.workers import deliver
 
 
@@ -42,7 +42,7 @@ class EmptyScreen(FoundryScreen[None]):
                 ),
                 id="empty-text",
             )
-        yield SteadyFooter()
+        yield KeyFooter()
 
     def action_init(self) -> None:
         self.confirm(

@@ -30,7 +30,7 @@ from foundry_tui.tui.charts import ChartColours, Charts, draw_charts, draw_event
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.text import plain
 from foundry_tui.tui.theme import ThemeColours
-from foundry_tui.tui.widgets.coalesced_footer import CoalescedFooter
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.status_header import StatusHeader
 from foundry_tui.tui.workers import deliver
 
@@ -113,7 +113,7 @@ class HealthScreen(LiveScreen):
                     yield Static("", id="cost-bars")
             yield Markdown("", id="token-report")
             yield DataTable(id="events", cursor_type="row")
-        yield CoalescedFooter()  # its first show changes the bindings four times: drawn once
+        yield KeyFooter()
 
     def on_mount(self) -> None:  # LiveScreen's on_mount (the load) runs too: Textual calls each class's handler
         self.query_one("#events", DataTable).add_columns("event", "count")

@@ -14,8 +14,8 @@ from textual.widgets import DataTable, Static
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.git_history import MemoryEvent, memory_log
 from foundry_tui.tui.screens.live import LiveScreen
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.status_header import StatusHeader
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 
@@ -32,7 +32,7 @@ class HistoryScreen(LiveScreen):
         with Vertical(id="history"):
             yield Static("", id="history-summary", markup=False)
             yield DataTable(id="history-events", cursor_type="row", zebra_stripes=True)
-        yield SteadyFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("commit", "date", "author", "action", "fact", "title", "detail")

@@ -19,8 +19,8 @@ from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.text import shown, shown_lines
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.status_header import StatusHeader
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 
@@ -50,7 +50,7 @@ class LibraryScreen(LiveScreen):
             with TabPane("ADRs", id="adrs-tab"), Horizontal():
                 yield DocumentList(id="adrs")
                 yield Markdown("", id="adr-text")
-        yield SteadyFooter()
+        yield KeyFooter()
 
     @work(thread=True, exclusive=True, group="library", name="Runbooks and ADRs not read", exit_on_error=False)
     def load(self) -> Loaded:

@@ -24,11 +24,11 @@ from foundry_tui.tui.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.screens.base import FoundryScreen
 from foundry_tui.tui.widgets.fact_detail import FactDetail
 from foundry_tui.tui.widgets.index_pane import IndexPane
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.prune_list import PruneList
 from foundry_tui.tui.widgets.row_list import RowList
 from foundry_tui.tui.widgets.search_pane import SearchPane
 from foundry_tui.tui.widgets.status_header import StatusHeader
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 # How long the first load waits for the index it sent ahead to be painted, before it builds
@@ -91,7 +91,7 @@ class MemoryScreen(FoundryScreen[None]):
             with Vertical(id="right"):
                 yield SearchPane(self._search, id="search")
                 yield FactDetail(self.project.layout, id="detail")
-        yield SteadyFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(IndexPane).focus()

@@ -28,8 +28,8 @@ from foundry_tui.tui.commands import SESSIONS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
 from foundry_tui.tui.screens.write_fact import WriteFactScreen
+from foundry_tui.tui.widgets.key_footer import KeyFooter
 from foundry_tui.tui.widgets.status_header import StatusHeader
-from foundry_tui.tui.widgets.steady_footer import SteadyFooter
 from foundry_tui.tui.workers import deliver
 
 REFRESH_SECONDS = 5.0  # the store changes on every agent prompt; the file watcher ignores scratch/
@@ -77,7 +77,7 @@ class SessionsScreen(LiveScreen):
                 yield DataTable(id="working", cursor_type="row")
                 yield Static("", id="session-tiers", markup=False)
                 yield Static("", id="session-audit", markup=False)
-        yield SteadyFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:  # Textual runs LiveScreen's on_mount (the first load) too
         # tiers: working facts / observation entries / reflection entries

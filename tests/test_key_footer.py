@@ -1,0 +1,156 @@
+"""KeyFooter: Textual's Footer line, drawn by one widget from the screen's active bindings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from rich.segment import Segment
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Label
+
+import foundry_tui.tui
+from foundry_tui.tui.widgets.key_footer import KeyFooter
+
+Cell = tuple[str, object, object, bool, bool]
+
+
+class Keys(App[None]):
+    CSS_PATH = str(Path(foundry_tui.tui.__file__).parent / "app.tcss")  # the footer's styles
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "note('a')", "Alpha"),
+        Binding("b", "note('b')", "Beta", tooltip="the second letter"),
+        Binding("c", "off", "Off"),  # check_action says None: shown, dimmed
+        Binding("x", "note('a')", "Alpha again"),  # the same action: the Footer shows it once
+        Binding("z", "note('z')", "Hidden", show=False),
+    ]
+
+    def __init__(self, footer: Widget) -> None:
+        super().__init__()
+        self.footer = footer
+        self.notes: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label("body")
+        yield Field()
+        yield self.footer
+
+    def action_note(self, key: str) -> None:
+        self.notes.append(key)
+
+    def action_off(self) -> None:
+        self.notes.append("off")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "off" else True
+
+
+class Field(Input):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+g", "note('g')", "Go")]
+
+
+def cells(strip: list[Segment]) -> list[Cell]:
+    """Each cell of a drawn line: its character, colours, bold and dim (a space's foreground
+    colour is not seen, so it is left out)."""
+    out: list[Cell] = []
+    for segment in strip:
+        style = segment.style
+        for char in segment.text:
+            colour = style.color if style and char != " " else None
+            out.append(
+                (char, colour, style.bgcolor if style else None, bool(style and style.bold), bool(style and style.dim))
+            )
+    return out
+
+
+async def bottom_line(footer: Widget, width: int, focus_field: bool = False) -> list[Cell]:
+    app = Keys(footer)
+    async with app.run_test(size=(width, 6)) as pilot:
+        if focus_field:
+            app.query_one(Field).focus()
+        else:
+            app.set_focus(None)
+        await pilot.pause()
+        await pilot.pause()
+        return cells(list(app.screen._compositor.render_strips()[-1]))
+
+
+@pytest.mark.parametrize("width", [100, 60, 30])
+@pytest.mark.parametrize("focus_field", [False, True])
+async def test_the_key_footer_draws_textuals_footer_line(width: int, focus_field: bool) -> None:
+    textual_line = await bottom_line(Footer(), width, focus_field)
+    ours = await bottom_line(KeyFooter(), width, focus_field)
+    assert "".join(c[0] for c in ours) == "".join(c[0] for c in textual_line)
+    assert ours == textual_line
+    text = "".join(c[0] for c in ours)
+    assert text.rstrip().endswith("▏^p palette")
+    if width == 100 and focus_field:  # an Input takes the printable keys
+        assert text.startswith(" ^g Go ") and "Alpha" not in text
+    elif width == 100:
+        assert text.startswith(" a Alpha  b Beta  c Off ")
+        assert "Hidden" not in text and "Alpha again" not in text and "Go" not in text
+
+
+async def test_keys_are_there_when_it_mounts_and_follow_the_focus() -> None:
+    app = Keys(KeyFooter())
+    async with app.run_test(size=(100, 6)) as pilot:
+        footer = app.query_one(KeyFooter)
+        assert not footer.children  # one widget, no key widgets
+        app.set_focus(None)
+        await pilot.pause()
+        assert [k.description for k in footer.keys] == ["Alpha", "Beta", "Off"]
+        assert [k.enabled for k in footer.keys] == [True, True, False]
+        assert footer.palette is not None and footer.palette.description == "palette"
+        app.query_one(Field).focus()  # an Input takes the printable keys: only its own binding shows
+        await pilot.pause()
+        assert [k.description for k in footer.keys] == ["Go"]
+
+
+async def test_a_click_presses_the_key_and_a_disabled_one_does_nothing() -> None:
+    app = Keys(KeyFooter())
+    async with app.run_test(size=(100, 6)) as pilot:
+        app.set_focus(None)
+        await pilot.pause()
+        text = "".join(c[0] for c in cells(list(app.screen._compositor.render_strips()[-1])))
+        await pilot.click(KeyFooter, offset=(text.index("Beta"), 0))
+        await pilot.click(KeyFooter, offset=(text.index("Off"), 0))
+        await pilot.click(KeyFooter, offset=(text.index("Alpha"), 0))
+        await pilot.pause()
+        assert app.notes == ["b", "a"]
+
+
+async def test_hover_highlights_the_key_and_shows_its_tooltip() -> None:
+    app = Keys(KeyFooter())
+    async with app.run_test(size=(100, 6)) as pilot:
+        app.set_focus(None)
+        await pilot.pause()
+        before = cells(list(app.screen._compositor.render_strips()[-1]))
+        text = "".join(c[0] for c in before)
+        at = text.index("Beta")
+        await pilot.hover(KeyFooter, offset=(at, 0))
+        await pilot.pause()
+        footer = app.query_one(KeyFooter)
+        assert footer.tooltip == "the second letter"
+        after = cells(list(app.screen._compositor.render_strips()[-1]))
+        assert after[at][2] != before[at][2]  # the hovered key's background
+        assert after[text.index("Alpha")] == before[text.index("Alpha")]
+
+
+async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit() -> None:
+    app = Keys(KeyFooter())
+    async with app.run_test(size=(30, 6)) as pilot:
+        app.set_focus(None)
+        await pilot.pause()
+        first = "".join(c[0] for c in cells(list(app.screen._compositor.render_strips()[-1])))
+        await pilot.mouse_down(KeyFooter, offset=(1, 0))  # (a press, not a scroll: "a" runs)
+        footer = app.query_one(KeyFooter)
+        footer._scroll_keys(4)
+        await pilot.pause()
+        scrolled = "".join(c[0] for c in cells(list(app.screen._compositor.render_strips()[-1])))
+        assert first.startswith(" a Alpha ")
+        assert scrolled.startswith("lpha  b Beta")
+        assert scrolled.rstrip().endswith("▏^p palette")
+        assert app.notes == ["a"]

@@ -90,7 +90,9 @@ class FoundryApp(App[None]):
 
     def on_mount(self) -> None:
         if self.project.layout.foundry.is_dir():
-            self.open_memory()
+            # Once the app's own start-up has ended: Textual holds every frame until then, so
+            # a screen mounted from here rendered its first frame only to have it thrown away.
+            self.call_later(self.open_memory)
         else:
             self.push_screen(lazy_screen("empty", "EmptyScreen")())
 
@@ -99,6 +101,14 @@ class FoundryApp(App[None]):
         the file watcher (`start_watching`) once its first load has read the files: the
         watcher's imports and setup do not hold up the first paint."""
         self.switch_mode("memory")
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        """Textual holds the frames for 50 ms on a switch of mode, to hide the old screen
+        going blank. The first switch, from the app's blank default screen to the memory
+        screen, has nothing to hide, and the hold threw away the first frame it had already
+        rendered (~30 ms at 10,000 facts, and the next one waited for the timer): skipped."""
+        if self.current_mode != self.DEFAULT_MODE or len(self.screen_stack) > 1:
+            super().delay_update(delay)
 
     def take_preloaded_view(self) -> IndexView | None:
         """The index read ahead from the parse cache (once; None without one), for the memory

@@ -66,6 +66,15 @@ def cells(strip: list[Segment]) -> list[Cell]:
     return out
 
 
+def drawn_bottom(app: App[None]) -> list[Cell]:
+    """The cells of the bottom line as the app draws it now."""
+    return cells(list(app.screen._compositor.render_strips()[-1]))
+
+
+def text_of(line: list[Cell]) -> str:
+    return "".join(cell[0] for cell in line)
+
+
 async def bottom_line(footer: Widget, width: int, focus_field: bool = False) -> list[Cell]:
     app = Keys(footer)
     async with app.run_test(size=(width, 6)) as pilot:
@@ -75,7 +84,7 @@ async def bottom_line(footer: Widget, width: int, focus_field: bool = False) -> 
             app.set_focus(None)
         await pilot.pause()
         await pilot.pause()
-        return cells(list(app.screen._compositor.render_strips()[-1]))
+        return drawn_bottom(app)
 
 
 @pytest.mark.parametrize("width", [100, 60, 30])
@@ -83,9 +92,9 @@ async def bottom_line(footer: Widget, width: int, focus_field: bool = False) -> 
 async def test_the_key_footer_draws_textuals_footer_line(width: int, focus_field: bool) -> None:
     textual_line = await bottom_line(Footer(), width, focus_field)
     ours = await bottom_line(KeyFooter(), width, focus_field)
-    assert "".join(c[0] for c in ours) == "".join(c[0] for c in textual_line)
+    assert text_of(ours) == text_of(textual_line)
     assert ours == textual_line
-    text = "".join(c[0] for c in ours)
+    text = text_of(ours)
     assert text.rstrip().endswith("▏^p palette")
     if width == 100 and focus_field:  # an Input takes the printable keys
         assert text.startswith(" ^g Go ") and "Alpha" not in text
@@ -114,7 +123,7 @@ async def test_a_click_presses_the_key_and_a_disabled_one_does_nothing() -> None
     async with app.run_test(size=(100, 6)) as pilot:
         app.set_focus(None)
         await pilot.pause()
-        text = "".join(c[0] for c in cells(list(app.screen._compositor.render_strips()[-1])))
+        text = text_of(drawn_bottom(app))
         await pilot.click(KeyFooter, offset=(text.index("Beta"), 0))
         await pilot.click(KeyFooter, offset=(text.index("Off"), 0))
         await pilot.click(KeyFooter, offset=(text.index("Alpha"), 0))
@@ -127,14 +136,14 @@ async def test_hover_highlights_the_key_and_shows_its_tooltip() -> None:
     async with app.run_test(size=(100, 6)) as pilot:
         app.set_focus(None)
         await pilot.pause()
-        before = cells(list(app.screen._compositor.render_strips()[-1]))
-        text = "".join(c[0] for c in before)
+        before = drawn_bottom(app)
+        text = text_of(before)
         at = text.index("Beta")
         await pilot.hover(KeyFooter, offset=(at, 0))
         await pilot.pause()
         footer = app.query_one(KeyFooter)
         assert footer.tooltip == "the second letter"
-        after = cells(list(app.screen._compositor.render_strips()[-1]))
+        after = drawn_bottom(app)
         assert after[at][2] != before[at][2]  # the hovered key's background
         assert after[text.index("Alpha")] == before[text.index("Alpha")]
 
@@ -144,12 +153,12 @@ async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit() -> None:
     async with app.run_test(size=(30, 6)) as pilot:
         app.set_focus(None)
         await pilot.pause()
-        first = "".join(c[0] for c in cells(list(app.screen._compositor.render_strips()[-1])))
+        first = text_of(drawn_bottom(app))
         await pilot.mouse_down(KeyFooter, offset=(1, 0))  # (a press, not a scroll: "a" runs)
         footer = app.query_one(KeyFooter)
         footer._scroll_keys(4)
         await pilot.pause()
-        scrolled = "".join(c[0] for c in cells(list(app.screen._compositor.render_strips()[-1])))
+        scrolled = text_of(drawn_bottom(app))
         assert first.startswith(" a Alpha ")
         assert scrolled.startswith("lpha  b Beta")
         assert scrolled.rstrip().endswith("▏^p palette")

@@ -7,13 +7,15 @@ from typing import ClassVar
 
 import pytest
 from rich.segment import Segment
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Label
 
 import foundry_tui.tui
-from foundry_tui.tui.widgets.key_footer import KeyFooter
+from foundry_tui.tui.widgets.key_footer import KeyFooter, _first_char_from
 
 Cell = tuple[str, object, object, bool, bool]
 
@@ -163,3 +165,44 @@ async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit() -> None:
         assert scrolled.startswith("lpha  b Beta")
         assert scrolled.rstrip().endswith("▏^p palette")
         assert app.notes == ["a"]
+
+
+async def test_at_a_narrow_width_the_palette_key_is_what_a_click_on_it_finds() -> None:
+    """Keys that run on under the palette's key are cut where it starts: a click on
+    `▏^p palette` opens the palette, it does not press the key drawn beneath it."""
+    app = Keys(KeyFooter())
+    async with app.run_test(size=(30, 6)) as pilot:
+        app.set_focus(None)
+        await pilot.pause()
+        text = text_of(drawn_bottom(app))
+        footer = app.query_one(KeyFooter)
+        for x in range(text.index("▏"), len(text.rstrip())):
+            assert footer.key_at(x) is footer.palette, x
+        assert footer.key_at(text.index("▏") - 1) is footer.keys[2]  # "c Off", cut where the palette starts
+        await pilot.click(KeyFooter, offset=(text.index("palette"), 0))
+        await pilot.pause()
+        assert app.notes == [] and isinstance(app.screen, CommandPalette)
+
+
+async def test_the_keys_stay_while_the_terminal_has_lost_focus() -> None:
+    """As the Footer: Textual blurs the focused widget when the terminal loses focus; the
+    keys shown do not flip to the screen's and back."""
+    app = Keys(KeyFooter())
+    async with app.run_test(size=(100, 6)) as pilot:
+        app.query_one(Field).focus()
+        await pilot.pause()
+        footer = app.query_one(KeyFooter)
+        assert [k.description for k in footer.keys] == ["Go"]
+        app.post_message(events.AppBlur())
+        await pilot.pause()
+        await pilot.pause()
+        assert not app.app_focus
+        assert [k.description for k in footer.keys] == ["Go"]
+
+
+def test_a_scroll_never_starts_inside_a_wide_character() -> None:
+    assert _first_char_from("a検b", 0) == 0
+    assert _first_char_from("a検b", 1) == 1
+    assert _first_char_from("a検b", 2) == 2  # cell 2 is the second half of 検: start after it
+    assert _first_char_from("a検b", 3) == 2
+    assert _first_char_from("a検b", 9) == 3

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.color import Color
 from textual.content import Content
 from textual.style import Style
@@ -222,6 +223,33 @@ async def test_empty_repository_offers_init(tmp_path: Path) -> None:
         await settle(pilot)
         assert isinstance(app.screen, MemoryScreen)
     assert (tmp_path / ".foundry/memory/INDEX.md").exists() and (tmp_path / ".mcp.json").exists()
+
+
+async def test_only_the_switch_from_the_blank_start_skips_the_hold(
+    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual holds frames 50 ms on a switch of mode to hide the old screen: not at start
+    (there is none), but after `foundry init` on the empty screen and on every later switch."""
+    holds: list[str] = []
+    monkeypatch.setattr(App, "delay_update", lambda self, delay=0.05: holds.append(self.current_mode))
+    app = make_app(demo_root)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MemoryScreen) and holds == []
+        await pilot.press("f3")
+        await settle(pilot)
+        assert app.current_mode == "blackboard" and holds == ["memory"]
+    holds.clear()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, EmptyScreen) and holds == []
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoryScreen)
+        assert holds == ["_default"]  # the empty screen was on the terminal
 
 
 async def test_screens_palette_and_keys(demo_root: Path) -> None:

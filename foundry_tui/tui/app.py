@@ -86,15 +86,22 @@ class FoundryApp(App[None]):
         self.today = today
         self.watch_enabled = watch
         self._watching = False
+        self._first_switch = False  # the first switch of mode, from the blank default screen
         self.root_label = root_label or str(root)
 
     def on_mount(self) -> None:
         if self.project.layout.foundry.is_dir():
             # Once the app's own start-up has ended: Textual holds every frame until then, so
             # a screen mounted from here rendered its first frame only to have it thrown away.
-            self.call_later(self.open_memory)
+            self._first_switch = True
+            self.call_later(self._open_first)
         else:
             self.push_screen(lazy_screen("empty", "EmptyScreen")())
+
+    def _open_first(self) -> None:
+        # Unless a key typed during start-up already switched to another screen.
+        if self.current_mode == self.DEFAULT_MODE and len(self.screen_stack) == 1:
+            self.open_memory()
 
     def open_memory(self) -> None:
         """Show the memory screen (at start, or once `foundry init` made the memory). It starts
@@ -106,9 +113,13 @@ class FoundryApp(App[None]):
         """Textual holds the frames for 50 ms on a switch of mode, to hide the old screen
         going blank. The first switch, from the app's blank default screen to the memory
         screen, has nothing to hide, and the hold threw away the first frame it had already
-        rendered (~30 ms at 10,000 facts, and the next one waited for the timer): skipped."""
-        if self.current_mode != self.DEFAULT_MODE or len(self.screen_stack) > 1:
-            super().delay_update(delay)
+        rendered (~30 ms at 10,000 facts, and the next one waited for the timer): skipped,
+        once, for the switch asked for at start (after `foundry init` on the empty screen,
+        that screen is on the terminal and the switch keeps its hold)."""
+        if self._first_switch:
+            self._first_switch = False
+            return
+        super().delay_update(delay)
 
     def take_preloaded_view(self) -> IndexView | None:
         """The index read ahead from the parse cache (once; None without one), for the memory

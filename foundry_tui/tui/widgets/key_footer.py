@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -62,7 +63,11 @@ class KeyFooter(Widget, can_focus=False):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
-        if screen is self.screen and self.read_keys():
+        # As the Footer: not while the terminal has lost focus (Textual then blurs the focused
+        # widget and the keys would flip to the screen's and back), nor once detached.
+        if not self.app.app_focus or not self.is_attached or screen is not self.screen:
+            return
+        if self.read_keys():
             self.refresh()
 
     def read_keys(self) -> bool:
@@ -86,7 +91,10 @@ class KeyFooter(Widget, can_focus=False):
                 binding.tooltip or binding.description,
             )
         changed = (tuple(keys), palette) != (self.keys, self.palette)
-        self.keys, self.palette = tuple(keys), palette
+        if changed:
+            self.keys, self.palette = tuple(keys), palette
+            self._hovered = None  # the mouse is over whatever is drawn there next
+            self.tooltip = None
         return changed
 
     # ---- drawing ------------------------------------------------------------------------------
@@ -132,12 +140,20 @@ class KeyFooter(Widget, can_focus=False):
             start = line.cell_len
             line.append_text(self._item(key, 1, (0, 1)))
             spans.append((start, line.cell_len, key))
-        scrolled = self._scrolled = max(0, min(self._scrolled, line.cell_len - room))
-        shown = line[scrolled : scrolled + room] if scrolled else line
+        wanted = max(0, min(self._scrolled, line.cell_len - room))
+        start = _first_char_from(line.plain, wanted)  # a wide character is not cut in two
+        scrolled = self._scrolled = cell_len(line.plain[:start])
+        shown = line[start:] if start else line
         shown.truncate(room, pad=True)
-        self._spans = [(start - scrolled, end - scrolled, key) for start, end, key in spans if end - scrolled > 0]
+        # What a click or the mouse finds: the keys as far as they are drawn, then the palette's
+        # key with its `▏` (the Footer counts its border as part of it too).
+        self._spans = [
+            (max(0, first - scrolled), min(end - scrolled, room), key)
+            for first, end, key in spans
+            if end - scrolled > 0 and first - scrolled < room
+        ]
         if self.palette is not None:
-            self._spans.append((room + 1, room + palette.cell_len, self.palette))
+            self._spans.append((room, room + palette.cell_len, self.palette))
         shown.append_text(palette)
         return shown
 
@@ -183,3 +199,13 @@ class KeyFooter(Widget, can_focus=False):
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
         self._scroll_keys(-4)
+
+
+def _first_char_from(text: str, cells: int) -> int:
+    """The index of the first character of `text` that starts at or after cell `cells`."""
+    width = 0
+    for index, char in enumerate(text):
+        if width >= cells:
+            return index
+        width += cell_len(char)
+    return len(text)

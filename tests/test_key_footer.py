@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import ClassVar
 
@@ -11,6 +13,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Label
 
@@ -77,6 +80,16 @@ def text_of(line: list[Cell]) -> str:
     return "".join(cell[0] for cell in line)
 
 
+@asynccontextmanager
+async def unfocused(width: int) -> AsyncIterator[tuple[Keys, Pilot[None]]]:
+    """The test app, `width` columns wide, with nothing focused (the app's keys in the footer)."""
+    app = Keys(KeyFooter())
+    async with app.run_test(size=(width, 6)) as pilot:
+        app.set_focus(None)
+        await pilot.pause()
+        yield app, pilot
+
+
 async def bottom_line(footer: Widget, width: int, focus_field: bool = False) -> list[Cell]:
     app = Keys(footer)
     async with app.run_test(size=(width, 6)) as pilot:
@@ -121,10 +134,7 @@ async def test_keys_are_there_when_it_mounts_and_follow_the_focus() -> None:
 
 
 async def test_a_click_presses_the_key_and_a_disabled_one_does_nothing() -> None:
-    app = Keys(KeyFooter())
-    async with app.run_test(size=(100, 6)) as pilot:
-        app.set_focus(None)
-        await pilot.pause()
+    async with unfocused(100) as (app, pilot):
         text = text_of(drawn_bottom(app))
         await pilot.click(KeyFooter, offset=(text.index("Beta"), 0))
         await pilot.click(KeyFooter, offset=(text.index("Off"), 0))
@@ -134,10 +144,7 @@ async def test_a_click_presses_the_key_and_a_disabled_one_does_nothing() -> None
 
 
 async def test_hover_highlights_the_key_and_shows_its_tooltip() -> None:
-    app = Keys(KeyFooter())
-    async with app.run_test(size=(100, 6)) as pilot:
-        app.set_focus(None)
-        await pilot.pause()
+    async with unfocused(100) as (app, pilot):
         before = drawn_bottom(app)
         text = text_of(before)
         at = text.index("Beta")
@@ -151,10 +158,7 @@ async def test_hover_highlights_the_key_and_shows_its_tooltip() -> None:
 
 
 async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit() -> None:
-    app = Keys(KeyFooter())
-    async with app.run_test(size=(30, 6)) as pilot:
-        app.set_focus(None)
-        await pilot.pause()
+    async with unfocused(30) as (app, pilot):
         first = text_of(drawn_bottom(app))
         await pilot.mouse_down(KeyFooter, offset=(1, 0))  # (a press, not a scroll: "a" runs)
         footer = app.query_one(KeyFooter)
@@ -170,10 +174,7 @@ async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit() -> None:
 async def test_at_a_narrow_width_the_palette_key_is_what_a_click_on_it_finds() -> None:
     """Keys that run on under the palette's key are cut where it starts: a click on
     `▏^p palette` opens the palette, it does not press the key drawn beneath it."""
-    app = Keys(KeyFooter())
-    async with app.run_test(size=(30, 6)) as pilot:
-        app.set_focus(None)
-        await pilot.pause()
+    async with unfocused(30) as (app, pilot):
         text = text_of(drawn_bottom(app))
         footer = app.query_one(KeyFooter)
         for x in range(text.index("▏"), len(text.rstrip())):

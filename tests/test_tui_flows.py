@@ -8,11 +8,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
 from textual.color import Color
 from textual.content import Content
+from textual.pilot import Pilot
 from textual.style import Style
 from textual.widgets import Input, Static, TextArea
 
@@ -212,15 +214,20 @@ async def test_watcher_picks_up_another_process_and_broken_files(demo_root: Path
         assert "broken:fact-0018.md" not in option_ids(pilot, "#index")
 
 
+async def init_from_empty_screen(pilot: Pilot[Any]) -> None:
+    """`i` on the empty screen, then confirm: `foundry init`, and the memory screen."""
+    await pilot.press("i")
+    await settle(pilot)
+    await pilot.click("#confirm")
+    await settle(pilot)
+
+
 async def test_empty_repository_offers_init(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, EmptyScreen)
-        await pilot.press("i")
-        await settle(pilot)
-        await pilot.click("#confirm")
-        await settle(pilot)
+        await init_from_empty_screen(pilot)
         assert isinstance(app.screen, MemoryScreen)
     assert (tmp_path / ".foundry/memory/INDEX.md").exists() and (tmp_path / ".mcp.json").exists()
 
@@ -244,10 +251,7 @@ async def test_only_the_switch_from_the_blank_start_skips_the_hold(
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, EmptyScreen) and holds == []
-        await pilot.press("i")
-        await settle(pilot)
-        await pilot.click("#confirm")
-        await settle(pilot)
+        await init_from_empty_screen(pilot)
         assert isinstance(app.screen, MemoryScreen)
         assert holds == ["_default"]  # the empty screen was on the terminal
 
@@ -372,6 +376,7 @@ async def test_screens_are_imported_when_first_shown(demo_root: Path) -> None:
     script = f"""
 import asyncio, datetime, sys
 from pathlib import Path
+from typing import Any
 from foundry_tui.tui.app import FoundryApp
 
 def screens():

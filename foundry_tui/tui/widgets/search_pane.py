@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Input, Select
+from textual.widgets import Input
 from textual.worker import Worker
 
 from foundry_tui.core.errors import FoundryError
@@ -20,6 +20,7 @@ from foundry_tui.core.memory.vocabulary import TYPES
 from foundry_tui.tui.text import plain, shown
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList
+from foundry_tui.tui.widgets.type_filter import TypeFilter
 from foundry_tui.tui.workers import deliver, worker_state_changed
 
 Searcher = Callable[[str, str | None], list[Hit]]
@@ -56,7 +57,7 @@ class SearchPane(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
             yield Input(placeholder="search facts as an agent would…", id="query")
-            yield Select([(t, t) for t in TYPES], prompt="any type", id="type-filter")
+            yield TypeFilter(TYPES, "any type", id="type-filter")
         yield SearchResults(id="results")
 
     @property
@@ -64,15 +65,13 @@ class SearchPane(Vertical):
         return self.query_one("#query", Input).value
 
     @on(Input.Changed, "#query")
-    @on(Select.Changed, "#type-filter")
+    @on(TypeFilter.Changed, "#type-filter")
     def _criteria_changed(self) -> None:
         self.refresh_results()
 
     def refresh_results(self) -> None:
         """Search again with the current query and filter (after typing or a change on disk)."""
-        selected = self.query_one("#type-filter", Select).value
-        ftype = selected if isinstance(selected, str) else None
-        self._search(self.query_text, ftype)
+        self._search(self.query_text, self.query_one("#type-filter", TypeFilter).value)
 
     @work(thread=True, exclusive=True, group="search", name="Search failed", exit_on_error=False)
     def _search(self, query: str, ftype: str | None) -> Searched:

@@ -145,7 +145,7 @@ async def test_early_paint_is_the_full_load_paint(tmp_path: Path, monkeypatch: p
         show(self, view, show_inactive)
 
         def painted() -> None:  # as drawn, once laid out (with its scroll bar)
-            counts = str(self.screen.query_one(StatusHeader).query_one("#counts").render())
+            counts = self.screen.query_one(StatusHeader).part("counts")
             paints.append((view.inactive is None, rendered(self), self.highlighted, self.border_subtitle, counts))
 
         self.call_after_refresh(painted)

@@ -20,6 +20,7 @@ from foundry_tui.core.trust.proposals import list_proposals
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.screens.approvals import ApprovalsScreen
 from foundry_tui.tui.screens.confirm import ConfirmScreen
+from foundry_tui.tui.widgets.status_header import StatusHeader
 
 from .helpers import TODAY
 from .tui_helpers import notifications, open_mode, press, settle, snapshot_steps
@@ -59,7 +60,7 @@ async def test_approve_a_proposal_after_confirming(demo_root: Path) -> None:
     app = _app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert "2 proposals pending (F9)" in str(app.screen.query_one("#pending-count", Label).render())
+        assert "2 proposals pending (F9)" in app.screen.query_one(StatusHeader).part("pending")
         await _open(pilot)
         assert isinstance(app.screen, ApprovalsScreen)
         title = str(app.screen.query_one("#approvals-title", Label).render())
@@ -123,7 +124,7 @@ async def test_a_write_from_the_tui_by_an_untrusted_person_parks(demo_root: Path
         await pilot.press("ctrl+s")  # confirm
         await settle(pilot)
         assert any("parked: prop-0003 (user:bob is not trusted" in m for m in notifications(pilot))
-        assert "3 proposals pending (F9)" in str(app.screen.query_one("#pending-count", Label).render())
+        assert "3 proposals pending (F9)" in app.screen.query_one(StatusHeader).part("pending")
     assert [p.would_do for p in list_proposals(Project(demo_root).layout)][-1] == "created"
     assert not (demo_root / ".foundry/memory/facts/fact-0017.md").exists()
 

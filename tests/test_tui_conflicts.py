@@ -10,13 +10,14 @@ from typing import Any
 
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Label, Select, Static
+from textual.widgets import Select, Static
 
 from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.screens.curator import CuratorScreen
 from foundry_tui.tui.screens.doctor import DoctorScreen
 from foundry_tui.tui.screens.resolve import ResolveScreen
+from foundry_tui.tui.widgets.status_header import StatusHeader
 
 from .helpers import write
 from .tui_helpers import Steps, make_app, notifications, open_mode, option_ids, press, select, settle, snapshot_steps
@@ -59,7 +60,7 @@ async def test_d_opens_the_doctor_the_header_counts(demo_root: Path) -> None:
     app = make_app(_with_a_contradiction(demo_root))
     async with app.run_test(size=SIZE) as pilot:
         await _open_tab(pilot)
-        assert "doctor: 2 problems (d)" in str(app.screen.query_one("#doctor-status", Label).render())
+        assert "doctor: 2 problems (d)" in app.screen.query_one(StatusHeader).part("doctor")
         await press(pilot, "d")
         assert isinstance(app.screen, DoctorScreen)
         assert "warn  contradictions: 1 pair of active facts disagree" in str(

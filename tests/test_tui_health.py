@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Label, OptionList, Static, TabbedContent
+from textual.widgets import DataTable, OptionList, Static, TabbedContent
 
 from foundry_tui.core.artefacts.health import NO_EVENTS
 from foundry_tui.core.init import init_project
@@ -111,10 +111,10 @@ async def test_every_screen_carries_the_header(demo_root: Path) -> None:
         for key in ("f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9"):
             await press(pilot, key)
             header = app.screen.query_one(StatusHeader)
-            assert str(header.query_one("#counts", Label).render()) == "13 active / 16 facts", key
-            assert str(header.query_one("#gauge-figures", Label).render()) == "~404/4000 tokens", key
+            assert header.part("counts") == "13 active / 16 facts", key
+            assert header.part("gauge-figures") == "~404/4000 tokens", key
         await press(pilot, "f3")
-        assert str(app.screen.query_one("#count-waves", Label).render()) == "2 waves"
+        assert app.screen.query_one(StatusHeader).part("count-waves") == "2 waves"
 
 
 def test_health_screen_on_the_demo(snap_compare: Compare, demo_repo: Path) -> None:

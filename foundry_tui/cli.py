@@ -7,27 +7,41 @@ and 2 on bad usage, with a one-line error on stderr and never a traceback.
 
 from __future__ import annotations
 
-import argparse
+import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from foundry_tui.core.errors import FoundryError, InputError
 
-Handler = Callable[[argparse.Namespace], int]
+# argparse (with gettext) is imported where a parser is built: a plain `foundry tui`
+# (`_plain_tui`) reaches the app without it.
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+
+    Handler = Callable[[argparse.Namespace], int]
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit code 2."""
+@functools.cache
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
 
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+    class _Parser(argparse.ArgumentParser):
+        """argparse, but a usage error is one line on stderr and exit code 2."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    return _Parser
 
 
 def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    import argparse
+
     # Sub-parsers default to SUPPRESS so an option given before the subcommand is not reset.
     default: Any = None if top else argparse.SUPPRESS
     parser.add_argument(
@@ -547,10 +561,10 @@ def cmd_prefs_clear(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from foundry_tui.core.memory import vocabulary as vocab
 
-    parser = _Parser(prog="foundry", description="Foundry project memory for AI coding agents.")
+    parser = _parser_class()(prog="foundry", description="Foundry project memory for AI coding agents.")
     _global_options(parser, top=True)
     parser.add_argument("--version", action="version", version=f"foundry {_version()}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_parser_class())
 
     def sub(group: Any, name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = group.add_parser(name, help=help_text, description=help_text)
@@ -725,7 +739,7 @@ def _group(commands: Any, name: str, help_text: str) -> Any:
     parser = commands.add_parser(name, help=help_text, description=help_text)
     _global_options(parser, top=False)
     parser.set_defaults(handler=lambda _a: _missing(parser))
-    return parser.add_subparsers(dest=f"{name}_command", metavar="ACTION", parser_class=_Parser)
+    return parser.add_subparsers(dest=f"{name}_command", metavar="ACTION", parser_class=_parser_class())
 
 
 def _missing(parser: argparse.ArgumentParser) -> int:
@@ -779,7 +793,8 @@ def _call(handler: Handler, args: argparse.Namespace) -> int:
 def _plain_tui(argv: list[str]) -> argparse.Namespace | None:
     """`foundry tui` with nothing but --root, --today and --no-watch (before or after `tui`):
     the namespace argparse would make, without building the whole command line (about 40 ms
-    of the first paint). None for anything else, which argparse handles, errors included."""
+    of the first paint) or importing argparse. None for anything else, which argparse
+    handles, errors included."""
     values: dict[str, Any] = {"root": None, "today": None, "no_watch": False}
     words: list[str] = []
     items = iter(argv)
@@ -799,7 +814,8 @@ def _plain_tui(argv: list[str]) -> argparse.Namespace | None:
             words.append(item)
     if words != ["tui"]:
         return None
-    return argparse.Namespace(**values, demo=False, command="tui", at=None, handler=cmd_tui)
+    # The handlers read a namespace's attributes only: argparse's own is not needed.
+    return cast("argparse.Namespace", SimpleNamespace(**values, demo=False, command="tui", at=None, handler=cmd_tui))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

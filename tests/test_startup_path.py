@@ -1,5 +1,6 @@
 """The start-up path (`foundry_tui/startup_path.py`): what `foundry mcp` and each hook import
-before they answer, measured in a real subprocess at the moment of the first byte written."""
+before they answer, measured in a real subprocess at the moment of the first byte written;
+and that a plain `foundry tui` reaches its app without argparse."""
 
 from __future__ import annotations
 
@@ -114,3 +115,43 @@ def test_mcp_imports_only_its_start_up_path_before_initialize(demo_root: Path) -
 def test_hooks_import_only_their_start_up_path(demo_root: Path, event: str) -> None:
     modules = _modules_at_first_answer(demo_root, ["hook", event], json.dumps(HOOK_EVENTS[event]))
     _check(modules, startup_path.HOOKS, startup_path.SESSION_START_ALSO if event == "session-start" else ())
+
+
+# Runs the launcher's `foundry tui …` up to the app's run (not run: there is no terminal),
+# recording the modules loaded by then and what cmd_tui was given.
+TUI_PROBE = r"""
+import json, sys
+from foundry_tui.tui.app import FoundryApp
+
+def run(self, *args, **kwargs):
+    sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\n")
+
+FoundryApp.run = run
+from foundry_tui.launcher import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [["tui"], ["--root", "{root}", "tui", "--no-watch"], ["tui", "--today=2026-11-30", "--root={root}"]]
+)
+def test_a_plain_tui_imports_no_argparse_before_the_app_runs(demo_root: Path, args: list[str]) -> None:
+    """A plain `foundry tui` (cli._plain_tui) reaches the app without argparse (nor gettext,
+    which only argparse imports); anything else still goes through argparse, errors included."""
+    argv = [arg.replace("{root}", str(demo_root)) for arg in args]
+    proc = subprocess.run(
+        [sys.executable, "-c", TUI_PROBE, *argv], capture_output=True, text=True, timeout=60, cwd=demo_root
+    )
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    modules = json.loads(line.removeprefix("MODULES "))
+    assert "foundry_tui.tui.preload" in modules and "foundry_tui.cli" in modules
+    assert "argparse" not in modules and "gettext" not in modules
+    # Not plain: argparse makes the same one-line errors and exit codes as before.
+    bad = subprocess.run(
+        [sys.executable, "-c", TUI_PROBE, "tui", "--root"], capture_output=True, text=True, timeout=60, cwd=demo_root
+    )
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "foundry tui: error: argument --root: expected one argument (see `foundry tui --help`)\n",
+    )

@@ -461,6 +461,9 @@ def root_label(root: Path) -> str:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
+    from foundry_tui.tui import collector
+
+    collector.pause()  # until the first screen is drawn: Textual's objects are not garbage
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root)  # a root that does not exist is an error before the app starts

@@ -120,11 +120,12 @@ def test_hooks_import_only_their_start_up_path(demo_root: Path, event: str) -> N
 # Runs the launcher's `foundry tui …` up to the app's run (not run: there is no terminal),
 # recording the modules loaded by then and what cmd_tui was given.
 TUI_PROBE = r"""
-import json, sys
+import gc, json, sys
 from foundry_tui.tui.app import FoundryApp
 
 def run(self, *args, **kwargs):
     sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\n")
+    sys.stderr.write(f"COLLECTING {gc.isenabled()}\n")
 
 FoundryApp.run = run
 from foundry_tui.launcher import main
@@ -147,6 +148,8 @@ def test_a_plain_tui_imports_no_argparse_before_the_app_runs(demo_root: Path, ar
     modules = json.loads(line.removeprefix("MODULES "))
     assert "foundry_tui.tui.preload" in modules and "foundry_tui.cli" in modules
     assert "argparse" not in modules and "gettext" not in modules
+    # The cyclic collector is paused until the first screen is drawn (tui/collector.py).
+    assert "COLLECTING False" in proc.stderr.splitlines()
     # Not plain: argparse makes the same one-line errors and exit codes as before.
     bad = subprocess.run(
         [sys.executable, "-c", TUI_PROBE, "tui", "--root"], capture_output=True, text=True, timeout=60, cwd=demo_root

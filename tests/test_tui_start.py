@@ -5,6 +5,7 @@ changed since the cache was written, the screen ends on what is on disk."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import time
@@ -17,6 +18,7 @@ from rich.segment import Segment
 from foundry_tui.cli import _plain_tui, build_parser
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.views import IndexView, Overview
+from foundry_tui.tui import collector
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.preload import Preload
 from foundry_tui.tui.screens.memory import MemoryScreen
@@ -163,3 +165,85 @@ async def test_the_first_paint_waits_for_a_frame_that_is_shown(tmp_path: Path, w
         patch.setattr(MemoryScreen, "_index_painted", recorded)
         await settled_rows(app_with(preloaded(tmp_path) if with_preload else None, tmp_path))
     assert held_when_painted == [False]
+
+
+@pytest.fixture
+def collector_paused() -> Any:
+    """The cyclic collector paused as `foundry tui` pauses it, and on again afterwards
+    whatever the test did."""
+    collector.pause()
+    assert not gc.isenabled()
+    yield
+    collector.resume()
+    gc.enable()
+
+
+@pytest.mark.parametrize("with_preload", [False, True])
+async def test_the_collector_paused_at_start_runs_again_once_the_index_is_drawn(
+    tmp_path: Path, with_preload: bool, collector_paused: None
+) -> None:
+    generate(tmp_path, 300, 17)
+    warm(tmp_path)
+    enabled_when_drawn: list[bool] = []
+    painted = MemoryScreen._index_painted
+
+    def recorded(self: MemoryScreen, event: Any) -> None:
+        enabled_when_drawn.append(gc.isenabled())
+        painted(self, event)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MemoryScreen, "_index_painted", recorded)
+        app = app_with(preloaded(tmp_path) if with_preload else None, tmp_path)
+        async with app.run_test(size=(160, 45)) as pilot:
+            await settle(pilot)
+            assert enabled_when_drawn == [False], "paused until the first index is drawn"
+            assert gc.isenabled(), "and running again from then on"
+            assert gc.get_freeze_count() > 0, "what was alive then is left out of its passes"
+            assert not collector.paused()
+
+
+async def test_the_empty_screen_resumes_the_collector_too(tmp_path: Path, collector_paused: None) -> None:
+    app = make_app(tmp_path)  # no .foundry: the screen that offers `foundry init`
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert gc.isenabled()
+
+
+async def test_the_collector_runs_again_at_the_latest_after_a_few_seconds(
+    tmp_path: Path, collector_paused: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever becomes of the memory screen's first load (here: it is never drawn)."""
+    import foundry_tui.tui.app as app_module
+
+    generate(tmp_path, 30, 18)
+    monkeypatch.setattr(app_module, "COLLECTOR_PAUSED_AT_MOST", 1.0)
+    monkeypatch.setattr(MemoryScreen, "_index_painted", lambda self, event: None)
+    monkeypatch.setattr(MemoryScreen, "on_memory_screen_files_read", lambda self, event: None)
+    monkeypatch.setattr(MemoryScreen, "on_memory_screen_loaded", lambda self, event: None)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        started = time.monotonic()
+        await settle(pilot)
+        if time.monotonic() - started < 0.9:  # a loaded machine may take longer to settle
+            assert not gc.isenabled()
+        await pilot.pause(1.1)
+        assert gc.isenabled()
+
+
+def test_pause_and_resume_leave_a_collector_that_was_off_alone() -> None:
+    gc.disable()
+    try:
+        collector.pause()
+        assert not collector.paused()
+        collector.resume()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    collector.pause()
+    assert collector.paused() and not gc.isenabled()
+    collector.resume()
+    assert gc.isenabled() and not collector.paused()
+    gc.disable()
+    collector.resume()  # once only: a second call does not turn it on again
+    assert not gc.isenabled()
+    gc.enable()

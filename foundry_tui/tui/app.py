@@ -17,6 +17,7 @@ from textual.worker import Worker
 
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import Caller, resolve_caller
+from foundry_tui.tui import collector
 from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
 from foundry_tui.tui.messages import FilesChanged
 from foundry_tui.tui.workers import worker_state_changed
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from foundry_tui.tui.preload import Preload
 
 IGNORED_PARTS = {"metrics", "scratch"}  # change on every agent call; nothing on screen depends on them
+# The collector paused by `foundry tui` runs again once the memory is drawn, or after this
+# many seconds whatever the screen (the memory screen's first load may have failed).
+COLLECTOR_PAUSED_AT_MOST = 3.0
 
 
 def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -90,6 +94,8 @@ class FoundryApp(App[None]):
         self.root_label = root_label or str(root)
 
     def on_mount(self) -> None:
+        if collector.paused():
+            self.set_timer(COLLECTOR_PAUSED_AT_MOST, collector.resume)
         if self.project.layout.foundry.is_dir():
             # Once the app's own start-up has ended: Textual holds every frame until then, so
             # a screen mounted from here rendered its first frame only to have it thrown away.
@@ -97,6 +103,7 @@ class FoundryApp(App[None]):
             self.call_later(self._open_first)
         else:
             self.push_screen(lazy_screen("empty", "EmptyScreen")())
+            self.call_after_refresh(collector.resume)
 
     def _open_first(self) -> None:
         # Unless a key typed during start-up already switched to another screen.
@@ -104,9 +111,9 @@ class FoundryApp(App[None]):
             self.open_memory()
 
     def open_memory(self) -> None:
-        """Show the memory screen (at start, or once `foundry init` made the memory). It starts
-        the file watcher (`start_watching`) once its first load has read the files: the
-        watcher's imports and setup do not hold up the first paint."""
+        """Show the memory screen (at start, or once `foundry init` made the memory). It calls
+        `memory_drawn` once its first index is on screen (or its first load has read the
+        files): the file watcher's imports and setup do not hold up the first paint."""
         self.switch_mode("memory")
 
     def delay_update(self, delay: float = 0.05) -> None:
@@ -127,8 +134,11 @@ class FoundryApp(App[None]):
         preload, self._preload = self._preload, None
         return preload.view() if preload is not None else None
 
-    def start_watching(self) -> None:
-        """Watch the files from now on (once; not with `watch=False`)."""
+    def memory_drawn(self) -> None:
+        """The memory screen's first index is drawn: start what waited for it. The cyclic
+        collector, if `foundry tui` paused it (tui/collector.py), runs again, and the files
+        are watched from now on (once; not with `watch=False`)."""
+        collector.resume()
         if self.watch_enabled and not self._watching:
             self._watching = True
             self.watch_files()

@@ -154,14 +154,14 @@ class MemoryScreen(FoundryScreen[None]):
         index.when_drawn(lambda: self._index_painted(painted))
 
     def _index_painted(self, painted: threading.Event) -> None:
-        self.foundry.start_watching()
+        self.foundry.memory_drawn()
         painted.set()
 
     def on_memory_screen_files_read(self, _event: FilesRead) -> None:
-        self.foundry.start_watching()
+        self.foundry.memory_drawn()
 
     def on_memory_screen_loaded(self, event: Loaded) -> None:
-        self.foundry.start_watching()  # already, unless the early index was never drawn
+        self.foundry.memory_drawn()  # already, unless the early index was never drawn
         self.overview = event.overview
         self.call_after_refresh(self._after_paint)
         message = event.summary or (event.overview.changes.summary() if event.announce else "")

@@ -22,7 +22,9 @@ Cell = tuple[str, object, object, bool]
 APP_CSS = str(Path(foundry_tui.tui.__file__).parent / "app.tcss")  # the header's styles
 
 # The header as it was (a Horizontal of Labels and a ProgressBar, styled by these rules),
-# kept here only as the reference the one widget is drawn against.
+# kept here only as the reference the one widget is drawn against; with one fix: the old
+# rules left the ProgressBar's Bar at Textual's default width of 32, cut to the 14 cells
+# shown (a gauge full from 44% of the budget on), and the one widget draws the gauge 14 wide.
 OLD_CSS = """
 OldHeader { height: 1; background: $panel; padding: 0 1; }
 OldHeader Label { margin-right: 2; }
@@ -31,6 +33,7 @@ OldHeader #doctor-status { color: $success; }
 OldHeader #doctor-status.failing { color: $error; text-style: bold; }
 OldHeader #gauge-label { color: $text-muted; margin-right: 1; }
 OldHeader #gauge { width: 14; }
+#gauge Bar { width: 14; }
 OldHeader .screen-count { color: $text-muted; }
 OldHeader #pending-count { color: $warning; }
 """
@@ -139,7 +142,7 @@ async def test_the_parts_show_their_texts() -> None:
         await pilot.pause()
         assert header.part("doctor") == "doctor: ok"
         assert text_of(drawn(app, 0)).startswith(
-            " Foundry · demo  13 active / 16 facts  doctor: ok  index ━━━╺━━━━━━━━━━~404/4000 tokens  "
+            " Foundry · demo  13 active / 16 facts  doctor: ok  index ━╺━━━━━━━━━━━━~404/4000 tokens  "
         )
         with pytest.raises(KeyError):
             header.part("gauge")
@@ -208,7 +211,7 @@ async def test_the_screens_own_figures_come_after_the_gauge_in_the_order_first_s
 
 @pytest.mark.parametrize(
     ("tokens", "budget"),
-    [(0, 4000), (110, 4000), (404, 4000), (875, 4000), (2000, 4000), (3990, 4000), (4000, 4000), (5000, 4000), (0, 0)],
+    [(0, 4000), (150, 4000), (404, 4000), (875, 4000), (2000, 4000), (3990, 4000), (4000, 4000), (5000, 4000), (0, 0)],
 )
 async def test_the_gauge_is_drawn_as_a_progress_bar_of_width_14(tokens: int, budget: int) -> None:
     bar = ProgressBar(total=budget, show_eta=False, show_percentage=False, id="gauge")
@@ -229,6 +232,21 @@ async def test_the_gauge_is_drawn_as_a_progress_bar_of_width_14(tokens: int, bud
             assert header.get_component_rich_style("status-header--bar").color in colours
         if tokens >= budget:
             assert colours == {header.get_component_rich_style("status-header--bar-complete").color}
+
+
+@pytest.mark.parametrize(("tokens", "full_cells"), [(0, 0), (1000, 3), (2000, 7), (2000 * 14 // 16, 6), (3999, 13)])
+async def test_the_gauge_fills_in_proportion_to_the_budget(tokens: int, full_cells: int) -> None:
+    """14 cells for the whole budget (it was a 32-cell bar cut to 14: full from 44% on)."""
+    app = Headers()
+    async with app.run_test(size=(120, 2)) as pilot:
+        header = app.header
+        header.show(MemoryStatus(1, 1, tokens, 4000))
+        await pilot.pause()
+        line = drawn(app, 0)
+        start = text_of(line).index("index ") + len("index ")
+        gauge = line[start : start + GAUGE_WIDTH]
+        filled = header.get_component_rich_style("status-header--bar").color
+        assert sum(1 for char, colour, _bg, _bold in gauge if char == "━" and colour == filled) == full_cells
 
 
 Steps = list[tuple[str, tuple[object, ...]]]

@@ -45,11 +45,7 @@ DOCTOR_AFTER_READ = 0.3  # seconds after the screen's first read: time to show i
 
 GAP = 2  # cells after each part (the Labels' margin-right)
 GAUGE_GAP = 1  # cells between `index` and the gauge
-GAUGE_WIDTH = 14  # the gauge's cells on screen
-# The ProgressBar of width 14 this replaces held Textual's Bar widget at its default width
-# of 32, cut to the 14 cells shown: the bar is drawn 32 cells wide and its first 14 kept,
-# so the gauge looks as it did (full from 14/32 of the budget on).
-GAUGE_DRAWN = 32
+GAUGE_WIDTH = 14  # the gauge's cells on screen: full when the index reaches its budget
 
 
 class StatusHeader(Widget):
@@ -231,21 +227,20 @@ class StatusHeader(Widget):
         """As a ProgressBar of this total and progress gives its Bar (whole half cells)."""
         total = self._total
         percentage = min(max(self._progress / total, 0.0), 1.0) if total else 1.0
-        halves = GAUGE_DRAWN * 2
+        halves = GAUGE_WIDTH * 2
         return int(percentage * halves) / halves
 
     def _gauge(self) -> list[Segment]:
         percentage = self._percentage()
         style = self.get_component_rich_style("status-header--bar" if percentage < 1 else "status-header--bar-complete")
         bar = Bar(
-            highlight_range=(0, GAUGE_DRAWN * percentage),
+            highlight_range=(0, GAUGE_WIDTH * percentage),
             highlight_style=Style.from_color(style.color),
             background_style=Style.from_color(style.bgcolor),
-            width=GAUGE_DRAWN,
+            width=GAUGE_WIDTH,
         )
         console = self.app.console
-        segments = list(console.render(bar, console.options.update_width(GAUGE_DRAWN)))
-        return list(Strip(segments).crop(0, GAUGE_WIDTH))
+        return list(console.render(bar, console.options.update_width(GAUGE_WIDTH)))
 
     def _render_status(self, width: int) -> Strip:
         base = self.rich_style

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from rich.segment import Segment
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,7 +19,7 @@ from textual.widgets import Footer, Input, Label
 import foundry_tui.tui
 from foundry_tui.tui.widgets.key_footer import KeyFooter, _first_char_from
 
-Cell = tuple[str, object, object, bool, bool]
+from .tui_helpers import Cell, drawn, text_of
 
 
 class Keys(App[None]):
@@ -57,29 +56,6 @@ class Field(Input):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+g", "note('g')", "Go")]
 
 
-def cells(strip: list[Segment]) -> list[Cell]:
-    """Each cell of a drawn line: its character, colours, bold and dim (a space's foreground
-    colour is not seen, so it is left out)."""
-    out: list[Cell] = []
-    for segment in strip:
-        style = segment.style
-        for char in segment.text:
-            colour = style.color if style and char != " " else None
-            out.append(
-                (char, colour, style.bgcolor if style else None, bool(style and style.bold), bool(style and style.dim))
-            )
-    return out
-
-
-def drawn_bottom(app: App[None]) -> list[Cell]:
-    """The cells of the bottom line as the app draws it now."""
-    return cells(list(app.screen._compositor.render_strips()[-1]))
-
-
-def text_of(line: list[Cell]) -> str:
-    return "".join(cell[0] for cell in line)
-
-
 @asynccontextmanager
 async def unfocused(width: int) -> AsyncIterator[tuple[Keys, Pilot[None]]]:
     """The test app, `width` columns wide, with nothing focused (the app's keys in the footer)."""
@@ -99,7 +75,7 @@ async def bottom_line(footer: Widget, width: int, focus_field: bool = False) -> 
             app.set_focus(None)
         await pilot.pause()
         await pilot.pause()
-        return drawn_bottom(app)
+        return drawn(app, -1)
 
 
 @pytest.mark.parametrize("width", [100, 60, 30])
@@ -135,7 +111,7 @@ async def test_keys_are_there_when_it_mounts_and_follow_the_focus() -> None:
 
 async def test_a_click_presses_the_key_and_a_disabled_one_does_nothing() -> None:
     async with unfocused(100) as (app, pilot):
-        text = text_of(drawn_bottom(app))
+        text = text_of(drawn(app, -1))
         await pilot.click(KeyFooter, offset=(text.index("Beta"), 0))
         await pilot.click(KeyFooter, offset=(text.index("Off"), 0))
         await pilot.click(KeyFooter, offset=(text.index("Alpha"), 0))
@@ -145,26 +121,26 @@ async def test_a_click_presses_the_key_and_a_disabled_one_does_nothing() -> None
 
 async def test_hover_highlights_the_key_and_shows_its_tooltip() -> None:
     async with unfocused(100) as (app, pilot):
-        before = drawn_bottom(app)
+        before = drawn(app, -1)
         text = text_of(before)
         at = text.index("Beta")
         await pilot.hover(KeyFooter, offset=(at, 0))
         await pilot.pause()
         footer = app.query_one(KeyFooter)
         assert footer.tooltip == "the second letter"
-        after = drawn_bottom(app)
+        after = drawn(app, -1)
         assert after[at][2] != before[at][2]  # the hovered key's background
         assert after[text.index("Alpha")] == before[text.index("Alpha")]
 
 
 async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit() -> None:
     async with unfocused(30) as (app, pilot):
-        first = text_of(drawn_bottom(app))
+        first = text_of(drawn(app, -1))
         await pilot.mouse_down(KeyFooter, offset=(1, 0))  # (a press, not a scroll: "a" runs)
         footer = app.query_one(KeyFooter)
         footer._scroll_keys(4)
         await pilot.pause()
-        scrolled = text_of(drawn_bottom(app))
+        scrolled = text_of(drawn(app, -1))
         assert first.startswith(" a Alpha ")
         assert scrolled.startswith("lpha  b Beta")
         assert scrolled.rstrip().endswith("▏^p palette")
@@ -175,7 +151,7 @@ async def test_at_a_narrow_width_the_palette_key_is_what_a_click_on_it_finds() -
     """Keys that run on under the palette's key are cut where it starts: a click on
     `▏^p palette` opens the palette, it does not press the key drawn beneath it."""
     async with unfocused(30) as (app, pilot):
-        text = text_of(drawn_bottom(app))
+        text = text_of(drawn(app, -1))
         footer = app.query_one(KeyFooter)
         for x in range(text.index("▏"), len(text.rstrip())):
             assert footer.key_at(x) is footer.palette, x

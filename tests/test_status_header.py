@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rich.segment import Segment
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
@@ -17,7 +16,7 @@ from foundry_tui.core.memory.status import MemoryStatus
 from foundry_tui.tui.text import plain
 from foundry_tui.tui.widgets.status_header import GAUGE_WIDTH, StatusHeader
 
-Cell = tuple[str, object, object, bool]
+from .tui_helpers import drawn, text_of
 
 APP_CSS = str(Path(foundry_tui.tui.__file__).parent / "app.tcss")  # the header's styles
 
@@ -97,26 +96,6 @@ class Headers(App[None]):
     def compose(self) -> ComposeResult:
         yield self.header
         yield from self.others
-
-
-def cells(strip: list[Segment]) -> list[Cell]:
-    """Each cell of a drawn line: its character, colours and bold (a space's foreground
-    colour is not seen, so it is left out)."""
-    out: list[Cell] = []
-    for segment in strip:
-        style = segment.style
-        for char in segment.text:
-            colour = style.color if style and char != " " else None
-            out.append((char, colour, style.bgcolor if style else None, bool(style and style.bold)))
-    return out
-
-
-def drawn(app: App[None], row: int) -> list[Cell]:
-    return cells(list(app.screen._compositor.render_strips()[row]))
-
-
-def text_of(line: list[Cell]) -> str:
-    return "".join(cell[0] for cell in line)
 
 
 def report(*statuses: str) -> DoctorReport:
@@ -224,8 +203,8 @@ async def test_the_gauge_is_drawn_as_a_progress_bar_of_width_14(tokens: int, bud
         await pilot.pause()
         line = text_of(drawn(app, 0))
         start = line.index("index ") + len("index ")
-        ours = [(char, colour) for char, colour, _bg, _bold in drawn(app, 0)[start : start + GAUGE_WIDTH]]
-        theirs = [(char, colour) for char, colour, _bg, _bold in drawn(app, 1)[:GAUGE_WIDTH]]
+        ours = [(char, colour) for char, colour, _bg, _bold, _dim in drawn(app, 0)[start : start + GAUGE_WIDTH]]
+        theirs = [(char, colour) for char, colour, _bg, _bold, _dim in drawn(app, 1)[:GAUGE_WIDTH]]
         assert ours == theirs
         colours = {colour for _char, colour in ours}
         if 0 < tokens < budget:
@@ -246,7 +225,7 @@ async def test_the_gauge_fills_in_proportion_to_the_budget(tokens: int, full_cel
         start = text_of(line).index("index ") + len("index ")
         gauge = line[start : start + GAUGE_WIDTH]
         filled = header.get_component_rich_style("status-header--bar").color
-        assert sum(1 for char, colour, _bg, _bold in gauge if char == "━" and colour == filled) == full_cells
+        assert sum(1 for char, colour, _bg, _bold, _dim in gauge if char == "━" and colour == filled) == full_cells
 
 
 Steps = list[tuple[str, tuple[object, ...]]]

@@ -8,6 +8,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rich.segment import Segment
+from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.worker import WorkerCancelled, WorkerFailed
@@ -113,3 +115,30 @@ async def select_artifact(pilot: Pilot[Any], key: str) -> None:
                 await settle(pilot)
                 return
     raise AssertionError(f"{key} is not in the artifacts pane")
+
+
+# A drawn cell: its character, colour (None for a space: its foreground is not seen),
+# background, bold and dim.
+Cell = tuple[str, object, object, bool, bool]
+
+
+def cells(strip: list[Segment]) -> list[Cell]:
+    """Each cell of a drawn line (a strip's segments), for comparing what two widgets draw."""
+    out: list[Cell] = []
+    for segment in strip:
+        style = segment.style
+        for char in segment.text:
+            colour = style.color if style and char != " " else None
+            out.append(
+                (char, colour, style.bgcolor if style else None, bool(style and style.bold), bool(style and style.dim))
+            )
+    return out
+
+
+def drawn(app: App[Any], row: int) -> list[Cell]:
+    """The cells of one line of the app's screen as it is drawn now (-1: the bottom line)."""
+    return cells(list(app.screen._compositor.render_strips()[row]))
+
+
+def text_of(line: list[Cell]) -> str:
+    return "".join(cell[0] for cell in line)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from foundry_tui.core.read_gate import command_reads_facts, tool_reads_facts
@@ -125,6 +125,7 @@ _PIECES = [
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
+@example("cat ~\x00")  # a NUL in a `~user` name: expanduser raised ValueError
 def test_the_judgement_never_raises_on_any_command(tmp_path_factory: pytest.TempPathFactory, command: str) -> None:
     root = tmp_path_factory.getbasetemp()
     found = command_reads_facts(command, root, root)
@@ -138,6 +139,7 @@ def test_the_judgement_never_raises_on_any_command(tmp_path_factory: pytest.Temp
         st.lists(st.sampled_from(_PIECES), max_size=12).map("".join),
     ),
 )
+@example("Read", {"file_path": "~\x00"})  # found by this test: expanduser raised ValueError
 def test_the_tool_judgement_never_raises(
     tmp_path_factory: pytest.TempPathFactory, tool: str, tool_input: dict[str, Any]
 ) -> None:

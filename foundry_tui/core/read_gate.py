@@ -90,9 +90,17 @@ def _match(pattern: list[str], parts: list[str]) -> bool:
     return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match(rest, parts[1:])
 
 
+def _home_expanded(value: str) -> str:
+    """`~` and `~user` expanded as a shell would, or `value` as is when it cannot be."""
+    try:
+        return os.path.expanduser(value)
+    except ValueError:  # a NUL in a `~user` name: no such user (and no file is named so)
+        return value
+
+
 def _relative_parts(value: str, cwd: Path, root: Path) -> list[str] | None:
     """`value` (relative to cwd, `..` folded lexically) as case-folded parts relative to root."""
-    path = Path(os.path.normpath(cwd / os.path.expanduser(value)))
+    path = Path(os.path.normpath(cwd / _home_expanded(value)))
     try:
         rel = path.relative_to(root)
     except ValueError:
@@ -146,7 +154,7 @@ def path_reaches_facts(value: str, cwd: Path, facts: _Facts, recursive: bool) ->
 def _expand(value: str, cwd: Path, root: Path) -> list[str]:
     """The paths a shell would give for `value` (glob expanded against the disk, inside the
     root only and without `**` descent, at most MAX_GLOB_MATCHES), or it as is."""
-    path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+    path = os.path.normpath(os.path.join(cwd, _home_expanded(value)))
     if not any(c in value for c in _GLOB_CHARS) or not (path + os.sep).startswith(str(root) + os.sep):
         return [path]
     import glob
@@ -354,7 +362,7 @@ def command_reads_facts(command: str, cwd: Path, root: Path) -> str | None:
             program, args = _program(simple)
             if program in ("cd", "pushd"):
                 target = next((a for a in args if not a.startswith("-")), "~")
-                where = Path(os.path.normpath(where / os.path.expanduser(target)))
+                where = Path(os.path.normpath(where / _home_expanded(target)))
                 continue
             later = [_program(c)[0] for c in pipeline[position + 1 :]]
             piped_to_reader = any(p in _READERS or p in ("xargs", "while", "read") for p in later) or any(

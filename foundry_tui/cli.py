@@ -464,6 +464,13 @@ def cmd_tui(args: argparse.Namespace) -> int:
     from foundry_tui.tui import collector
 
     collector.pause()  # until the first screen is drawn: Textual's objects are not garbage
+    try:
+        return _tui(args)
+    finally:  # an error before the app ran, or an app that ended before its first screen
+        collector.resume()
+
+
+def _tui(args: argparse.Namespace) -> int:
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root)  # a root that does not exist is an error before the app starts

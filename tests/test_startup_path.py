@@ -120,14 +120,28 @@ def test_hooks_import_only_their_start_up_path(demo_root: Path, event: str) -> N
 # Runs the launcher's `foundry tui …` up to the app's run (not run: there is no terminal),
 # recording the modules loaded by then and what cmd_tui was given.
 TUI_PROBE = r"""
-import gc, json, sys
-from foundry_tui.tui.app import FoundryApp
+import builtins, gc, json, sys
+
+real_import = builtins.__import__
+textual_with_gc = []
 
 def run(self, *args, **kwargs):
     sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\n")
     sys.stderr.write(f"COLLECTING {gc.isenabled()}\n")
+    sys.stderr.write(f"TEXTUAL IMPORTED COLLECTING {textual_with_gc[:1]}\n")
 
-FoundryApp.run = run
+def probe(name, *args, **kwargs):
+    # Whether the collector ran when Textual was first imported; FoundryApp.run replaced
+    # once its module is loaded (the launcher imports it itself, as for real).
+    if name.split(".")[0] == "textual" and "textual" not in sys.modules:
+        textual_with_gc.append(gc.isenabled())
+    module = real_import(name, *args, **kwargs)
+    app = sys.modules.get("foundry_tui.tui.app")
+    if app is not None and hasattr(app, "FoundryApp") and app.FoundryApp.run is not run:
+        app.FoundryApp.run = run
+    return module
+
+builtins.__import__ = probe
 from foundry_tui.launcher import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -148,8 +162,10 @@ def test_a_plain_tui_imports_no_argparse_before_the_app_runs(demo_root: Path, ar
     modules = json.loads(line.removeprefix("MODULES "))
     assert "foundry_tui.tui.preload" in modules and "foundry_tui.cli" in modules
     assert "argparse" not in modules and "gettext" not in modules
-    # The cyclic collector is paused until the first screen is drawn (tui/collector.py).
+    # The cyclic collector is paused before Textual is imported, until the first screen is
+    # drawn (tui/collector.py).
     assert "COLLECTING False" in proc.stderr.splitlines()
+    assert "TEXTUAL IMPORTED COLLECTING [False]" in proc.stderr.splitlines()
     # Not plain: argparse makes the same one-line errors and exit codes as before.
     bad = subprocess.run(
         [sys.executable, "-c", TUI_PROBE, "tui", "--root"], capture_output=True, text=True, timeout=60, cwd=demo_root

@@ -6,33 +6,34 @@ that live as long as the app, and the collector scans them again and again meanw
 scans miss the caches). `foundry tui` pauses it before it imports Textual; the app resumes
 it once the first screen is drawn, after moving everything alive then out of its sight
 (`gc.freeze`: later collections skip those objects). Only `cmd_tui` pauses it: an app made
-in a test or by another program keeps the collector as it found it.
+in a test or by another program keeps the collector as it found it. The pause is one hold
+of `core.collector_hold`, which the store's loads and the index rows take too, so that
+threads holding and releasing it at once never leave it off.
 
 This module imports no Textual: it runs before Textual is imported.
 """
 
 from __future__ import annotations
 
-import gc
+from foundry_tui.core import collector_hold
 
 _paused = False
 
 
 def pause() -> None:
-    """Stop automatic collections until `resume` (nothing to do if they are off already)."""
+    """Hold automatic collections off until `resume` (once; later calls do nothing)."""
     global _paused
-    if gc.isenabled():
-        gc.disable()
+    if not _paused:
         _paused = True
+        collector_hold.hold()
 
 
 def resume() -> None:
-    """Start them again if `pause` stopped them (once; later calls do nothing)."""
+    """End the pause, freezing what is alive now (once; later calls do nothing)."""
     global _paused
     if _paused:
         _paused = False
-        gc.freeze()
-        gc.enable()
+        collector_hold.release(freeze=True)
 
 
 def paused() -> bool:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import gc
 import itertools
 import math
 import operator
@@ -23,6 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, KeysView, Sequence
 from typing import Any
 
+from foundry_tui.core.collector_hold import held
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation import claims
 from foundry_tui.core.memory.facts import Fact, id_order
@@ -760,13 +760,8 @@ class DupeFinder:
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off while a scan builds its many small sets and dicts (it
     would only re-scan them, at 100,000 facts for seconds); they hold no cycles."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with held():
         yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def group(candidates: Iterable[Candidate]) -> list[list[str]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import datetime as _dt
-import gc
 import itertools
 import os
 import stat
@@ -18,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
+from foundry_tui.core.collector_hold import hold, release
 from foundry_tui.core.memory import cache as _cache
 from foundry_tui.core.memory.facts import (
     MAX_FACT_FILE_BYTES,
@@ -238,8 +238,7 @@ class FactStore:
             snapshot.close()
 
     def _materialise_from(self, snapshot: Snapshot) -> None:
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
+        hold()
         try:
             if self._entries or self._lookups is not None:
                 for name, key, item in snapshot.items():
@@ -261,9 +260,7 @@ class FactStore:
                     self._broken[name] = broken
             self._max_number = None
         finally:
-            gc.freeze()
-            if gc_was_enabled:
-                gc.enable()
+            release(freeze=True)
 
     def _stat_all(self) -> tuple[list[str], list[int]]:
         """Every fact file name, sorted, and their stat keys flattened (mtime_ns, size, inode)."""
@@ -310,16 +307,13 @@ class FactStore:
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
         # Loading builds many small objects at once; the cyclic GC would only re-scan them.
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
+        hold()
         try:
             return self._refresh()
         finally:
             # The loaded facts live as long as the process and hold no cycles: moving them
             # out of the collector's sight saves a full collection pass over them later.
-            gc.freeze()
-            if gc_was_enabled:
-                gc.enable()
+            release(freeze=True)
 
     def _refresh(self) -> Changes:
         self.layout.check_inside(self.layout.facts_dir)  # a facts folder linked out of the root is refused by name

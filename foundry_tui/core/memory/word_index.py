@@ -19,11 +19,11 @@ a class: the cost of a query grows with its terms, not with how many facts they 
 
 from __future__ import annotations
 
-import gc
 import re
 from array import array
 from collections.abc import Iterable, Mapping
 
+from foundry_tui.core.collector_hold import hold, release
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.search import (
     CONFIDENCE_MULTIPLIER,
@@ -269,8 +269,7 @@ class SearchIndex:
             self._build(facts)
             self.generation = generation
             return
-        gc_was_enabled = gc.isenabled()
-        gc.disable()  # many small objects at once: the cyclic GC would only re-scan them
+        hold()  # many small objects at once: the cyclic GC would only re-scan them
         self._bulk = True
         try:
             for fact_id in [i for i in self._indexed if i not in facts]:
@@ -282,15 +281,13 @@ class SearchIndex:
         finally:
             self._bulk = False
             self._compact()
-            if gc_was_enabled:
-                gc.enable()
+            release()
         self.generation = generation
 
     def _build(self, facts: Mapping[str, Fact]) -> None:
         """Index `facts` into an empty index: what add() does for each, with each word's
         numbers gathered in a list first and made compact once (the first build at start)."""
-        gc_was_enabled = gc.isenabled()
-        gc.disable()  # many small lists at once: the cyclic GC would only re-scan them
+        hold()  # many small lists at once: the cyclic GC would only re-scan them
         try:
             gathered: tuple[dict[str, list[int]], ...] = ({}, {}, {})
             classes: dict[tuple[str, str], list[int]] = {}
@@ -320,8 +317,7 @@ class SearchIndex:
             for key, numbers in classes.items():
                 self._classes[key] = bits_of(numbers)
         finally:
-            if gc_was_enabled:
-                gc.enable()
+            release()
         self._vocabulary = None
         self._retired_bits = None  # worked out from _replaced and _expiring when first asked
         self._expired = None

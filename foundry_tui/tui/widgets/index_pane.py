@@ -3,7 +3,6 @@ budget line where the budget cuts the index and the omitted entries dimmed below
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from functools import partial
 
@@ -11,6 +10,7 @@ from rich.text import Text
 from textual.app import App
 from textual.strip import Strip
 
+from foundry_tui.core.collector_hold import held
 from foundry_tui.core.memory.views import IndexView
 from foundry_tui.tui.text import shown
 from foundry_tui.tui.theme import ThemeColours
@@ -70,14 +70,8 @@ class IndexPane(RowList):
         # and then leaves them out of its passes (they hold no cycles: freed by their counts,
         # as the store's loaded facts are), which at 100,000 facts took the first paint's frame
         # a collection or two of them.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with held(freeze=True):
             self._show(view, show_inactive)
-        finally:
-            gc.freeze()
-            if collecting:
-                gc.enable()
 
     def _show(self, view: IndexView, show_inactive: bool) -> None:
         error = ThemeColours.of(self.app).error

@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.pilot import Pilot
+from textual import events
+from textual.color import Color
+from textual.pilot import Pilot, _get_mouse_message_arguments
+from textual.widget import Widget
 
 from foundry_tui.tui.widgets.search_pane import SearchPane
 from foundry_tui.tui.widgets.type_filter import TypeFilter
@@ -116,3 +119,67 @@ async def test_a_click_on_a_type_chooses_it(demo_root: Path) -> None:
         assert option_ids(pilot, "#results") == ["fact-0015"]
         pane = pilot.app.screen.query_one(SearchPane)
         assert pane.border_subtitle == "1 hits"
+
+
+async def _real_click(pilot: Pilot[Any], widget: Widget, offset: tuple[int, int] = (0, 0)) -> None:
+    """A click as a terminal sends it: the app gets a mouse-down and a mouse-up and makes
+    the click itself (Pilot's `click` skips the app's own handling, where Textual drops a
+    click that a widget asked to suppress)."""
+    arguments = _get_mouse_message_arguments(widget, offset, button=1)
+    for event in (events.MouseDown, events.MouseUp):
+        pilot.app.post_message(event(**arguments))
+        await pilot.pause(0.05)
+    await settle(pilot)
+
+
+async def test_letters_typed_in_the_open_list_pick_a_type_and_run_no_command(demo_root: Path) -> None:
+    """Select's list takes printable keys for its search: q does not quit, x does not offer
+    to retire the fact, d does not open the doctor while the list is open."""
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search(pilot, "orders")
+        type_filter = _filter(pilot)
+        type_filter.focus()
+        await press(pilot, "enter")
+        screen = pilot.app.screen
+        await press(pilot, "q", "x", "d")
+        assert pilot.app.is_running and pilot.app.screen is screen and _list_shown(pilot)
+        options = pilot.app.screen.query_one(TypeOptions)
+        await pilot.pause(0.8)  # a new search after a pause, as in Select
+        await press(pilot, "r")
+        assert options.highlighted == 5  # risk
+        await press(pilot, "enter")
+        assert type_filter.value == "risk"
+        assert option_ids(pilot, "#results") == ["fact-0015"]
+
+
+async def test_a_click_on_the_box_closes_the_open_list_and_one_on_its_border_keeps_it(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        type_filter = _filter(pilot)
+        await _real_click(pilot, type_filter)
+        assert _list_shown(pilot)
+        options = pilot.app.screen.query_one(TypeOptions)
+        await _real_click(pilot, options, (3, 0))  # its top border: not a choice
+        assert _list_shown(pilot) and _focused(pilot) is options
+        await _real_click(pilot, type_filter)  # the box again: closed, as Select closes
+        assert not _list_shown(pilot)
+        assert _focused(pilot) is type_filter
+        assert type_filter.value is None
+
+
+async def test_the_open_list_is_as_wide_as_the_box_with_the_focused_border(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        type_filter = _filter(pilot)
+        type_filter.focus()
+        await press(pilot, "enter")
+        options = pilot.app.screen.query_one(TypeOptions)
+        assert options.region.width == type_filter.region.width
+        assert options.region.x == type_filter.region.x
+        assert options.region.y == type_filter.region.y + type_filter.region.height
+        assert pilot.app.screen.region.contains_region(options.region)
+        focused_border = Color.parse(pilot.app.theme_variables["border"])
+        assert options.styles.border_top == ("tall", focused_border)

@@ -99,7 +99,12 @@ class TypeFilter(Widget, can_focus=True):
         else:
             options = TypeOptions(Option(Text(self.prompt, style="dim")), *(Option(t) for t in self.types))
             self.mount(options)
-        options.highlighted = 0 if self.value is None else self.types.index(self.value) + 1
+        # Under the box, from its left edge and as wide as it: the list is laid out in the box's
+        # content region, inside its border and padding.
+        gutter = self.styles.gutter
+        options.styles.offset = (-gutter.left, self.size.height + gutter.bottom)
+        options.styles.width = self.outer_size.width
+        options.highlighted = self.types.index(self.value) + 1 if self.value in self.types else 0
         options.focus(scroll_visible=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -13,7 +13,6 @@ Pairs that chain are grouped (A~B, B~C: one group). Nothing is merged here.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import itertools
 import math
 import operator
@@ -573,7 +572,7 @@ class DupeFinder:
     """Scores pairs of facts; `scan()` finds every pair over a threshold without comparing all pairs."""
 
     def __init__(self, facts: Sequence[Fact]) -> None:
-        with _collector_paused():
+        with held():  # many small sets and dicts, no cycles: the collector would only re-scan them
             self._build(facts)
 
     def _build(self, facts: Sequence[Fact]) -> None:
@@ -658,7 +657,7 @@ class DupeFinder:
         ids = sorted(self.features, key=id_order)
         if len(ids) <= all_pairs_up_to:
             return {(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]}
-        with _collector_paused():
+        with held():
             return {(ids[i], ids[j]) for i, later in self._index_pairs(ids) for j in later}
 
     def _index_pairs(self, ids: list[str]) -> Iterator[tuple[int, set[int]]]:
@@ -694,7 +693,7 @@ class DupeFinder:
         `candidate_pairs`) that `_quick` scores at least `threshold`. A faster estimate of each
         pair's signals goes first, and only the pairs it cannot rule out are scored exactly."""
         ids = sorted(self.features, key=id_order)
-        with _collector_paused():
+        with held():
             if len(ids) <= ALL_PAIRS_UP_TO:
                 later: Iterable[tuple[int, Iterable[int]]] = ((i, range(i + 1, len(ids))) for i in range(len(ids)))
             else:
@@ -754,14 +753,6 @@ class DupeFinder:
                     overlap = common / (size_a + size_b - common)
                 if 1.0 / (1.0 + exp(-(z + W_TITLES * overlap))) >= threshold:
                     yield a, b
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a scan builds its many small sets and dicts (it
-    would only re-scan them, at 100,000 facts for seconds); they hold no cycles."""
-    with held():
-        yield
 
 
 def group(candidates: Iterable[Candidate]) -> list[list[str]]:

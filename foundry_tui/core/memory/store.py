@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
-from foundry_tui.core.collector_hold import hold, release
+from foundry_tui.core.collector_hold import held
 from foundry_tui.core.memory import cache as _cache
 from foundry_tui.core.memory.facts import (
     MAX_FACT_FILE_BYTES,
@@ -238,29 +238,29 @@ class FactStore:
             snapshot.close()
 
     def _materialise_from(self, snapshot: Snapshot) -> None:
-        hold()
-        try:
-            if self._entries or self._lookups is not None:
-                for name, key, item in snapshot.items():
-                    self._set(name, key, item if isinstance(item, Fact) else BrokenFile(name, item))
-                return
-            # A store filled from nothing but the snapshot: every entry set directly, in one pass.
-            keys, names, entries = snapshot.keys, snapshot.names, self._entries
-            facts = iter(snapshot.all_facts())
-            valid = set(snapshot.positions)
-            for pos, name in enumerate(names):
-                key = (keys[3 * pos], keys[3 * pos + 1], keys[3 * pos + 2])
-                if pos in valid:
-                    fact = next(facts)
-                    entries[name] = (key, fact)
-                    self._facts[fact.id] = fact
-                else:
-                    broken = BrokenFile(name, snapshot.broken[name])
-                    entries[name] = (key, broken)
-                    self._broken[name] = broken
-            self._max_number = None
-        finally:
-            release(freeze=True)
+        with held(freeze=True):
+            self._fill_from(snapshot)
+
+    def _fill_from(self, snapshot: Snapshot) -> None:
+        if self._entries or self._lookups is not None:
+            for name, key, item in snapshot.items():
+                self._set(name, key, item if isinstance(item, Fact) else BrokenFile(name, item))
+            return
+        # A store filled from nothing but the snapshot: every entry set directly, in one pass.
+        keys, names, entries = snapshot.keys, snapshot.names, self._entries
+        facts = iter(snapshot.all_facts())
+        valid = set(snapshot.positions)
+        for pos, name in enumerate(names):
+            key = (keys[3 * pos], keys[3 * pos + 1], keys[3 * pos + 2])
+            if pos in valid:
+                fact = next(facts)
+                entries[name] = (key, fact)
+                self._facts[fact.id] = fact
+            else:
+                broken = BrokenFile(name, snapshot.broken[name])
+                entries[name] = (key, broken)
+                self._broken[name] = broken
+        self._max_number = None
 
     def _stat_all(self) -> tuple[list[str], list[int]]:
         """Every fact file name, sorted, and their stat keys flattened (mtime_ns, size, inode)."""
@@ -307,13 +307,10 @@ class FactStore:
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
         # Loading builds many small objects at once; the cyclic GC would only re-scan them.
-        hold()
-        try:
+        # The loaded facts live as long as the process and hold no cycles: moving them out of
+        # the collector's sight (freeze) saves a full collection pass over them later.
+        with held(freeze=True):
             return self._refresh()
-        finally:
-            # The loaded facts live as long as the process and hold no cycles: moving them
-            # out of the collector's sight saves a full collection pass over them later.
-            release(freeze=True)
 
     def _refresh(self) -> Changes:
         self.layout.check_inside(self.layout.facts_dir)  # a facts folder linked out of the root is refused by name

@@ -207,8 +207,7 @@ class StatusHeader(Widget):
     def notify_style_update(self) -> None:
         """A new theme (or any style change) makes the line as drawn stale."""
         super().notify_style_update()
-        self._line = None
-        self.refresh()
+        self._changed()
 
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width

@@ -1,10 +1,11 @@
 """Near-duplicate detection: quality on the labelled pairs, and the scan's speed at scale
 (a benchmark, not a test).
 
-Quality: tests/data/neardup_fresh.json (159 pairs, all held-out) was written and committed
-before the third pass changed the scorer; everything earlier is tuning data:
+Quality: tests/data/neardup_fresh2.json (229 pairs, all held-out) was written and committed
+before the fourth pass changed the scorer; everything earlier is tuning data:
 tests/data/neardup_labelled.json (200 pairs; its "heldout" part was read while tuning the
-second pass, so it is reported as "seen") and tests/data/neardup_pairs.py. For each set
+second pass, so it is reported as "seen"), neardup_fresh.json (159 pairs, the third pass's
+held-out set, read while tuning the fourth: "seen") and tests/data/neardup_pairs.py. For each set
 this scores the pairs among that set's facts alone and prints precision and recall at the
 default threshold (tests/test_neardup.py keeps the figures; the issue's bar is 0.95 / 0.95).
 
@@ -36,6 +37,7 @@ from tests.data.labelled_pairs import read_labelled
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 LABELLED = DATA / "neardup_labelled.json"
 FRESH = DATA / "neardup_fresh.json"
+FRESH2 = DATA / "neardup_fresh2.json"
 TYPES = ("decision", "convention", "constraint", "domain", "risk", "glossary")
 COMMON = str.split(
     "api service database cache queue order payment customer user tenant invoice billing export job worker "
@@ -97,7 +99,8 @@ def quality() -> None:
     sets = (
         ("tuning", "neardup_labelled.json, tuning part", "tuning", LABELLED),
         ("seen", "neardup_labelled.json, old held-out part (read while tuning)", "heldout", LABELLED),
-        ("held-out", "neardup_fresh.json (never tuned on)", None, FRESH),
+        ("seen", "neardup_fresh.json, the third pass's held-out set (read while tuning)", None, FRESH),
+        ("held-out", "neardup_fresh2.json (never tuned on)", None, FRESH2),
     )
     for name, about, split, path in sets:
         facts, pairs = labelled(split, path)

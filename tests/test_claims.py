@@ -44,7 +44,23 @@ def test_versions_codes_and_the_word_one() -> None:
 def test_names_are_capitalised_mid_sentence_camel_case_or_known_subjects() -> None:
     assert names("Transactional email goes out via Postmark, not Amazon SES.") == {"postmark", "amazon", "ses"}
     assert names("Search is served by OpenSearch on iOS and in production") == {"opensearch", "ios", "production"}
-    assert names("The API returns JSON in UTC. Kafka carries the events.") == set()
+    assert names("The API returns JSON in UTC. The queue carries the events.") == set()
+
+
+def test_known_technologies_are_names_wherever_they_stand_and_however_written() -> None:
+    # At a sentence's start and in lowercase, where the capital tells nothing (fourth pass).
+    assert names("Kafka carries the events. Redis is the broker") == {"kafka", "redis"}
+    assert names("Python code is formatted with black") == {"python"}
+    assert names("we run postgres on aws with terraform") == {"postgres", "aws", "terraform"}
+    assert names("Passwords are hashed with bcrypt") == {"bcrypt"}
+    # Names that are everyday words count only with their capital, at a sentence's start too.
+    assert names("Go services are formatted with gofmt") == {"go", "gofmt"}
+    assert names("long jobs go to a queue on the node pool") == set()
+    # Naming styles as a whole; a hyphenated word otherwise by its first part.
+    assert names("API fields are snake_case, never camelCase") == {"snake_case", "camelcase"}
+    assert names("Flags are evaluated server-side") == set()
+    # Environments say where a claim applies.
+    assert names("Deleting a topic in prod loses data") == {"prod"}
 
 
 SENTENCES = st.sampled_from(

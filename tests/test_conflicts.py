@@ -26,11 +26,13 @@ from foundry_tui.core.trust.principal import Caller, Principal
 from .helpers import TODAY, run_cli, write
 
 LABELLED = Path(__file__).parent / "data" / "conflicts_labelled.json"  # tuning data
-FRESH = Path(__file__).parent / "data" / "conflicts_fresh.json"  # held-out: never tuned on
+FRESH = Path(__file__).parent / "data" / "conflicts_fresh.json"  # the third pass's held-out set, read in the fourth
+FRESH2 = Path(__file__).parent / "data" / "conflicts_fresh2.json"  # held-out: never tuned on
 # The figures (README, benchmarks/bench_conflicts.py); these tests keep them. "Seen": the old
 # held-out part of LABELLED, read while tuning, so no longer a held-out figure.
-HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.82, 0.57
-SEEN_PRECISION, SEEN_RECALL = 1.0, 0.84
+HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.93, 0.11
+SEEN_PRECISION, SEEN_RECALL = 1.0, 0.88
+SEEN_FRESH_PRECISION, SEEN_FRESH_RECALL = 0.86, 0.59
 PG15 = ("PostgreSQL 15 is the production database", "We run 15 in production.\n\n**Why:** the upgrade waits.")
 
 
@@ -52,14 +54,20 @@ def _precision_recall(pairs: list[dict[str, str]]) -> tuple[float, float]:
     return precision, hits / sum(p["label"] == "contradiction" for p in pairs)
 
 
-def test_fresh_held_out_set_is_big_enough() -> None:
-    labels = [p["label"] for p in json.loads(FRESH.read_text(encoding="utf-8"))["pairs"]]
-    assert labels.count("contradiction") >= 40 and labels.count("compatible") >= 40
+@pytest.mark.parametrize(("path", "at_least"), [(FRESH, 40), (FRESH2, 60)])
+def test_fresh_held_out_sets_are_big_enough(path: Path, at_least: int) -> None:
+    labels = [p["label"] for p in json.loads(path.read_text(encoding="utf-8"))["pairs"]]
+    assert labels.count("contradiction") >= at_least and labels.count("compatible") >= at_least
 
 
 def test_held_out_precision_and_recall() -> None:
-    precision, recall = _precision_recall(json.loads(FRESH.read_text(encoding="utf-8"))["pairs"])
+    precision, recall = _precision_recall(json.loads(FRESH2.read_text(encoding="utf-8"))["pairs"])
     assert precision >= HELD_OUT_PRECISION and recall >= HELD_OUT_RECALL, (precision, recall)
+
+
+def test_the_third_pass_held_out_set_seen_while_tuning_the_fourth() -> None:
+    precision, recall = _precision_recall(json.loads(FRESH.read_text(encoding="utf-8"))["pairs"])
+    assert precision >= SEEN_FRESH_PRECISION and recall >= SEEN_FRESH_RECALL, (precision, recall)
 
 
 def test_seen_precision_and_recall() -> None:

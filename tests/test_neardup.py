@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,15 +20,18 @@ from .helpers import run_cli
 
 # The figures on the first labelled set (tests/data/neardup_pairs.py, training data) at the
 # default threshold; this test keeps them. The second set (tests/data/neardup_labelled.json)
-# is tuning data too: its old held-out part was read while tuning ("seen"). The held-out
-# figures are the fresh set's (tests/data/neardup_fresh.json, never tuned on), reported in
-# the README; the bar (0.95 / 0.95) is not met.
+# is tuning data too: its old held-out part was read while tuning ("seen"), and so was the
+# third pass's held-out set (tests/data/neardup_fresh.json) during the fourth. The held-out
+# figures are the fourth pass's fresh set's (tests/data/neardup_fresh2.json, never tuned on),
+# reported in the README; the bar (0.95 / 0.95) is not met.
 MIN_PRECISION = 0.8
 MIN_RECALL = 1.0
-HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.72, 0.65
+HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.55, 0.56
 SEEN_PRECISION, SEEN_RECALL = 0.91, 0.94
+SEEN_FRESH_PRECISION, SEEN_FRESH_RECALL = 0.78, 0.67
 LABELLED = Path(__file__).parent / "data" / "neardup_labelled.json"
 FRESH = Path(__file__).parent / "data" / "neardup_fresh.json"
+FRESH2 = Path(__file__).parent / "data" / "neardup_fresh2.json"
 
 
 def _labelled() -> tuple[DupeFinder, list[tuple[str, str, str]]]:
@@ -167,16 +171,22 @@ def _precision_recall(finder: DupeFinder, pairs: list[tuple[str, str, str]]) -> 
     return len(flagged & true_pairs) / len(flagged), len(flagged & true_pairs) / len(true_pairs)
 
 
-def test_fresh_held_out_set_is_big_with_a_third_hard_and_a_third_duplicates() -> None:
-    pairs = json.loads(FRESH.read_text(encoding="utf-8"))["pairs"]
+@pytest.mark.parametrize(("path", "at_least"), [(FRESH, 150), (FRESH2, 200)])
+def test_fresh_held_out_sets_are_big_with_a_third_hard_and_a_third_duplicates(path: Path, at_least: int) -> None:
+    pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
     labels = [p["label"] for p in pairs]
-    assert len(pairs) >= 150 and {p["split"] for p in pairs} == {"heldout"}
+    assert len(pairs) >= at_least and {p["split"] for p in pairs} == {"heldout"}
     assert 3 * labels.count("hard_negative") >= len(pairs) and 3 * labels.count("duplicate") >= len(pairs)
 
 
 def test_held_out_precision_and_recall_at_the_default_threshold() -> None:
-    precision, recall = _precision_recall(*_split("heldout", FRESH))
+    precision, recall = _precision_recall(*_split("heldout", FRESH2))
     assert precision >= HELD_OUT_PRECISION and recall >= HELD_OUT_RECALL, (precision, recall)
+
+
+def test_the_third_pass_held_out_set_seen_while_tuning_the_fourth() -> None:
+    precision, recall = _precision_recall(*_split("heldout", FRESH))
+    assert precision >= SEEN_FRESH_PRECISION and recall >= SEEN_FRESH_RECALL, (precision, recall)
 
 
 def test_seen_precision_and_recall_at_the_default_threshold() -> None:

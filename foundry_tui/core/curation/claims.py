@@ -73,6 +73,46 @@ SUBJECT_WORDS = _words(
     "production staging development sandbox preview ios android python java javascript typescript kotlin ruby "
     "php rust golang linux windows macos partner"
 )
+# Where a claim applies rather than what it says: two titles naming different ones are about two
+# subjects (prod credentials rotate monthly, staging ones quarterly), not a disagreement.
+ENVIRONMENTS = _words("production prod staging stage development dev sandbox preview")
+# Technologies, vendors and products every engineering team names, lowercase: a name wherever it
+# stands and however it is written ("Redis is the broker", "we run postgres"). General vocabulary
+# of software work, written from no labelled pair; words with an everyday sense are left to their
+# capital (CAPITALISED_NAMES) or out.
+KNOWN_NAMES = _words(
+    # languages, runtimes, frameworks
+    "python java kotlin scala golang rust ruby php perl elixir erlang haskell clojure typescript javascript "
+    "nodejs deno jvm jdk dotnet csharp lua bash powershell react vue angular svelte nextjs nuxt django flask "
+    "fastapi rails laravel symfony nestjs graphql grpc protobuf webassembly wasm "
+    # stores, queues, search
+    "postgres postgresql mysql mariadb sqlite oracle mssql mongodb mongo cassandra dynamodb cockroachdb "
+    "clickhouse bigquery redshift snowflake databricks timescaledb influxdb neo4j redis memcached valkey "
+    "elasticsearch opensearch solr kafka rabbitmq sqs sns kinesis pubsub nats celery sidekiq pgbouncer "
+    "alembic flyway liquibase sqlalchemy prisma hibernate dbt airflow dagster spark flink hadoop "
+    # infrastructure and clouds
+    "aws gcp azure eks gke aks ecs ec2 fargate lambda rds aurora s3 gcs cloudfront cloudflare fastly akamai "
+    "heroku vercel netlify kubernetes k8s docker podman helm terraform pulumi ansible nomad consul istio "
+    "linkerd envoy nginx haproxy traefik argocd flux "
+    # tools of the trade
+    "github gitlab bitbucket jenkins circleci buildkite jira confluence notion slack pagerduty opsgenie "
+    "datadog grafana prometheus loki tempo jaeger zipkin opentelemetry otel sentry bugsnag rollbar splunk "
+    "kibana logstash fluentd newrelic honeycomb pytest unittest jest vitest mocha cypress playwright "
+    "selenium eslint prettier ruff flake8 pylint mypy pyright gofmt rubocop poetry pipenv npm yarn pnpm "
+    "webpack vite esbuild babel storybook renovate dependabot sonarqube snyk "
+    # cryptography
+    "bcrypt scrypt argon2 argon2id pbkdf2 md5 sha1 sha256 sha512 rsa ecdsa ed25519 aes chacha20 hmac jwt "
+    # identity, payments, messaging vendors
+    "okta auth0 keycloak cognito oauth saml oidc ldap stripe adyen braintree paypal twilio sendgrid "
+    "mailgun postmark mailpit mailchimp segment mixpanel amplitude launchdarkly unleash "
+    # platforms and browsers
+    "ios android macos windows linux ubuntu debian alpine chrome firefox safari "
+    # naming styles (a convention that says camelCase against one that says snake_case)
+    "camelcase snake_case kebab-case pascalcase"
+)
+# Names that are also everyday words: a name only when written with a capital, also where a
+# sentence starts ("Go services...", but "jobs go to a queue").
+CAPITALISED_NAMES = _words("go swift node express spring black vault consul spark flux tempo segment oracle")
 NEGATIONS = _words(
     "not no never cannot can't don't doesn't isn't aren't won't mustn't shouldn't nothing none neither nor "
     "without forbidden prohibited disallowed"
@@ -179,7 +219,7 @@ _ONE_UNIT = {"hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week
 _ONE_UNIT |= {"yearly": "year", "annually": "year", "annual": "year", "fortnightly": "2 weeks"}
 _UNIT_NAMES = "|".join(sorted(_UNIT_SIZES, key=len, reverse=True))
 _QUANTITY = re.compile(
-    r"\b(?:(half an?) |(an?|one) |(\d+(?:\.\d+)?)[ -]?|([a-z]+(?:-[a-z]+)?)[ -])(" + _UNIT_NAMES + r")\b"
+    r"\b(?:(half an?) |(an?|one|every) |(\d+(?:\.\d+)?)[ -]?|([a-z]+(?:-[a-z]+)?)[ -])(" + _UNIT_NAMES + r")\b"
 )
 
 
@@ -245,15 +285,27 @@ def names(text: str) -> frozenset[str]:
     acronyms (API, JSON, UTC...) are not names."""
     found = set()
     sentence_start = True
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*|[.!?:;]", text):
+    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*(?:[_-][a-z]+)?|[.!?:;]", text):
         word = match.group()
         if word in ".!?:;":
             sentence_start = True
             continue
         lower = word.lower()
+        if "_" in word or "-" in word:  # snake_case, kebab-case: a name as a whole, else its first part
+            if lower in KNOWN_NAMES:
+                found.add(lower)
+                sentence_start = False
+                continue
+            word = re.split(r"[_-]", word)[0]
+            lower = word.lower()
         inner_capital = any(c.isupper() for c in word[1:])
-        if lower in SUBJECT_WORDS or (
-            lower not in _GENERIC_CAPS and (inner_capital or (word[0].isupper() and not sentence_start))
+        capitalised = word[0].isupper()
+        if (
+            lower in SUBJECT_WORDS
+            or lower in ENVIRONMENTS
+            or lower in KNOWN_NAMES
+            or (capitalised and lower in CAPITALISED_NAMES)
+            or (lower not in _GENERIC_CAPS and (inner_capital or (capitalised and not sentence_start)))
         ):
             found.add(lower)
         sentence_start = False

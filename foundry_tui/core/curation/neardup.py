@@ -187,6 +187,10 @@ _SYNONYM_GROUPS = {
     "production": "prod live",
     # General software shorthand (abbreviations and their long forms; none taken from a labelled pair).
     "javascript": "js ecmascript",
+    "java": "jdk jvm openjdk",
+    "nodejs": "node",
+    "golang": "go",
+    "opentelemetry": "otel",
     "typescript": "ts",
     "terraform": "tf",
     "python": "py",

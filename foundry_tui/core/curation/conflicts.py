@@ -30,52 +30,29 @@ from foundry_tui.core.memory.facts import Fact, id_order
 
 FRAME_SLACK = 1  # words either frame may have that the other lacks when their numbers differ
 SAME_WORDS = 0.5  # the smaller share of either title's other words the other title says
-ALL_PAIRS_UP_TO = 60  # this many titles or fewer: compare all their pairs
+ALL_PAIRS_UP_TO = 60  # a subject with this many facts or fewer: compare all its pairs
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[.\-_/'][A-Za-z0-9]+)*")
-_UNIT_AFTER_NUMBER = re.compile(
-    r"\b(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|[a-z]+ty)[ -]"
-    r"(ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|[kmgt]b|characters?|requests?)\b"
-)
 
 
 class ClaimShape:
     """A title split into what it is about (its words but the parts that can disagree, in
     order) and those parts: numbers, names and codes, polarity."""
 
-    __slots__ = (
-        "codes",
-        "environments",
-        "fact",
-        "frame",
-        "frame_set",
-        "names",
-        "numbers",
-        "polarity",
-        "said",
-        "sizes",
-        "subject",
-    )
+    __slots__ = ("codes", "fact", "frame", "frame_set", "names", "numbers", "polarity", "said", "subject")
 
     def __init__(self, fact: Fact) -> None:
         self.fact = fact
         title = fact.title
         self.numbers = claims.numbers(title)
         self.codes = claims.codes(title)
-        named = claims.names(title)
-        self.names = frozenset(_term(n) for n in named)
+        self.names = frozenset(_term(n) for n in claims.names(title))
         self.polarity = claims.polarity_of(title)
-        parts = self.names | self.codes | set(self.numbers) | {t for code in self.codes for t in terms(code)}
+        parts = self.names | self.codes | set(self.numbers)
         words = terms(title)
-        self.sizes = claims.quantities(title)
-        # A unit stated with its number is part of the quantity, not of what the claim is about.
-        units = {_term(u) for u in _UNIT_AFTER_NUMBER.findall(title.lower())}
-        self.frame = [
-            t for t in words if t not in parts and not _is_number(t) and t not in _TURNING_TERMS and t not in units
-        ]
-        self.subject = next((t for t in words if not _is_number(t) and t not in _TURNING_TERMS), "")
+        self.frame = [t for t in words if t not in parts and not _is_number(t) and t not in _TURNING_TERMS]
+        self.subject = next((t for t in words if not _is_number(t)), "")  # the subject comes first
         self.frame_set = frozenset(self.frame)
         self.said = self.frame_set | self.names | self.codes
-        self.environments = frozenset(_term(w) for w in named & claims.ENVIRONMENTS)
 
 
 def _term(word: str) -> str:
@@ -135,27 +112,11 @@ class Conflict:
         }
 
 
-def _one_subject(a: ClaimShape, b: ClaimShape) -> bool:
-    """The subject comes first, but a title may name it later ("Python 3.12 is required for new
-    services" / "New services must use Python 3.11"): each title's first word is in the other.
-    A word only one title starts with narrows its subject ("Logs" / "Audit logs")."""
-    return a.subject == b.subject or (a.subject in b.said and b.subject in a.said)
-
-
-def _sizes_differ(a: ClaimShape, b: ClaimShape) -> bool:
-    """Both titles state quantities of time or size, and none of them is equal ("5 minutes" /
-    "1 hour"; "every week" / "every two weeks")."""
-    a_sizes, b_sizes = set(a.sizes.values()), set(b.sizes.values())
-    return bool(a_sizes) and bool(b_sizes) and not (a_sizes & b_sizes)
-
-
 def disagreement(a: ClaimShape, b: ClaimShape) -> list[tuple[str, str, str]]:
     """Where two titles about one subject disagree ([] when they are two subjects or agree)."""
     a_frame, b_frame = a.frame_set, b.frame_set
-    if not a_frame or not b_frame or not _one_subject(a, b):
+    if not a_frame or not b_frame or a.subject != b.subject:
         return []
-    if a.environments != b.environments and a.environments and b.environments:
-        return []  # production / staging: each has its own setting
     shared = len(a_frame & b_frame)
     if shared < SAME_WORDS * len(a_frame) or shared < SAME_WORDS * len(b_frame):
         return []
@@ -163,20 +124,13 @@ def disagreement(a: ClaimShape, b: ClaimShape) -> list[tuple[str, str, str]]:
     # Numbers disagree about one thing only when the rest says the same: at most one word of
     # either frame is not in the other ("within 4 hours on weekdays" / "24 hours at weekends": two).
     same_rest = len(a_frame - b_frame) <= FRAME_SLACK and len(b_frame - a_frame) <= FRAME_SLACK
-    a_numbers, b_numbers = a.numbers - b.numbers, b.numbers - a.numbers
-    numbers_differ = same_rest and ((bool(a_numbers) and bool(b_numbers)) or _sizes_differ(a, b))
+    numbers_differ = bool(a.numbers - b.numbers) and bool(b.numbers - a.numbers) and same_rest
     a_names, b_names = (a.names | a.codes) - b_frame, (b.names | b.codes) - a_frame
-    # Names disagree when they are all that differs, or one title adds a word ("Email is sent
-    # through Postmark" / "Transactional email is sent through Amazon SES"); with words changed
-    # on both sides the names answer two questions (state stored in S3 / locked with DynamoDB).
-    names_apart = bool(a_names - b_names) and bool(b_names - a_names)
-    if numbers_differ and names_apart:
+    names_differ = bool(a_names - b_names) and bool(b_names - a_names)
+    if numbers_differ and names_differ:
         return []  # iOS 16 / Android 10: two subjects, each with its own number
-    if names_apart and a.polarity != b.polarity:
-        return []  # supports Safari / does not support Internet Explorer: two claims
-    names_differ = names_apart and not (a_frame - b_frame and b_frame - a_frame)
     if numbers_differ:
-        parts.append(("numbers", "/".join(sorted(a_numbers)) or "-", "/".join(sorted(b_numbers)) or "-"))
+        parts.append(("numbers", "/".join(sorted(a.numbers - b.numbers)), "/".join(sorted(b.numbers - a.numbers))))
     if names_differ:
         mine = "/".join(sorted(surface(n) for n in a_names - b_names))
         theirs = "/".join(sorted(surface(n) for n in b_names - a_names))
@@ -193,68 +147,51 @@ def disagreement(a: ClaimShape, b: ClaimShape) -> list[tuple[str, str, str]]:
 
 
 def find_conflicts_in(facts: Sequence[Fact]) -> list[Conflict]:
-    """Every pair of `facts` (taken as the active ones) that disagree about one subject."""
-    shapes = [shape for shape in map(ClaimShape, facts) if shape.subject and shape.frame_set]
-    shapes.sort(key=lambda s: id_order(s.fact.id))
+    """Every pair of `facts` (taken as the active ones) that disagree about one subject.
+
+    Pairs are proposed by their subject word; within a large group, a fact meets only the
+    facts holding one of its n//2 + 1 rarest frame words: a title sharing at least half of
+    a frame's n words holds one of any n//2 + 1 of them, so nothing that can pass is skipped."""
+    by_subject: dict[str, list[ClaimShape]] = defaultdict(list)
+    for fact in facts:
+        shape = ClaimShape(fact)
+        if shape.subject:
+            by_subject[shape.subject].append(shape)
+    df: dict[str, int] = defaultdict(int)
+    for shapes in by_subject.values():
+        for shape in shapes:
+            for word in set(shape.frame):
+                df[word] += 1
     found = []
-    for i, j in sorted(_pairs(shapes)):
-        a, b = shapes[i], shapes[j]
-        if a.fact.supersedes == b.fact.id or b.fact.supersedes == a.fact.id:
-            continue
-        parts = disagreement(a, b)
-        if parts:
-            found.append(Conflict(a.fact, b.fact, parts))
+    for shapes in by_subject.values():
+        shapes.sort(key=lambda s: id_order(s.fact.id))
+        for a, b in _pairs(shapes, df):
+            if a.fact.supersedes == b.fact.id or b.fact.supersedes == a.fact.id:
+                continue
+            parts = disagreement(a, b)
+            if parts:
+                found.append(Conflict(a.fact, b.fact, parts))
+    found.sort(key=lambda c: (id_order(c.a.id), id_order(c.b.id)))
     return found
 
 
-def _pairs(shapes: list[ClaimShape]) -> set[tuple[int, int]]:
-    """The pairs (by position) that can be about one subject (`_one_subject`): titles with the
-    same subject word, and titles each of which says the other's subject word. A pair must
-    share half of each frame's n words, so it holds one of any n//2 + 1 of them: among more
-    than ALL_PAIRS_UP_TO such titles, a title meets only those holding one of its n//2 + 1
-    rarest frame words, and nothing that can pass is skipped."""
-    df: dict[str, int] = defaultdict(int)
-    for shape in shapes:
-        for word in shape.frame_set:
-            df[word] += 1
-    rare = [frozenset(sorted(s.frame_set, key=lambda w: (df[w], w))[: len(s.frame_set) // 2 + 1]) for s in shapes]
-    by_subject: dict[str, list[int]] = defaultdict(list)
-    # (subject, another word the title says) → the titles: one look-up finds who says my subject.
-    by_subject_saying: dict[tuple[str, str], list[int]] = defaultdict(list)
+def _pairs(shapes: list[ClaimShape], df: dict[str, int]) -> Iterator[tuple[ClaimShape, ClaimShape]]:
+    if len(shapes) <= ALL_PAIRS_UP_TO:
+        for i, a in enumerate(shapes):
+            for b in shapes[i + 1 :]:
+                yield a, b
+        return
+    postings: dict[str, list[int]] = defaultdict(list)
     for position, shape in enumerate(shapes):
-        by_subject[shape.subject].append(position)
-        for word in shape.said:
-            if word != shape.subject:
-                by_subject_saying[shape.subject, word].append(position)
+        for word in set(shape.frame):
+            postings[word].append(position)
     pairs: set[tuple[int, int]] = set()
-    for members in by_subject.values():
-        if len(members) <= ALL_PAIRS_UP_TO:
-            pairs.update((a, b) for k, a in enumerate(members) for b in members[k + 1 :])
-            continue
-        postings: dict[str, list[int]] = defaultdict(list)
-        for position in members:
-            for word in shapes[position].frame_set:
-                postings[word].append(position)
-        for a in members:
-            pairs.update((a, b) if a < b else (b, a) for word in rare[a] for b in postings[word] if b != a)
     for position, shape in enumerate(shapes):
-        for word in shape.said:
-            others = by_subject_saying.get((word, shape.subject)) if word != shape.subject else None
-            if others:
-                pairs.update(_sharing(shapes, rare, others, [(position, others)]))
-    return pairs
-
-
-def _sharing(
-    shapes: list[ClaimShape], rare: list[frozenset[str]], pool: list[int], meetings: list[tuple[int, list[int]]]
-) -> Iterator[tuple[int, int]]:
-    """(a, b) by position for each title a meeting titles b (all of them in a small pool; in a
-    large one, those holding one of a's rarest frame words)."""
-    small = len(pool) <= ALL_PAIRS_UP_TO
-    for a, others in meetings:
-        for b in others:
-            if b != a and (small or not rare[a].isdisjoint(shapes[b].frame_set)):
-                yield (a, b) if a < b else (b, a)
+        words = sorted(set(shape.frame), key=lambda w: (df[w], w))
+        for word in words[: len(words) // 2 + 1]:
+            pairs.update((position, other) for other in postings[word] if other > position)
+    for i, j in sorted(pairs):
+        yield shapes[i], shapes[j]
 
 
 class ConflictReport:

@@ -27,13 +27,14 @@ from .helpers import TODAY, run_cli, write
 
 LABELLED = Path(__file__).parent / "data" / "conflicts_labelled.json"  # tuning data
 FRESH = Path(__file__).parent / "data" / "conflicts_fresh.json"  # the third pass's held-out set, read in the fourth
-FRESH2 = Path(__file__).parent / "data" / "conflicts_fresh2.json"  # held-out: never tuned on
-FRESH3 = Path(__file__).parent / "data" / "conflicts_fresh3.json"  # for the next pass: never scored
+FRESH2 = Path(__file__).parent / "data" / "conflicts_fresh2.json"  # the fourth pass's held-out set, read since
+FRESH3 = Path(__file__).parent / "data" / "conflicts_fresh3.json"  # held-out: never tuned on, errors never read
 # The figures (README, benchmarks/bench_conflicts.py); these tests keep them. "Seen": the old
 # held-out part of LABELLED, read while tuning, so no longer a held-out figure.
-HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.93, 0.11
+HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.82, 0.17
 SEEN_PRECISION, SEEN_RECALL = 1.0, 0.88
-SEEN_FRESH_PRECISION, SEEN_FRESH_RECALL = 0.86, 0.59
+SEEN_FRESH_PRECISION, SEEN_FRESH_RECALL = 0.86, 0.61
+SEEN_FRESH2_PRECISION, SEEN_FRESH2_RECALL = 0.94, 0.12
 PG15 = ("PostgreSQL 15 is the production database", "We run 15 in production.\n\n**Why:** the upgrade waits.")
 
 
@@ -62,8 +63,13 @@ def test_fresh_held_out_sets_are_big_enough(path: Path, at_least: int) -> None:
 
 
 def test_held_out_precision_and_recall() -> None:
-    precision, recall = _precision_recall(json.loads(FRESH2.read_text(encoding="utf-8"))["pairs"])
+    precision, recall = _precision_recall(json.loads(FRESH3.read_text(encoding="utf-8"))["pairs"])
     assert precision >= HELD_OUT_PRECISION and recall >= HELD_OUT_RECALL, (precision, recall)
+
+
+def test_the_fourth_pass_held_out_set_read_since() -> None:
+    precision, recall = _precision_recall(json.loads(FRESH2.read_text(encoding="utf-8"))["pairs"])
+    assert precision >= SEEN_FRESH2_PRECISION and recall >= SEEN_FRESH2_RECALL, (precision, recall)
 
 
 def test_the_third_pass_held_out_set_seen_while_tuning_the_fourth() -> None:
@@ -75,6 +81,22 @@ def test_seen_precision_and_recall() -> None:
     pairs = [p for p in json.loads(LABELLED.read_text(encoding="utf-8"))["pairs"] if p["split"] == "heldout"]
     precision, recall = _precision_recall(pairs)
     assert precision >= SEEN_PRECISION and recall >= SEEN_RECALL, (precision, recall)
+
+
+def test_a_title_may_open_with_a_quantifier_or_a_negation_before_its_subject() -> None:
+    facts = [
+        _fact(1, "Services run on Node 18 LTS"),
+        _fact(2, "All services run on Node 20"),
+        _fact(3, "Deploys to production are allowed on Fridays"),
+        _fact(4, "Never deploy to production on Fridays"),
+        _fact(5, "Checkout p95 latency must stay under 300 ms"),
+        _fact(6, "All search p95 latency must stay under 150 ms"),
+    ]
+    found = {c.ids: c.differs() for c in find_conflicts_in(facts)}
+    assert found == {
+        ("fact-0001", "fact-0002"): "numbers 18 vs 20",
+        ("fact-0003", "fact-0004"): "polarity affirmed vs negated",
+    }
 
 
 def test_the_issues_examples_and_their_differing_parts() -> None:

@@ -50,7 +50,8 @@ class ClaimShape:
         parts = self.names | self.codes | set(self.numbers)
         words = terms(title)
         self.frame = [t for t in words if t not in parts and not _is_number(t) and t not in _TURNING_TERMS]
-        self.subject = next((t for t in words if not _is_number(t)), "")  # the subject comes first
+        # The subject comes first, after a quantifier or a negation ("All services...", "Never deploy...").
+        self.subject = next((t for t in words if not _is_number(t) and t not in _NOT_SUBJECTS), "")
         self.frame_set = frozenset(self.frame)
         self.said = self.frame_set | self.names | self.codes
 
@@ -67,6 +68,8 @@ def _is_number(term: str) -> bool:
 _NEGATIVE_TERMS = frozenset(_term(w) for w in claims.NEGATIONS) | frozenset(_term(w) for w in claims.OPPOSITES)
 # A claim's frame leaves out the words that turn it around, and their opposites (include/exclude).
 _TURNING_TERMS = _NEGATIVE_TERMS | frozenset(_term(w) for w in claims.OPPOSITES.values())
+# Words a title may open with before its subject: quantifiers and the words that turn it around.
+_NOT_SUBJECTS = _TURNING_TERMS | frozenset(_term(w) for w in ("all", "any", "both", "most", "some", "many", "few"))
 
 
 class Conflict:

@@ -68,11 +68,6 @@ _GENERIC_CAPS = _words(
     "api apis json http https utc ci cd pr prs sql csv ui ux url urls id ids js cdn pii gdpr vat eu us uk b2b b2c "
     "qa etl cpu cpus ram mb gb kb tb ms p95 p99 sla slo os iso rest crud dns ip tls ssl ssh sms"
 )
-# Lowercase words that name which thing a claim is about, as a name does (production vs staging).
-SUBJECT_WORDS = _words(
-    "production staging development sandbox preview ios android python java javascript typescript kotlin ruby "
-    "php rust golang linux windows macos partner"
-)
 # Where a claim applies rather than what it says: two titles naming different ones are about two
 # subjects (prod credentials rotate monthly, staging ones quarterly), not a disagreement.
 ENVIRONMENTS = _words("production prod staging stage development dev sandbox preview")
@@ -113,6 +108,9 @@ KNOWN_NAMES = _words(
 # Names that are also everyday words: a name only when written with a capital, also where a
 # sentence starts ("Go services...", but "jobs go to a queue").
 CAPITALISED_NAMES = _words("go swift node express spring black vault consul spark flux tempo segment oracle")
+# Lowercase words that name which thing a claim is about, as a name does (production vs staging,
+# python vs java, the partner API vs the public one).
+SUBJECT_WORDS = ENVIRONMENTS | KNOWN_NAMES | _words("partner")
 NEGATIONS = _words(
     "not no never cannot can't don't doesn't isn't aren't won't mustn't shouldn't nothing none neither nor "
     "without forbidden prohibited disallowed"
@@ -278,32 +276,35 @@ def codes(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_NAME_WORD = re.compile(
+    r"([A-Za-z][A-Za-z0-9]*)((?:[_-][a-z]+)?)|[.!?:;]"
+)  # a word (and what joins on), or a full stop
+
+
 def names(text: str) -> frozenset[str]:
     """Names in `text`, lowercased: a word with a capital letter after its first (OpenSearch,
     iOS), in capitals (AWS, SES), capitalised anywhere but where a sentence starts
-    (Postmark, Vault), or one of the SUBJECT_WORDS (production, android...). Generic
-    acronyms (API, JSON, UTC...) are not names."""
+    (Postmark, Vault), one of the SUBJECT_WORDS wherever it stands and however it is written
+    (production, redis, android...), or one of the CAPITALISED_NAMES written with its capital
+    (Go, Vault). Generic acronyms (API, JSON, UTC...) are not names."""
     found = set()
     sentence_start = True
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*(?:[_-][a-z]+)?|[.!?:;]", text):
-        word = match.group()
-        if word in ".!?:;":
+    for match in _NAME_WORD.finditer(text):
+        word, joined = match.group(1, 2)
+        if word is None:  # the end of a sentence
             sentence_start = True
             continue
-        lower = word.lower()
-        if "_" in word or "-" in word:  # snake_case, kebab-case: a name as a whole, else its first part
-            if lower in KNOWN_NAMES:
-                found.add(lower)
+        if joined:  # snake_case, kebab-case: a name as a whole, else its first part
+            whole = (word + joined).lower()
+            if whole in KNOWN_NAMES:
+                found.add(whole)
                 sentence_start = False
                 continue
-            word = re.split(r"[_-]", word)[0]
-            lower = word.lower()
+        lower = word.lower()
         inner_capital = any(c.isupper() for c in word[1:])
         capitalised = word[0].isupper()
         if (
             lower in SUBJECT_WORDS
-            or lower in ENVIRONMENTS
-            or lower in KNOWN_NAMES
             or (capitalised and lower in CAPITALISED_NAMES)
             or (lower not in _GENERIC_CAPS and (inner_capital or (capitalised and not sentence_start)))
         ):

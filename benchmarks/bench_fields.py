@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.index_file import build_index, index_line
-from foundry_tui.core.memory.write import WriteRequest, validate_request
+from foundry_tui.core.memory.request import WriteRequest, validate_request
 
 WORDS = ["alpha", "beta", "gamma", "delta", "café", "naïve", "schema", "deploy", "postgres", "queue"]
 

@@ -39,9 +39,10 @@ from foundry_tui.core.memory.doctor import run_doctor
 from foundry_tui.core.memory.facts import TYPES
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.prune import prune_candidates, render_prune
+from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.memory.search import memory_search
 from foundry_tui.core.memory.store import FactStore
-from foundry_tui.core.memory.write import WriteRequest, memory_index, memory_write
+from foundry_tui.core.memory.write import memory_index, memory_write
 from foundry_tui.core.paths import resolve_today
 
 TODAY = resolve_today("2026-11-30")

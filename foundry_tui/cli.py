@@ -91,6 +91,13 @@ def _today(args: argparse.Namespace) -> Any:
     return resolve_today(args.today)
 
 
+def _actor(args: argparse.Namespace, project: Any = None) -> Any:
+    """Who runs this command, on which project and day: what every write through the door takes."""
+    from foundry_tui.core.ops.actor import Actor
+
+    return Actor(project if project is not None else _project(args), _caller(args), _today(args))
+
+
 def _caller(args: argparse.Namespace) -> Any:
     """The principal this process acts as, fixed when the command started (never an argument)."""
     caller = getattr(args, "caller", None)
@@ -122,8 +129,8 @@ def _read_body(args: argparse.Namespace) -> str:
 
 
 def cmd_memory_write(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.write import WriteRequest
-    from foundry_tui.core.trust.policy import guarded_memory_write
+    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.ops.facts import write_fact
 
     req = WriteRequest(
         title=args.title,
@@ -135,7 +142,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
         source=args.source,
         expires=args.expires,
     )
-    _emit(guarded_memory_write(_project(args), _caller(args), req, _today(args)).text)
+    _emit(write_fact(_actor(args), req).text)
     return 0
 
 
@@ -152,9 +159,9 @@ def cmd_memory_search(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_index(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.write import memory_index
+    from foundry_tui.core.ops.facts import rebuild_index
 
-    _emit(memory_index(_project(args), _today(args)).rebuild_text())
+    _emit(rebuild_index(_actor(args)).rebuild_text())
     return 0
 
 
@@ -221,10 +228,9 @@ def cmd_memory_merge(args: argparse.Namespace) -> int:
     if args.dry_run:
         _emit(plan.preview(project, today))
         return 0
-    from foundry_tui.core.trust.changes import MergeChange
-    from foundry_tui.core.trust.policy import guarded_write
+    from foundry_tui.core.ops.facts import merge_facts
 
-    _emit(guarded_write(project, _caller(args), MergeChange.from_plan(plan), today).text)
+    _emit(merge_facts(_actor(args, project), plan).text)
     return 0
 
 
@@ -236,22 +242,16 @@ def cmd_memory_missed(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_tag(args: argparse.Namespace) -> int:
-    from foundry_tui.core.trust.changes import TagChange
-    from foundry_tui.core.trust.policy import guarded_write
+    from foundry_tui.core.ops.facts import tag_fact
 
-    _emit(guarded_write(_project(args), _caller(args), TagChange(args.id, args.tag), _today(args)).text)
+    _emit(tag_fact(_actor(args), args.id, args.tag).text)
     return 0
 
 
 def cmd_memory_retire(args: argparse.Namespace) -> int:
-    import datetime as _dt
+    from foundry_tui.core.ops.facts import retire_facts
 
-    from foundry_tui.core.trust.changes import RetireChange
-    from foundry_tui.core.trust.policy import guarded_write
-
-    today = _today(args)
-    expires = args.expires or (today - _dt.timedelta(days=1)).isoformat()
-    _emit(guarded_write(_project(args), _caller(args), RetireChange(args.ids, expires), today).text)
+    _emit(retire_facts(_actor(args), args.ids, args.expires).text)
     return 0
 
 
@@ -263,9 +263,9 @@ def cmd_memory_budget(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_resolve(args: argparse.Namespace) -> int:
-    from foundry_tui.core.curation.resolve import resolve_memory
+    from foundry_tui.core.ops.curator import resolve_merge
 
-    report = resolve_memory(_project(args), _today(args))
+    report = resolve_merge(_actor(args))
     _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
     return 1 if report.problems else 0
 
@@ -299,11 +299,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from foundry_tui.core.init import init_project
+    from foundry_tui.core.ops.setup import init_project
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root) if args.root else Path.cwd()
-    report = init_project(root, args.profile, _today(args), trusted=args.trusted)
+    report = init_project(root, _caller(args), args.profile, _today(args), trusted=args.trusted)
     _emit(report.text())
     return 1 if report.problems else 0
 
@@ -323,10 +323,11 @@ def cmd_runbook_get(args: argparse.Namespace) -> int:
 
 
 def cmd_runbook_new(args: argparse.Namespace) -> int:
-    from foundry_tui.core.artefacts.runbooks import new_runbook
+    from foundry_tui.core.ops.library import new_runbook
 
-    layout = _project(args).layout
-    _emit(f"Created {layout.relative(new_runbook(layout, args.title, args.trigger, args.slug))}")
+    actor = _actor(args)
+    path = new_runbook(actor, args.title, args.trigger, args.slug)
+    _emit(f"Created {actor.project.layout.relative(path)}")
     return 0
 
 
@@ -338,11 +339,14 @@ def cmd_adr_list(args: argparse.Namespace) -> int:
 
 
 def cmd_adr_new(args: argparse.Namespace) -> int:
-    from foundry_tui.core.artefacts.adr import new_adr
+    from foundry_tui.core.ops.library import new_adr
 
-    layout = _project(args).layout
-    path = new_adr(layout, args.title, args.supersedes, _today(args))
-    _emit(f"Created {layout.relative(path)}" + (f" (supersedes ADR {args.supersedes:04d})" if args.supersedes else ""))
+    actor = _actor(args)
+    path = new_adr(actor, args.title, args.supersedes)
+    _emit(
+        f"Created {actor.project.layout.relative(path)}"
+        + (f" (supersedes ADR {args.supersedes:04d})" if args.supersedes else "")
+    )
     return 0
 
 
@@ -365,10 +369,10 @@ def _json_argument(text: str | None, file: str | None, what: str) -> Any:
 
 
 def cmd_blackboard_write(args: argparse.Namespace) -> int:
-    from foundry_tui.core.artefacts.blackboard import blackboard_write
+    from foundry_tui.core.ops.board import blackboard_write
 
     data = _json_argument(args.data, args.file, "artifact")
-    outcome = blackboard_write(_project(args).layout, args.wave, args.agent, args.schema, data)
+    outcome = blackboard_write(_actor(args), args.wave, args.agent, args.schema, data)
     _emit(outcome.text)
     return 0 if outcome.written else 1
 
@@ -527,16 +531,16 @@ def cmd_proposals_show(args: argparse.Namespace) -> int:
 
 
 def cmd_proposals_approve(args: argparse.Namespace) -> int:
-    from foundry_tui.core.trust.proposals import approve_proposal
+    from foundry_tui.core.ops.curator import approve
 
-    _emit(approve_proposal(_project(args), _caller(args), args.id, _today(args)))
+    _emit(approve(_actor(args), args.id))
     return 0
 
 
 def cmd_proposals_reject(args: argparse.Namespace) -> int:
-    from foundry_tui.core.trust.proposals import reject_proposal
+    from foundry_tui.core.ops.curator import reject
 
-    _emit(reject_proposal(_project(args), _caller(args), args.id, args.reason, _today(args)))
+    _emit(reject(_actor(args), args.id, args.reason))
     return 0
 
 
@@ -548,24 +552,35 @@ def cmd_prefs_show(args: argparse.Namespace) -> int:
 
 
 def cmd_prefs_save(args: argparse.Namespace) -> int:
-    from foundry_tui.core.trust.preferences import save_preferences
+    from foundry_tui.core.ops.preferences import save
 
     try:
         content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read --file {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
-    _emit(save_preferences(_caller(args), content))
+    _emit(save(_caller(args), content))
     return 0
 
 
 def cmd_prefs_clear(args: argparse.Namespace) -> int:
-    from foundry_tui.core.trust.preferences import confirm_clear, request_clear
+    from foundry_tui.core.ops.preferences import confirm_clear, request_clear
 
     _emit(confirm_clear(_caller(args)) if args.confirm else request_clear(_caller(args)))
     return 0
 
 
 # ---- the parser -------------------------------------------------------------------------
+
+
+# Every command's handler by its words ("memory write"), filled as build_parser adds them: the
+# register a test walks (every writing command through the door) and the CLI reference reads.
+COMMANDS: dict[str, Handler] = {}
+
+
+def command_handlers() -> dict[str, Handler]:
+    """Every command of `foundry` (its words, e.g. "memory write") and its handler."""
+    build_parser()
+    return dict(COMMANDS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -580,6 +595,7 @@ def build_parser() -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = group.add_parser(name, help=help_text, description=help_text)
         _global_options(p, top=False)
         p.set_defaults(handler=handler)
+        COMMANDS[p.prog.removeprefix("foundry ")] = handler
         return p
 
     mem = _group(commands, "memory", "facts: write, search, index, prune, show, list")

@@ -33,15 +33,15 @@ def _triggers(args: argparse.Namespace) -> tuple[int, int]:
 
 def cmd_session_edit(args: argparse.Namespace) -> int:
     from foundry_tui.cli import _emit
-    from foundry_tui.core.sessions.working import memory_command
+    from foundry_tui.core.ops.sessions import edit_working_memory
 
     store = _store(args)
     try:
         session_id = _session(args, store)
         if args.session_command == "replace":
-            text = memory_command(store, session_id, "replace", old=args.old, new=args.new)
+            text = edit_working_memory(store, session_id, "replace", old=args.old, new=args.new)
         else:
-            text = memory_command(store, session_id, args.session_command, fact=args.fact)
+            text = edit_working_memory(store, session_id, args.session_command, fact=args.fact)
     finally:
         store.close()
     _emit(text)
@@ -75,24 +75,23 @@ def cmd_session_show(args: argparse.Namespace) -> int:
 
 
 def cmd_session_promote(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _caller, _emit, _project, _today
+    from foundry_tui.cli import _actor, _emit
+    from foundry_tui.core.ops.sessions import promote_reference
     from foundry_tui.core.sessions.agents import check_session_id
-    from foundry_tui.core.sessions.curation import promote_working_fact
     from foundry_tui.core.sessions.store import SessionStore
 
-    project = _project(args)
-    store = SessionStore(project.layout)
+    actor = _actor(args)
+    store = SessionStore(actor.project.layout)
     tags = [t.strip() for t in (args.tags or "").split(",") if t.strip()]
-    result = promote_working_fact(
-        project, store, check_session_id(args.id), args.fact, _today(args), args.title, args.type, tags, _caller(args)
-    )
+    result = promote_reference(actor, store, check_session_id(args.id), args.fact, args.title, args.type, tags)
     _emit(result.text)
     return 0
 
 
 def cmd_session_prune(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _emit, _today
-    from foundry_tui.core.sessions.curation import prune_candidates, prune_sessions, render_prune_plan
+    from foundry_tui.cli import _actor, _emit, _today
+    from foundry_tui.core.ops.sessions import prune_sessions
+    from foundry_tui.core.sessions.curation import prune_candidates, render_prune_plan
 
     store = _store(args)
     cutoff, rows = prune_candidates(store, args.older_than, _today(args))
@@ -106,7 +105,7 @@ def cmd_session_prune(args: argparse.Namespace) -> int:
         if answer not in ("y", "yes"):
             _emit(("" if sys.stdin.isatty() else "\n") + "Nothing removed (pass --yes to remove without asking).")
             return 0
-    _emit(prune_sessions(store, rows))
+    _emit(prune_sessions(_actor(args), store, rows))
     return 0
 
 

@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.artefacts.adr import list_adrs, new_adr, render_adr_list
+from foundry_tui.core.artefacts.adr import list_adrs, render_adr_list
+from foundry_tui.core.artefacts.adr_new import new_adr
 from foundry_tui.core.artefacts.blackboard import blackboard_read, blackboard_write
 from foundry_tui.core.artefacts.contracts import contract_validate
-from foundry_tui.core.artefacts.runbooks import EMPTY_TEXT, get_runbook, list_runbooks, new_runbook, render_runbook_list
+from foundry_tui.core.artefacts.runbook_new import new_runbook
+from foundry_tui.core.artefacts.runbooks import EMPTY_TEXT, get_runbook, list_runbooks, render_runbook_list
 from foundry_tui.core.artefacts.token_report import token_report
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.events import record_event

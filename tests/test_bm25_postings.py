@@ -20,8 +20,9 @@ from foundry_tui.core.memory import bm25, cache, postings
 from foundry_tui.core.memory.bm25 import bm25_search, query_words
 from foundry_tui.core.memory.facts import TYPES, Fact, render_fact_text
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.memory.snapshot import Snapshot
-from foundry_tui.core.memory.write import WriteRequest, memory_write
+from foundry_tui.core.memory.write import memory_write
 
 from .helpers import TODAY
 from .test_mcp_raw import INIT, RawServer, _call

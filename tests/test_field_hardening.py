@@ -16,9 +16,10 @@ from foundry_tui.core.memory.doctor import run_doctor
 from foundry_tui.core.memory.facts import escape_controls, fingerprint, normalise
 from foundry_tui.core.memory.index_file import index_line
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.memory.search import memory_search
 from foundry_tui.core.memory.vocabulary import MAX_LINE_FIELD_CHARS, MAX_TAG_CHARS, MAX_TAGS
-from foundry_tui.core.memory.write import WriteRequest, add_tag, memory_index, memory_write
+from foundry_tui.core.memory.write import add_tag, memory_index, memory_write
 
 from .helpers import TODAY, run_cli, write
 
@@ -235,7 +236,7 @@ def test_validate_request_either_refuses_in_one_clean_line_or_yields_a_clean_fac
     title: str, body: str, scope: str, source: str, tags: list[str]
 ) -> None:
     from foundry_tui.core.memory.facts import CONTROL_RE, field_problems
-    from foundry_tui.core.memory.write import validate_request
+    from foundry_tui.core.memory.request import validate_request
 
     req = WriteRequest(title=title, body=body, type="domain", scope=scope, tags=tags, source=source)
     try:

@@ -166,7 +166,8 @@ def test_memory_search_after_writes_matches_a_fresh_process(tmp_path: Path) -> N
     live = Project(tmp_path, use_cache=False)
     live.sync()
     live.use_search_index()
-    from foundry_tui.core.memory.write import WriteRequest, memory_write
+    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.memory.write import memory_write
 
     memory_write(live, WriteRequest(title="Cache entries expire after an hour", body="redis ttl", type="domain"), TODAY)
     edited = Fact(

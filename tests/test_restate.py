@@ -16,7 +16,8 @@ from mcp.client.stdio import StdioServerParameters
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import Fact, parse_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import WriteRequest, memory_write
+from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.memory.write import memory_write
 
 from .helpers import TODAY, run_cli, write
 

@@ -17,7 +17,7 @@ from foundry_tui.core.artefacts.blackboard import blackboard_write, list_waves
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.events import read_events
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.names import sanitise
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.trust.changes import RetireChange

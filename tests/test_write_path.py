@@ -19,7 +19,8 @@ WRITE_ONE = """
 import sys
 from pathlib import Path
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import WriteRequest, memory_write
+from foundry_tui.core.memory.write import memory_write
+from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.paths import resolve_today
 r = memory_write(Project(Path(sys.argv[1])), WriteRequest(title=sys.argv[2], body="Same body.", type="convention"), resolve_today("2026-11-30"))
 print(r.action, r.fact_id)

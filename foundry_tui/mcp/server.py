@@ -274,6 +274,14 @@ class FoundryServer:
         self._tool_calls += 1
         return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
+    def _resolved_caller(self) -> Any:
+        """The server's principal; resolved from the environment when none was given."""
+        if self.caller is None:
+            from foundry_tui.core.trust.principal import resolve_caller
+
+            self.caller = resolve_caller()
+        return self.caller
+
     def caller_note(self) -> str:
         who = self.caller.principal if self.caller is not None else "the principal of its environment"
         return f"this server acts for {who}, fixed when it started (FOUNDRY_PRINCIPAL), never for a tool argument."
@@ -318,9 +326,10 @@ class FoundryServer:
                 from foundry_tui.core.memory.index_file import served_index
 
                 if not layout.index_path.exists():  # spec 002: "built on demand if missing"
-                    from foundry_tui.core.memory.write import memory_index
+                    from foundry_tui.core.ops.actor import Actor
+                    from foundry_tui.core.ops.facts import index_if_missing
 
-                    memory_index(project, self.today())
+                    index_if_missing(Actor(project, self._resolved_caller(), self.today()))
                 return served_index(project, self.today())  # today's, not INDEX.md as it was
             if uri == "foundry://contracts":
                 from foundry_tui.core.artefacts.contracts import describe_contracts

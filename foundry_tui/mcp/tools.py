@@ -288,8 +288,9 @@ def call_tool(
         text, hits = memory_search(project, args["query"], today, type=args.get("type"), limit=args.get("limit"))
         return text, {"query": args["query"], "hits": len(hits)}
     if name == "memory_write":
-        from foundry_tui.core.memory.write import WriteRequest
-        from foundry_tui.core.trust.policy import guarded_memory_write
+        from foundry_tui.core.memory.request import WriteRequest
+        from foundry_tui.core.ops.actor import Actor
+        from foundry_tui.core.ops.facts import write_fact
 
         req = WriteRequest(
             title=args["title"],
@@ -302,12 +303,13 @@ def call_tool(
             source=args.get("source"),
             expires=args.get("expires"),
         )
-        gate = guarded_memory_write(project, caller, req, today)
+        gate = write_fact(Actor(project, caller, today), req)
         return gate.text, gate.event_fields()
     if name == "memory_index":
-        from foundry_tui.core.memory.write import memory_index
+        from foundry_tui.core.ops.actor import Actor
+        from foundry_tui.core.ops.facts import rebuild_index
 
-        return memory_index(project, today).rebuild_text(), {}
+        return rebuild_index(Actor(project, caller, today)).rebuild_text(), {}
     if name == "runbook_list":
         from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
 
@@ -324,18 +326,21 @@ def call_tool(
         )
         return text, {"schema": args["schema"], "valid": valid}
     if name == "blackboard_write":
-        from foundry_tui.core.artefacts.blackboard import blackboard_write
+        from foundry_tui.core.ops.actor import Actor
+        from foundry_tui.core.ops.board import blackboard_write
 
-        outcome = blackboard_write(layout, args["wave"], args["agent"], args["schema"], args["data"])
+        outcome = blackboard_write(
+            Actor(project, caller, today), args["wave"], args["agent"], args["schema"], args["data"]
+        )
         return outcome.text, {"schema": args["schema"], "written": outcome.written}
     if name == "blackboard_read":
         from foundry_tui.core.artefacts.blackboard import blackboard_read
 
         return blackboard_read(layout, args["wave"], args.get("agent"), bool(args.get("full", False))), {}
     if name in ("memory", "memory_observe", "memory_reflect"):
-        from foundry_tui.core.sessions.tools import call_session_tool
+        from foundry_tui.core.ops.sessions import session_tool
 
-        return call_session_tool(layout, name, args)
+        return session_tool(layout, name, args)
     if name == "token_report":
         from foundry_tui.core.artefacts.token_report import token_report
 
@@ -345,11 +350,11 @@ def call_tool(
 
         return get_preferences(caller), {}
     if name == "save_user_preferences":
-        from foundry_tui.core.trust.preferences import save_preferences
+        from foundry_tui.core.ops.preferences import save
 
-        return save_preferences(caller, args["content"]), {"chars": len(args["content"])}
+        return save(caller, args["content"]), {"chars": len(args["content"])}
     if name == "clear_user_preferences":
-        from foundry_tui.core.trust.preferences import request_clear
+        from foundry_tui.core.ops.preferences import request_clear
 
         return request_clear(caller), {}
     raise KeyError(name)
@@ -368,4 +373,11 @@ def drop_identity_arguments(name: str, args: Any) -> tuple[Any, list[str]]:
     return ({k: v for k, v in args.items() if k not in ignored} if ignored else args), ignored
 
 
-_TRUST_TOOLS = {"memory_write", "get_user_preferences", "save_user_preferences", "clear_user_preferences"}
+_TRUST_TOOLS = {
+    "memory_write",
+    "memory_index",
+    "blackboard_write",
+    "get_user_preferences",
+    "save_user_preferences",
+    "clear_user_preferences",
+}

@@ -25,6 +25,9 @@ class Command:
     KEY: ClassVar[str]
     ACTION: ClassVar[str]
     FOOTER: ClassVar[str | None] = None
+    # The door's operation (core/ops/registry.py) the command's action performs: a command
+    # that names one writes, so it is refused in a read-only memory (`foundry tui --at`).
+    OPERATION: ClassVar[str | None] = None
 
     @classmethod
     def title(cls) -> str:
@@ -61,24 +64,28 @@ class WriteFact(Command):
     """Write a new fact through memory_write (dedup, ids and supersedes are automatic)."""
 
     KEY, ACTION, FOOTER = "w", "write_fact", "Write"
+    OPERATION = "fact.write"
 
 
 class RetireFact(Command):
     """Retire the selected fact by setting its expires date (nothing is deleted)."""
 
     KEY, ACTION, FOOTER = "x", "retire_fact", "Retire"
+    OPERATION = "fact.retire"
 
 
 class AddWhy(Command):
     """Add the missing Why line to the selected decision or risk (saved as a new version)."""
 
     KEY, ACTION, FOOTER = "y", "add_why", "Why"
+    OPERATION = "fact.write"
 
 
 class RebuildIndex(Command):
     """Rebuild .foundry/memory/INDEX.md from the active facts."""
 
     KEY, ACTION, FOOTER = "R", "rebuild_index", None
+    OPERATION = "index.rebuild"
 
 
 class ShowDoctor(Command):
@@ -147,54 +154,63 @@ class MergeGroup(Command):
     """Merge the selected near-duplicate group into one fact (edit it, with a preview first)."""
 
     KEY, ACTION, FOOTER = "m", "merge", "Merge"
+    OPERATION = "fact.merge"
 
 
 class UndoMerge(Command):
     """Undo the last merge of this session: every file it touched is put back byte for byte."""
 
     KEY, ACTION, FOOTER = "u", "undo", "Undo"
+    OPERATION = "merge.undo"
 
 
 class AddTag(Command):
     """Add a word of the selected missed search to the tags of the fact that should have been found."""
 
     KEY, ACTION, FOOTER = "t", "add_tag", "Tag"
+    OPERATION = "fact.tag"
 
 
 class RetireSelected(Command):
     """Retire every fact ticked in the bulk list by setting their expires date (nothing is deleted)."""
 
     KEY, ACTION, FOOTER = "x", "retire", "Retire"
+    OPERATION = "fact.retire"
 
 
 class ResolveConflict(Command):
     """Resolve the selected contradiction: pick the fact that stands; the other is superseded or retired (confirmed first)."""
 
     KEY, ACTION, FOOTER = "k", "resolve", "Keep one"
+    OPERATION = "fact.keep_one"
 
 
 class PromoteWorkingFact(Command):
     """Write the highlighted working fact of the session as a project fact (a form pre-filled from it)."""
 
     KEY, ACTION, FOOTER = "p", "promote", "Promote"
+    OPERATION = "session.promote"
 
 
 class ApproveProposal(Command):
     """Approve the selected proposal: it is written as you (a trusted curator), after you confirm."""
 
     KEY, ACTION, FOOTER = "a", "approve", "Approve"
+    OPERATION = "proposal.approve"
 
 
 class RejectProposal(Command):
     """Reject the selected proposal with a reason; it is kept, and no fact changes."""
 
     KEY, ACTION, FOOTER = "r", "reject", "Reject"
+    OPERATION = "proposal.reject"
 
 
 class ConfirmPreferencesClear(Command):
     """Carry out the pending clear request of your own preferences (deletes the file, after you confirm)."""
 
     KEY, ACTION, FOOTER = "c", "confirm_clear", None
+    OPERATION = "preferences.confirm_clear"
 
 
 class ShowApprovals(Command):
@@ -233,6 +249,13 @@ class DiffArtifacts(Command):
     KEY, ACTION, FOOTER = "d", "diff", "Diff"
 
 
+class InitProject(Command):
+    """Set this repository up for Foundry (`foundry init`): folders, config, hooks, the MCP entry."""
+
+    KEY, ACTION, FOOTER = "i", "init", "Run foundry init"
+    OPERATION = "project.init"
+
+
 APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,
@@ -266,7 +289,13 @@ CURATOR_COMMANDS: tuple[type[Command], ...] = (
     ShowDoctor,  # the status header's "doctor: N problems (d)" holds here too
 )
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
+EMPTY_COMMANDS: tuple[type[Command], ...] = (InitProject,)
 APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
+
+
+ALL_COMMANDS: tuple[type[Command], ...] = tuple(Command.__subclasses__())
+# Every action that writes (refused when the app is read-only): the commands that name an operation.
+WRITE_ACTIONS = frozenset(command.ACTION for command in ALL_COMMANDS if command.OPERATION)
 
 
 class FoundryCommands(Provider):

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from foundry_tui.core.atomic import atomic_write, exclusive_create, folder_lock
-from foundry_tui.core.errors import InputError, NotFoundError
-from foundry_tui.core.names import slugify
 from foundry_tui.core.paths import Layout
 
 _ADR_NAME = re.compile(r"(\d{4})-([A-Za-z0-9._-]+)\.md")
-_STATUS = re.compile(r"(^## Status[ \t]*\n+)(.*?)(?=\n## |\Z)", re.MULTILINE | re.DOTALL)
+STATUS_SECTION = re.compile(r"(^## Status[ \t]*\n+)(.*?)(?=\n## |\Z)", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -36,7 +32,7 @@ def _parse(layout: Layout, path: Path, number: int, slug: str) -> Adr:
         return Adr(number, slug, slug, "unreadable", path)
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), slug)
     title = re.sub(r"^\d+\.\s*", "", title)
-    match = _STATUS.search(text)
+    match = STATUS_SECTION.search(text)
     lines = [line.strip() for line in match.group(2).splitlines() if line.strip()] if match else []
     status = lines[0] if lines else "unknown"  # the first line: Accepted, Superseded by …
     return Adr(number, slug, title, status, path)
@@ -63,46 +59,8 @@ def render_adr_list(adrs: list[Adr]) -> str:
     return "\n".join(f"{a.number:04d} · {a.status} · {a.title}" for a in adrs)
 
 
-def _link(adr: Adr) -> str:
+def link(adr: Adr) -> str:
     return f"[{adr.number}. {adr.title}]({adr.path.name})"
-
-
-def new_adr(layout: Layout, title: str, supersedes: int | None = None, today: _dt.date | None = None) -> Path:
-    """Write the next ADR from the template; with `supersedes`, mark the old one superseded."""
-    title = " ".join(title.split())
-    if not title:
-        raise InputError("ADR title is empty: name the decision, e.g. 'Use PostgreSQL 16'")
-    day = (today or _dt.date.today()).isoformat()
-    with folder_lock(layout.adr_dir):
-        adrs = list_adrs(layout)
-        old = None
-        if supersedes is not None:
-            old = next((a for a in adrs if a.number == supersedes), None)
-            if old is None:
-                raise NotFoundError(f"no ADR {supersedes:04d} to supersede: see `foundry adr list`")
-        number = max((a.number for a in adrs), default=0) + 1
-        path = layout.adr_dir / f"{number:04d}-{slugify(title)}.md"
-        status = "Accepted"
-        if old is not None:
-            status += f"\n\nSupersedes {_link(old)}"
-        text = (
-            f"# {number}. {title}\n\nDate: {day}\n\n## Status\n\n{status}\n\n"
-            "## Context\n\nWhat forces are at play, and what problem does this decide?\n\n"
-            "## Decision\n\nWhat we will do.\n\n"
-            "## Consequences\n\nWhat becomes easier or harder because of this decision.\n"
-        )
-        if not exclusive_create(path, text, inside=layout):
-            raise InputError(f"{layout.relative(path)} already exists")
-        if old is not None:
-            new = Adr(number, path.stem[5:], title, "Accepted", path)
-            old_text = layout.read_text(old.path)
-            marked = f"Superseded by {_link(new)}"
-            if _STATUS.search(old_text):
-                old_text = _STATUS.sub(lambda m: f"{m.group(1)}{marked}\n", old_text, count=1)
-            else:
-                old_text = old_text.rstrip("\n") + f"\n\n## Status\n\n{marked}\n"
-            atomic_write(old.path, old_text, inside=layout)
-        return path
 
 
 ADR_REF = re.compile(r"adr-(\d{1,4})")

@@ -10,13 +10,10 @@ from foundry_tui.core.atomic import exclusive_create, folder_lock
 from foundry_tui.core.errors import FoundryError, InputError, os_error_place
 from foundry_tui.core.memory.facts import (
     Fact,
-    bold_reasoning_lines,
-    check_body,
     check_choice,
     check_date,
     check_line,
     check_tags,
-    check_title,
     escape_controls,
     fingerprint,
     format_id,
@@ -24,13 +21,13 @@ from foundry_tui.core.memory.facts import (
     render_fact_text,
 )
 from foundry_tui.core.memory.project import Project, find_fact
+from foundry_tui.core.memory.request import WriteRequest, validate_request
 from foundry_tui.core.memory.vocabulary import (
     CONFIDENCES,
     DEFAULT_CONFIDENCE,
     DEFAULT_SCOPE,
     DEFAULT_SOURCE,
     MAX_TAGS,
-    TYPES,
 )
 
 # The index module is imported where it is used, so that a search from a fresh process
@@ -40,42 +37,6 @@ if TYPE_CHECKING:
     from foundry_tui.core.memory.index_file import IndexReport
 
 
-class WriteRequest:
-    """What a caller asks memory_write to store (the MCP tool's fields).
-
-    An optional field left as None was left out by the caller: `created` gives it its
-    default, `updated` carries it over from the fact it supersedes. A given value, even
-    the default's (`confidence="medium"`, `tags=[]`, `expires=""` for none), is kept."""
-
-    __slots__ = ("body", "confidence", "expires", "scope", "source", "tags", "title", "type")
-
-    def __init__(
-        self,
-        title: str,
-        body: str,
-        type: str,
-        scope: str | None = None,
-        tags: list[str] | tuple[str, ...] | None = None,
-        confidence: str | None = None,
-        source: str | None = None,
-        expires: str | None = None,
-    ) -> None:
-        self.title = title
-        self.body = body
-        self.type = type
-        self.scope = scope
-        self.tags = tags
-        self.confidence = confidence
-        self.source = source
-        self.expires = expires
-
-    def left_out(self) -> tuple[str, ...]:
-        """The optional fields the caller did not give, in the spec's order."""
-        return tuple(name for name in CARRIED_FIELDS if getattr(self, name) is None)
-
-
-# The optional fields, in the spec's order: what an `updated` write carries over.
-CARRIED_FIELDS: tuple[str, ...] = ("scope", "tags", "confidence", "source", "expires")
 _DEFAULTS: dict[str, object] = {
     "scope": DEFAULT_SCOPE,
     "tags": (),
@@ -115,37 +76,6 @@ class WriteResult:
         if self.carried:
             lines.append(f"Carried over from {self.supersedes} (left out of this write): {'; '.join(self.carried)}.")
         return "\n".join([*lines, *(f"Warning: {w}" for w in self.warnings)])
-
-
-def validate_request(req: WriteRequest) -> Fact:
-    """Check every field and return the fact to store (id and created not yet set)."""
-    title = check_title(req.title)
-    body = bold_reasoning_lines(check_body(req.body))
-    ftype = check_choice(req.type, TYPES, "type")
-    confidence = check_choice(req.confidence or DEFAULT_CONFIDENCE, CONFIDENCES, "confidence")
-    expires = check_date(req.expires, "expires") if req.expires else None
-    from foundry_tui.core.secrets import refuse_secrets
-
-    refuse_secrets(
-        {
-            "title": title,
-            "body": body,
-            "tags": list(req.tags or ()),
-            "scope": req.scope or "",
-            "source": req.source or "",
-        }
-    )
-    return Fact(
-        id="",
-        type=ftype,
-        title=title,
-        body=body,
-        scope=check_line(req.scope or "", "scope", DEFAULT_SCOPE),
-        tags=check_tags(list(req.tags or ())),
-        confidence=confidence,
-        source=check_line(req.source or "", "source", DEFAULT_SOURCE),
-        expires=expires,
-    )
 
 
 def rebuild_index(project: Project, today: _dt.date) -> IndexReport:

@@ -1,5 +1,6 @@
 """Curating session memory: list, show (tiers, counters, audit timeline), promote a
-working fact into a T1 fact, and prune old sessions. The CLI and the TUI call these."""
+working fact into a T1 fact (the request and the audit note; the write itself goes through
+the door, `core/ops/sessions.py`), and prune old sessions. The CLI and the TUI call these."""
 
 from __future__ import annotations
 
@@ -7,17 +8,11 @@ import datetime as _dt
 from typing import Any
 
 from foundry_tui.core.errors import InputError, NotFoundError
-from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.sessions.context import observation_is_current
 from foundry_tui.core.sessions.ledger import load_ledger
 from foundry_tui.core.sessions.store import SessionStore, iso
 from foundry_tui.core.sessions.working import normalise_fact, working_facts
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from foundry_tui.core.trust.policy import GateResult
-    from foundry_tui.core.trust.principal import Caller
 
 TITLE_LIMIT = 80  # memory_write's
 PROMOTED = "promoted"
@@ -185,49 +180,26 @@ def promote_request(
     return request
 
 
-def promote_fact(
-    project: Project,
-    store: SessionStore,
-    session_id: str,
-    request: WriteRequest,
-    fact: str,
-    today: _dt.date,
-    caller: Caller | None = None,
-) -> GateResult:
-    """Write a working fact as a T1 fact through the trust gate (operation `promote`: denied
-    when unattended, parked when the caller is not trusted), and note a written one in the
-    session's audit. `caller` defaults to the process's principal."""
-    from foundry_tui.core.trust.policy import guarded_memory_write
-    from foundry_tui.core.trust.principal import resolve_caller
-
-    who = caller if caller is not None else resolve_caller()
-    gate = guarded_memory_write(project, who, request, today, operation="promote")
-    applied = gate.applied
-    if applied is not None and applied.fact_id:
-        with store.transaction() as conn:
-            store.write_record(
-                conn, session_id, PROMOTED, {"fact": fact, "fact_id": applied.fact_id, "action": applied.action}
-            )
-    return gate
+def note_promoted(store: SessionStore, session_id: str, fact: str, fact_id: str, action: str) -> None:
+    """Record in the session's audit that a working fact became T1 fact `fact_id`."""
+    with store.transaction() as conn:
+        store.write_record(conn, session_id, PROMOTED, {"fact": fact, "fact_id": fact_id, "action": action})
 
 
-def promote_working_fact(
-    project: Project,
+def promotion_for(
     store: SessionStore,
     session_id: str,
     reference: str,
-    today: _dt.date,
     title: str | None = None,
     type: str = "convention",
     tags: list[str] | None = None,
-    caller: Caller | None = None,
-) -> GateResult:
-    """`foundry session promote ID FACT`: find the working fact, then promote it."""
+) -> tuple[str, WriteRequest]:
+    """`foundry session promote ID FACT`: the working fact FACT names (its text or number)
+    and the T1 write that promotes it."""
     require_session(store, session_id)
     facts, _version = working_facts(store.memory(session_id))
     fact = find_working_fact(facts, normalise_fact(reference))
-    request = promote_request(fact, session_id, title, type, tags)
-    return promote_fact(project, store, session_id, request, fact, today, caller)
+    return fact, promote_request(fact, session_id, title, type, tags)
 
 
 # ---- prune --------------------------------------------------------------------------------

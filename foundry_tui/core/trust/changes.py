@@ -14,7 +14,7 @@ from typing import Any
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project, find_fact
-from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.memory.request import WriteRequest
 
 OPERATIONS = ("write", "promote", "merge", "retire", "tag")
 FACT_FIELDS = ("type", "scope", "title", "tags", "confidence", "source", "expires", "body")
@@ -60,7 +60,7 @@ def write_outcome(project: Project, req: WriteRequest, today: _dt.date) -> tuple
     """What memory_write would do now, writing nothing: ("unchanged", the same fact),
     ("updated", the fact it would supersede) or ("created", None). Checks every field."""
     from foundry_tui.core.atomic import folder_lock
-    from foundry_tui.core.memory.write import validate_request
+    from foundry_tui.core.memory.request import validate_request
 
     new = validate_request(req)
     with folder_lock(project.layout.memory_dir):
@@ -82,7 +82,7 @@ def _fact_fields(fact: Fact) -> dict[str, Any]:
 def _request_fields(req: WriteRequest) -> dict[str, Any]:
     """The fact fields of a request, checked and normalised as memory_write stores them. An
     optional field the caller left out (None) stays out, so approval leaves it out too."""
-    from foundry_tui.core.memory.write import validate_request
+    from foundry_tui.core.memory.request import validate_request
 
     fact = validate_request(req)
     fields: dict[str, Any] = {"type": fact.type, "title": fact.title, "body": fact.body}

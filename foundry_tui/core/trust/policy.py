@@ -17,7 +17,7 @@ from typing import Any
 
 from foundry_tui.core.errors import ConfigError, FoundryError
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.trust.changes import Applied, Change, WriteChange
 from foundry_tui.core.trust.principal import Caller, Principal, parse_principal
 
@@ -135,11 +135,12 @@ def guarded_memory_write(
 
 
 def require_curator(project: Project, caller: Caller, action: str) -> None:
-    """Approving and rejecting are for trusted principals in an attended run."""
+    """A curator's action (`action`: what it does, e.g. "approve proposals") is for a trusted
+    principal in an attended run."""
     deny_unattended(project, caller, action)
     settings = trust_settings(project)
     if not settings.is_trusted(caller.principal):
         raise NotTrusted(
-            f"{caller.principal} is not trusted, so it cannot {action} proposals: trusted are "
+            f"{caller.principal} is not trusted, so it cannot {action}: trusted are "
             f"{settings.describe()}; ask one of them, or add yours to trust.trusted in .foundry/config.json"
         )

@@ -301,7 +301,7 @@ def approve_proposal(project: Project, caller: Caller, proposal_id: str, today: 
     from foundry_tui.core.events import record_event
     from foundry_tui.core.trust.policy import require_curator
 
-    require_curator(project, caller, "approve")
+    require_curator(project, caller, "approve proposals")
     layout = project.layout
     with folder_lock(proposals_dir(layout)):
         proposal = load_proposal(layout, proposal_id)
@@ -325,7 +325,7 @@ def reject_proposal(project: Project, caller: Caller, proposal_id: str, reason: 
     why = " ".join((reason or "").split())
     if not why:
         raise InputError("say why it is rejected: --reason TEXT (it is kept with the proposal)")
-    require_curator(project, caller, "reject")
+    require_curator(project, caller, "reject proposals")
     layout = project.layout
     with folder_lock(proposals_dir(layout)):
         proposal = load_proposal(layout, proposal_id)

@@ -19,14 +19,8 @@ from textual.message import Message
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from foundry_tui.core.trust.proposals import (
-    Proposal,
-    approve_proposal,
-    list_proposals,
-    marked_lines,
-    proposal_diff,
-    reject_proposal,
-)
+from foundry_tui.core.ops.curator import approve, reject
+from foundry_tui.core.trust.proposals import Proposal, list_proposals, marked_lines, proposal_diff
 from foundry_tui.tui.commands import APPROVALS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
@@ -220,7 +214,7 @@ class ApprovalsScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not approved", exit_on_error=False)
     def _approve(self, proposal_id: str) -> MemoryChanged:
-        text = approve_proposal(self.project, self.foundry.caller, proposal_id, self.today)
+        text = approve(self.actor, proposal_id)
         return deliver(self, MemoryChanged(" · ".join(text.splitlines()[:2])))
 
     def action_reject(self) -> None:
@@ -236,7 +230,7 @@ class ApprovalsScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not rejected", exit_on_error=False)
     def _reject(self, proposal_id: str, reason: str) -> MemoryChanged:
-        text = reject_proposal(self.project, self.foundry.caller, proposal_id, reason, self.today)
+        text = reject(self.actor, proposal_id, reason)
         return deliver(self, MemoryChanged(text.splitlines()[0]))
 
     def action_confirm_clear(self) -> None:
@@ -251,7 +245,7 @@ class ApprovalsScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not cleared", exit_on_error=False)
     def _clear(self) -> MemoryChanged:
-        from foundry_tui.core.trust.preferences import confirm_clear
+        from foundry_tui.core.ops.preferences import confirm_clear
 
         return deliver(self, MemoryChanged(confirm_clear(self.foundry.caller)))
 

@@ -14,31 +14,15 @@ from textual.screen import Screen, ScreenResultType
 from textual.theme import Theme
 from textual.worker import Worker
 
+from foundry_tui.tui.commands import WRITE_ACTIONS
 from foundry_tui.tui.text import shown_lines
 from foundry_tui.tui.workers import worker_state_changed
 
 if TYPE_CHECKING:
     from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.ops.actor import Actor
     from foundry_tui.tui.app import FoundryApp
     from foundry_tui.tui.commands import Command
-
-
-# Every action that writes to disk (refused when the app is read-only).
-WRITE_ACTIONS = frozenset(
-    {
-        "write_fact",
-        "retire_fact",
-        "add_why",
-        "rebuild_index",
-        "merge",
-        "undo",
-        "add_tag",
-        "retire",
-        "init",
-        "save",
-        "promote",
-    }
-)
 
 
 class FoundryScreen(Screen[ScreenResultType]):
@@ -57,6 +41,13 @@ class FoundryScreen(Screen[ScreenResultType]):
     @property
     def today(self) -> _dt.date:
         return self.foundry.today
+
+    @property
+    def actor(self) -> Actor:
+        """Who changes what, for the door (`core/ops/`): the app's principal, project and day."""
+        from foundry_tui.core.ops.actor import Actor
+
+        return Actor(self.project, self.foundry.caller, self.today)
 
     @property
     def yesterday(self) -> str:

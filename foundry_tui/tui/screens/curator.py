@@ -21,7 +21,7 @@ from textual.widgets import SelectionList, Static, TabbedContent, TabPane
 
 from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
-from foundry_tui.core.curation.conflicts import Conflict, ConflictReport, find_conflicts_in, resolve_change
+from foundry_tui.core.curation.conflicts import Conflict, ConflictReport, find_conflicts_in
 from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
 from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
 from foundry_tui.core.curation.missed import MissedSearch, missed_searches
@@ -32,8 +32,8 @@ from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.prune import prune_candidates
 from foundry_tui.core.memory.search import query_terms
 from foundry_tui.core.memory.views import Overview
-from foundry_tui.core.trust.changes import MergeChange, RetireChange, TagChange
-from foundry_tui.core.trust.policy import guarded_write
+from foundry_tui.core.ops.curator import undo_merge
+from foundry_tui.core.ops.facts import keep_one, merge_facts, retire_facts, tag_fact
 from foundry_tui.tui.commands import CURATOR_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
@@ -281,7 +281,7 @@ class CuratorScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not merged", exit_on_error=False)
     def _merge(self, plan: MergePlan) -> Merged | MemoryChanged:
-        gate = guarded_write(self.project, self.foundry.caller, MergeChange.from_plan(plan), self.today)
+        gate = merge_facts(self.actor, plan)
         if not gate.written:  # parked for a trusted curator: nothing written, nothing to undo
             return deliver(self, MemoryChanged(gate.text))
         result = gate.result
@@ -297,7 +297,7 @@ class CuratorScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not undone", exit_on_error=False)
     def _undo(self, undo: Undo, fact_id: str) -> Merged:
-        undo.restore(self.project)
+        undo_merge(self.actor, undo)
         return deliver(self, self.Merged(f"Undid the merge into {fact_id}: every touched file is as it was", None))
 
     def action_show_doctor(self) -> None:
@@ -326,8 +326,7 @@ class CuratorScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not resolved", exit_on_error=False)
     def _resolve(self, keep: Fact, other: Fact, how: str) -> MemoryChanged:
-        change = resolve_change(keep, other, how, self.today)
-        gate = guarded_write(self.project, self.foundry.caller, change, self.today)
+        gate = keep_one(self.actor, keep, other, how)
         if not gate.written:  # parked for a trusted curator
             return deliver(self, MemoryChanged(gate.text))
         done = f"superseded by {gate.result.fact_id}" if how == "supersede" else "retired"
@@ -356,7 +355,7 @@ class CuratorScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not tagged", exit_on_error=False)
     def _tag(self, fact_id: str, tag: str) -> MemoryChanged:
-        gate = guarded_write(self.project, self.foundry.caller, TagChange(fact_id, tag), self.today)
+        gate = tag_fact(self.actor, fact_id, tag)
         return deliver(self, MemoryChanged(f"{fact_id} tagged {tag.strip()}" if gate.written else gate.text))
 
     def action_retire(self) -> None:
@@ -373,7 +372,7 @@ class CuratorScreen(LiveScreen):
 
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, ids: list[str], expires: str) -> MemoryChanged:
-        gate = guarded_write(self.project, self.foundry.caller, RetireChange(ids, expires), self.today)
+        gate = retire_facts(self.actor, ids, expires)
         return deliver(
             self, MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})" if gate.written else gate.text)
         )

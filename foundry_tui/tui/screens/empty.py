@@ -8,12 +8,13 @@ from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from foundry_tui.core.init import init_project
+from foundry_tui.core.ops.setup import init_project
+from foundry_tui.tui.commands import EMPTY_COMMANDS
 from foundry_tui.tui.screens.base import FoundryScreen
 from foundry_tui.tui.text import plain_lines
 from foundry_tui.tui.widgets.key_footer import KeyFooter
@@ -23,7 +24,7 @@ from foundry_tui.tui.workers import deliver
 class EmptyScreen(FoundryScreen[None]):
     """No memory here yet."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("i", "init", "Run foundry init")]
+    BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in EMPTY_COMMANDS]
 
     @dataclass
     class Initialised(Message):
@@ -56,7 +57,7 @@ class EmptyScreen(FoundryScreen[None]):
 
     @work(thread=True, group="init", name="Not initialised", exit_on_error=False)
     def _init(self) -> Initialised:
-        report = init_project(self.project.root, today=self.today)
+        report = init_project(self.project.root, self.foundry.caller, None, self.today)
         return deliver(self, self.Initialised(report.text(), bool(report.problems)))
 
     def on_empty_screen_initialised(self, event: Initialised) -> None:

@@ -40,7 +40,7 @@ EARLY_PAINT_WAIT = 1.0
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from foundry_tui.core.memory.doctor import DoctorReport
-    from foundry_tui.core.memory.write import WriteRequest
+    from foundry_tui.core.memory.request import WriteRequest
 
 
 class MemoryScreen(FoundryScreen[None]):
@@ -304,9 +304,9 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
     def _write(self, req: WriteRequest) -> MemoryChanged:
-        from foundry_tui.core.trust.policy import guarded_memory_write
+        from foundry_tui.core.ops.facts import write_fact
 
-        gate = guarded_memory_write(self.project, self.foundry.caller, req, self.today)
+        gate = write_fact(self.actor, req)
         return deliver(self, MemoryChanged(gate.text))
 
     def action_retire_fact(self) -> None:
@@ -325,16 +325,15 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, fact_id: str, expires: str) -> MemoryChanged:
-        from foundry_tui.core.trust.changes import RetireChange
-        from foundry_tui.core.trust.policy import guarded_write
+        from foundry_tui.core.ops.facts import retire_facts
 
-        gate = guarded_write(self.project, self.foundry.caller, RetireChange([fact_id], expires), self.today)
+        gate = retire_facts(self.actor, [fact_id], expires)
         summary = f"{fact_id} expires {expires}. {gate.result.write_line()}" if gate.written else gate.text
         return deliver(self, MemoryChanged(summary))
 
     def action_add_why(self) -> None:
         from foundry_tui.core.memory.facts import field_problems
-        from foundry_tui.core.memory.write import WriteRequest
+        from foundry_tui.core.memory.request import WriteRequest
         from foundry_tui.tui.screens.write_fact import WriteFactScreen
 
         fact_id = self._selected_fact(need_active=True)
@@ -390,7 +389,7 @@ class MemoryScreen(FoundryScreen[None]):
 
     @work(thread=True, group="write", name="Not rebuilt", exit_on_error=False)
     def _reindex(self) -> MemoryChanged:
-        from foundry_tui.core.memory.write import memory_index
+        from foundry_tui.core.ops.facts import rebuild_index
 
-        text = memory_index(self.project, self.today).rebuild_text()
+        text = rebuild_index(self.actor).rebuild_text()
         return deliver(self, MemoryChanged(text.splitlines()[-1]))

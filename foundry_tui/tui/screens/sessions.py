@@ -14,10 +14,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Label, Static
 
-from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.ops.sessions import promote
 from foundry_tui.core.sessions.curation import (
     audit_line,
-    promote_fact,
     promote_preset,
     session_detail,
     session_rows,
@@ -197,7 +197,7 @@ class SessionsScreen(LiveScreen):
     def _promote(self, session_id: str, request: WriteRequest, fact: str) -> MemoryChanged:
         store = SessionStore(self.project.layout)
         try:
-            gate = promote_fact(self.project, store, session_id, request, fact, self.today, self.foundry.caller)
+            gate = promote(self.actor, store, session_id, request, fact)
         finally:
             store.close()
         return deliver(self, MemoryChanged(f"Promoted: {gate.text.splitlines()[0]}" if gate.written else gate.text))

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, TextArea
 
 from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.request import WriteRequest, validate_request
 from foundry_tui.core.memory.vocabulary import (
     CONFIDENCES,
     DEFAULT_CONFIDENCE,
@@ -21,7 +22,6 @@ from foundry_tui.core.memory.vocabulary import (
     MAX_TITLE_CHARS,
     TYPES,
 )
-from foundry_tui.core.memory.write import WriteRequest, validate_request
 from foundry_tui.tui.screens.dialog import Dialog
 from foundry_tui.tui.text import plain, shown, shown_lines
 

@@ -1,0 +1,89 @@
+"""The door for T1 facts: write, retire, tag, merge, keep one of two that disagree, and
+promote a session's working fact; each goes through the trust gate (`gated`: denied when
+unattended, parked as a proposal unless trusted). Rebuilding the index is a curator's."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from foundry_tui.core.ops.actor import Actor, require_curator
+from foundry_tui.core.ops.registry import operation
+
+if TYPE_CHECKING:
+    from foundry_tui.core.curation.merge import MergePlan
+    from foundry_tui.core.memory.facts import Fact
+    from foundry_tui.core.memory.index_file import IndexReport
+    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.trust.changes import Change
+    from foundry_tui.core.trust.policy import GateResult
+
+
+def _through_gate(actor: Actor, change: Change) -> GateResult:
+    from foundry_tui.core.trust.policy import guarded_write
+
+    return guarded_write(actor.project, actor.caller, change, actor.today)
+
+
+@operation("fact.write", "gated", "memory_write: a new fact, or a new version superseding a same-titled one")
+def write_fact(actor: Actor, req: WriteRequest) -> GateResult:
+    from foundry_tui.core.trust.changes import WriteChange
+
+    return _through_gate(actor, WriteChange(req))
+
+
+def default_expiry(actor: Actor) -> str:
+    """A retirement's default `expires`: yesterday, so the fact is inactive at once."""
+    import datetime as _dt
+
+    return (actor.today - _dt.timedelta(days=1)).isoformat()
+
+
+@operation("fact.retire", "gated", "retire facts by setting expires (no file is deleted)")
+def retire_facts(actor: Actor, ids: list[str], expires: str | None = None) -> GateResult:
+    from foundry_tui.core.trust.changes import RetireChange
+
+    return _through_gate(actor, RetireChange(ids, expires or default_expiry(actor)))
+
+
+@operation("fact.tag", "gated", "add a retrieval word to a fact's tags")
+def tag_fact(actor: Actor, fact_id: str, tag: str) -> GateResult:
+    from foundry_tui.core.trust.changes import TagChange
+
+    return _through_gate(actor, TagChange(fact_id, tag))
+
+
+@operation("fact.merge", "gated", "merge near-duplicates into one new fact superseding every source")
+def merge_facts(actor: Actor, plan: MergePlan) -> GateResult:
+    from foundry_tui.core.trust.changes import MergeChange
+
+    return _through_gate(actor, MergeChange.from_plan(plan))
+
+
+@operation("fact.keep_one", "gated", "settle a contradiction: keep one fact, supersede or retire the other")
+def keep_one(actor: Actor, keep: Fact, other: Fact, how: str) -> GateResult:
+    from foundry_tui.core.curation.conflicts import resolve_change
+
+    change: Change = resolve_change(keep, other, how, actor.today)
+    return _through_gate(actor, change)
+
+
+@operation("index.rebuild", "curator", "regenerate INDEX.md from the active facts")
+def rebuild_index(actor: Actor) -> IndexReport:
+    from foundry_tui.core.memory.write import memory_index
+
+    require_curator(actor, "rebuild the index (every approved write rebuilds it)")
+    return memory_index(actor.project, actor.today)
+
+
+def index_if_missing(actor: Actor) -> None:
+    """Spec 002's "built on demand if missing", for a reader of the index resource: written
+    only for a principal who may rebuild it; anyone else is served the index built from
+    today's facts all the same, and nothing is written."""
+    import contextlib
+
+    from foundry_tui.core.errors import FoundryError
+
+    if actor.project.layout.index_path.exists():
+        return
+    with contextlib.suppress(FoundryError):  # not a curator: served from the facts, INDEX.md left for one
+        rebuild_index(actor)

@@ -193,9 +193,9 @@ def test_index_line_of_an_ordinary_fact_is_unchanged() -> None:
 
 
 def test_the_mcp_schema_states_the_same_tag_limits() -> None:
-    from foundry_tui.mcp.tools import TOOLS_BY_NAME
+    from foundry_tui.mcp.registry import tool_named
 
-    tags = TOOLS_BY_NAME["memory_write"].schema["properties"]["tags"]
+    tags = tool_named("memory_write").schema["properties"]["tags"]
     assert tags["maxItems"] == MAX_TAGS and tags["items"]["maxLength"] == MAX_TAG_CHARS
     assert f"at most {MAX_TAGS}, each at most {MAX_TAG_CHARS} characters" in tags["description"]
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from foundry_tui.core.memory.facts import Fact, FactFileError, parse_fact_text
 from foundry_tui.core.memory.store import BrokenFile, read_fact_file
-from foundry_tui.mcp.tools import TOOLS
+from foundry_tui.mcp.registry import all_tools
 from tests.test_mcp_raw import INIT, RawServer
 
 SERVER_EXAMPLES = int(os.environ.get("FOUNDRY_FUZZ_EXAMPLES", "200"))  # per strategy
@@ -40,7 +40,7 @@ JSON_VALUES = st.recursive(
 METHODS = st.sampled_from(
     ["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list"]
 )
-TOOL_NAMES = st.sampled_from([tool.name for tool in TOOLS])
+TOOL_NAMES = st.sampled_from([tool.name for tool in all_tools()])
 ARGUMENT_NAMES = st.sampled_from(
     [
         "query",
@@ -203,7 +203,7 @@ TOOL_TEXT = ANY_TEXT | st.sampled_from(
 def tool_calls(draw: st.DrawFn) -> dict[str, Any]:
     """tools/call with the tool's own argument names and JSON types, random values: these get
     past the argument check and run the tool itself."""
-    tool = draw(st.sampled_from(TOOLS))
+    tool = draw(st.sampled_from(all_tools()))
     arguments: dict[str, Any] = {}
     for name, spec in tool.schema["properties"].items():
         if name not in tool.schema["required"] and draw(st.booleans()):

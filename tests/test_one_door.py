@@ -33,7 +33,7 @@ from foundry_tui.core.trust.policy import GateResult, NotTrusted, WriteDenied
 from foundry_tui.core.trust.preferences import PreferencesDeclined
 from foundry_tui.core.trust.principal import Caller, parse_principal
 from foundry_tui.core.trust.proposals import list_proposals, park
-from foundry_tui.mcp.tools import TOOLS, call_tool
+from foundry_tui.mcp.registry import all_tools, call_tool
 
 from .helpers import TODAY, write
 
@@ -312,7 +312,12 @@ MCP_WRITES = {"memory_write", "memory_index"}
 
 
 def test_the_mcp_table_names_every_tool() -> None:
-    assert set(MCP_CALLS) == {tool.name for tool in TOOLS}
+    assert set(MCP_CALLS) == {tool.name for tool in all_tools()}
+    # what each tool module says of itself: the gated writes, the session's own scratch, the
+    # run's blackboard and the caller's own preferences
+    session_and_board = {"blackboard_write", "memory", "memory_observe", "memory_reflect"}
+    own_preferences = {"save_user_preferences", "clear_user_preferences"}
+    assert {tool.name for tool in all_tools() if tool.writes} == MCP_WRITES | session_and_board | own_preferences
 
 
 @pytest.mark.parametrize("who", ["untrusted", "unattended"])

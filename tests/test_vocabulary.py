@@ -17,7 +17,7 @@ from foundry_tui.core.memory.vocabulary import (
     TYPE_ORDER,
     TYPES,
 )
-from foundry_tui.mcp.tools import TOOLS_BY_NAME
+from foundry_tui.mcp.registry import tool_named
 
 PACKAGE = Path(foundry_tui.__file__).parent
 
@@ -58,8 +58,8 @@ def test_no_module_but_the_vocabulary_spells_out_the_types_or_confidences() -> N
 
 
 def test_the_mcp_schemas_are_built_from_the_vocabulary() -> None:
-    search = TOOLS_BY_NAME["memory_search"].schema["properties"]
-    write = TOOLS_BY_NAME["memory_write"].schema["properties"]
+    search = tool_named("memory_search").schema["properties"]
+    write = tool_named("memory_write").schema["properties"]
     assert search["type"]["enum"] == list(TYPES)
     assert write["type"]["enum"] == list(TYPES)
     assert write["confidence"]["enum"] == list(CONFIDENCES)

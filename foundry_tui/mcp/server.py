@@ -218,9 +218,9 @@ class FoundryServer:
         if method == "ping":
             return {}
         if method == "tools/list":
-            from foundry_tui.mcp.tools import TOOLS
+            from foundry_tui.mcp.registry import all_tools
 
-            return {"tools": [tool.listing() for tool in TOOLS]}
+            return {"tools": [tool.listing() for tool in all_tools()]}
         if method == "tools/call":
             return self.call_tool(params)
         if method == "resources/list":
@@ -238,23 +238,22 @@ class FoundryServer:
 
     def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
         from foundry_tui.core.errors import FoundryError, os_error_text
-        from foundry_tui.mcp.tools import TOOLS_BY_NAME, call_tool, check_arguments
+        from foundry_tui.mcp.registry import TOOL_NAMES, call_tool, tool_named
+        from foundry_tui.mcp.tool import check_arguments, drop_identity_arguments
 
         name = params.get("name")
-        tool = TOOLS_BY_NAME.get(name) if isinstance(name, str) else None
-        if tool is None:
+        if not isinstance(name, str) or name not in TOOL_NAMES:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        tool = tool_named(name)
         args = params.get("arguments") or {}
-        from foundry_tui.mcp.tools import drop_identity_arguments
-
-        args, ignored = drop_identity_arguments(tool.name, args)
+        args, ignored = drop_identity_arguments(tool, args)
         problem = check_arguments(tool, args)
         if problem:
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
         project = self.project()
         try:
             text, fields = call_tool(project, tool.name, args, self.today(), self.caller)
-            is_error = tool.name == "blackboard_write" and not fields.get("written", True)
+            is_error = fields.get("written") is False  # a tool that refused to write says so in its fields
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
         except OSError as exc:  # the disk refused: the model reads why (spec 002), the server goes on

@@ -1,0 +1,60 @@
+"""The MCP tools, one module each under `mcp/tools/` (spec 002's nine, spec 004's three for
+session memory, and the trust subsystem's three for preferences): the server's `tools/list`
+and its dispatch both read this one list, in this order."""
+
+from __future__ import annotations
+
+import importlib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+    from typing import Any
+
+    from foundry_tui.mcp.tool import Reply, Tool
+
+TOOL_NAMES = (
+    "memory_search",
+    "memory_write",
+    "memory_index",
+    "runbook_list",
+    "runbook_get",
+    "contract_validate",
+    "blackboard_write",
+    "blackboard_read",
+    "token_report",
+    # Session memory (spec 004): this agent session's scratch, not the project's facts.
+    "memory",
+    "memory_observe",
+    "memory_reflect",
+    # The trust subsystem: the person is the process's principal, never an argument.
+    "get_user_preferences",
+    "save_user_preferences",
+    "clear_user_preferences",
+)
+
+
+def tool_named(name: str) -> Tool:
+    """The tool `name` (KeyError for an unknown one); its module is imported on first use."""
+    if name not in TOOL_NAMES:
+        raise KeyError(name)
+    found: Tool = importlib.import_module(f"foundry_tui.mcp.tools.{name}").TOOL
+    return found
+
+
+def all_tools() -> list[Tool]:
+    """Every tool, in the listing's order."""
+    return [tool_named(name) for name in TOOL_NAMES]
+
+
+def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date, caller: Any = None) -> Reply:
+    """Run one tool; return its reply text and the fields to record with its event. Raises
+    FoundryError for the caller to turn into an error result. `caller` is the server's
+    principal, fixed when it started (resolved from the environment if not given)."""
+    from foundry_tui.mcp.tool import ToolCall
+
+    if caller is None:
+        from foundry_tui.core.trust.principal import resolve_caller
+
+        caller = resolve_caller()
+    return tool_named(name).handle(ToolCall(name, args, project, today, caller))

@@ -1,0 +1,124 @@
+"""What an MCP tool is: its name, the description the model reads, its input schema, its
+handler (the one core call it makes, through the door for a change), and whether it writes
+and acts for the server's principal. One module per tool under `mcp/tools/` holds each;
+`mcp/registry.py` lists them."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # imported on the first tool call: keep typing and datetime out of it
+if TYPE_CHECKING:
+    import datetime as _dt
+    from collections.abc import Callable
+    from typing import Any
+
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.ops.actor import Actor
+    from foundry_tui.core.trust.principal import Caller
+
+    Reply = tuple[str, dict[str, Any]]  # the reply text, and the fields of the call's event
+
+
+class ToolCall:
+    """One call: the tool's name and arguments (checked against its schema), the project, the
+    date that decides expiry, and the server's principal (fixed when it started)."""
+
+    __slots__ = ("args", "caller", "name", "project", "today")
+
+    def __init__(self, name: str, args: dict[str, Any], project: Project, today: _dt.date, caller: Caller) -> None:
+        self.name = name
+        self.args = args
+        self.project = project
+        self.today = today
+        self.caller = caller
+
+    def actor(self) -> Actor:
+        """The caller, project and day, as the door's operations take them."""
+        from foundry_tui.core.ops.actor import Actor
+
+        return Actor(self.project, self.caller, self.today)
+
+
+class Tool:
+    """One tool. `writes`: it changes something on disk (through the door); `acts_for_caller`:
+    it acts as the server's principal, so arguments naming someone else are dropped."""
+
+    __slots__ = ("acts_for_caller", "description", "handle", "name", "schema", "writes")
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        schema: dict[str, Any],
+        handle: Callable[[ToolCall], Reply],
+        *,
+        writes: bool,
+        acts_for_caller: bool,
+    ) -> None:
+        self.name = name
+        self.description = description
+        self.schema = schema
+        self.handle = handle
+        self.writes = writes
+        self.acts_for_caller = acts_for_caller
+
+    def listing(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "inputSchema": self.schema}
+
+
+def schema_object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+STRING = {"type": "string"}
+
+_JSON_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+}
+
+
+def check_arguments(tool: Tool, args: Any) -> str | None:
+    """The first way `args` breaks the tool's input schema, or None. Nothing is coerced."""
+    import re
+
+    if not isinstance(args, dict):
+        return "arguments must be an object"
+    schema = tool.schema
+    for name in schema["required"]:
+        if name not in args:
+            return f"missing required argument '{name}'"
+    for name, value in args.items():
+        spec = schema["properties"].get(name)
+        if spec is None:
+            allowed = ", ".join(schema["properties"]) or "none"
+            return f"unknown argument '{name}' (allowed: {allowed})"
+        kind = spec["type"]
+        if not _JSON_TYPES[kind](value):
+            return f"argument '{name}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+        if "enum" in spec and value not in spec["enum"]:
+            return f"argument '{name}' must be one of {', '.join(spec['enum'])}"
+        if kind == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
+            return f"argument '{name}' must be from {spec['minimum']} to {spec['maximum']}"
+        if kind == "string" and len(value) < spec.get("minLength", 0):
+            return f"argument '{name}' must not be empty"
+        if kind == "string" and "pattern" in spec and not re.fullmatch(spec["pattern"], value):
+            return f"argument '{name}' must be {spec.get('description', 'well formed')}"
+        if kind == "array" and not all(_JSON_TYPES[spec["items"]["type"]](v) for v in value):
+            return f"argument '{name}' must be a list of {spec['items']['type']}s"
+    return None
+
+
+# Arguments that try to say who is calling. The trust tools ignore them (and say so) rather
+# than fail: identity comes from the server's environment alone (docs/DECISIONS.md, "Trust").
+IDENTITY_ARGUMENTS = ("principal", "author", "user", "as")
+
+
+def drop_identity_arguments(tool: Tool, args: Any) -> tuple[Any, list[str]]:
+    """`args` without identity arguments for a tool that acts for the caller, and the names dropped."""
+    if not tool.acts_for_caller or not isinstance(args, dict):
+        return args, []
+    ignored = [key for key in IDENTITY_ARGUMENTS if key in args]
+    return ({k: v for k, v in args.items() if k not in ignored} if ignored else args), ignored

@@ -1,0 +1,24 @@
+"""`clear_user_preferences`: asks to delete the person's preferences."""
+
+from __future__ import annotations
+
+from foundry_tui.mcp.tool import Tool, schema_object
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.mcp.tool import Reply, ToolCall
+
+DESCRIPTION = (
+    "Asks to delete the person's preferences. It only parks the request: the person confirms it "
+    "(foundry prefs clear --confirm); nothing is deleted by this call."
+)
+SCHEMA = schema_object({}, [])
+
+
+def handle(call: ToolCall) -> Reply:
+    from foundry_tui.core.ops.preferences import request_clear
+
+    return request_clear(call.caller), {}
+
+
+TOOL = Tool("clear_user_preferences", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=True)

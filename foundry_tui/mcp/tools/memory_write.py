@@ -1,0 +1,79 @@
+"""`memory_write`: stores one atomic durable fact."""
+
+from __future__ import annotations
+
+from foundry_tui.core.memory import vocabulary as vocab
+from foundry_tui.mcp.tool import Tool, schema_object
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.mcp.tool import Reply, ToolCall
+
+DESCRIPTION = (
+    "Stores one atomic durable fact. Deduplicates against existing facts, assigns the id and maintains supersedes "
+    "chains. Never write memory files by hand. Do not use it for transient session state. For decision and risk, "
+    "include Why: and How to apply: lines. Restating a fact (same title, new body) keeps the optional fields you "
+    "leave out from the fact it replaces."
+)
+SCHEMA = schema_object(
+    {
+        "title": {
+            "type": "string",
+            "maxLength": vocab.MAX_TITLE_CHARS,
+            "description": f"States the fact itself, not the topic. Max {vocab.MAX_TITLE_CHARS} characters",
+        },
+        "body": {
+            "type": "string",
+            "description": f"Max {vocab.MAX_BODY_WORDS} words. For decision and risk, include Why: and How to apply: lines",
+        },
+        "type": {"type": "string", "enum": list(vocab.TYPES)},
+        "scope": {
+            "type": "string",
+            "description": f"project | module:<name> | vertical:<name>. Defaults to {vocab.DEFAULT_SCOPE}",
+        },
+        "tags": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": vocab.MAX_TAG_CHARS},
+            "maxItems": vocab.MAX_TAGS,
+            "description": f"Retrieval words: at most {vocab.MAX_TAGS}, each at most {vocab.MAX_TAG_CHARS} characters. "
+            "Defaults to []",
+        },
+        "confidence": {
+            "type": "string",
+            "enum": list(vocab.CONFIDENCES),
+            "description": f"Defaults to {vocab.DEFAULT_CONFIDENCE}",
+        },
+        "source": {
+            "type": "string",
+            "description": f"adr-0007 | conversation | code | external:<url>. Defaults to {vocab.DEFAULT_SOURCE}",
+        },
+        "expires": {
+            "type": "string",
+            "pattern": "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$",
+            "description": 'YYYY-MM-DD after which the fact stops being loaded, or "" for none',
+        },
+    },
+    ["title", "body", "type"],
+)
+
+
+def handle(call: ToolCall) -> Reply:
+    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.ops.facts import write_fact
+
+    req = WriteRequest(
+        title=call.args["title"],
+        body=call.args["body"],
+        type=call.args["type"],
+        # A field left out stays None: an update carries it over from the fact it replaces.
+        scope=call.args.get("scope"),
+        tags=call.args.get("tags"),
+        confidence=call.args.get("confidence"),
+        source=call.args.get("source"),
+        expires=call.args.get("expires"),
+    )
+    gate = write_fact(call.actor(), req)
+    return gate.text, gate.event_fields()
+
+
+TOOL = Tool("memory_write", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=True)

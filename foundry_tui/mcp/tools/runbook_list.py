@@ -1,0 +1,24 @@
+"""`runbook_list`: lists runbooks with their trigger conditions."""
+
+from __future__ import annotations
+
+from foundry_tui.mcp.tool import Tool, schema_object
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.mcp.tool import Reply, ToolCall
+
+DESCRIPTION = (
+    "Lists runbooks with their trigger conditions. Consult this before starting any recurring or error-prone task — "
+    "a runbook that exists must be followed rather than improvised."
+)
+SCHEMA = schema_object({}, [])
+
+
+def handle(call: ToolCall) -> Reply:
+    from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
+
+    return render_runbook_list(list_runbooks(call.project.layout)), {}
+
+
+TOOL = Tool("runbook_list", DESCRIPTION, SCHEMA, handle, writes=False, acts_for_caller=False)

@@ -206,7 +206,7 @@ TOOLS: list[Tool] = [
         _obj({"entries": {"type": "array", "items": {"type": "string"}, "description": "One line each"}}, ["entries"]),
     ),
     *(
-        # The trust subsystem (docs/DECISIONS.md, "Trust"): the person is the process's principal, never an argument.
+        # The trust subsystem (ADR 0019): the person is the process's principal, never an argument.
         Tool(
             "get_user_preferences",
             "Returns the standing notes of the person this session works for (their preferences: a default "
@@ -356,7 +356,7 @@ def call_tool(
 
 
 # Arguments that try to say who is calling. The trust tools ignore them (and say so) rather
-# than fail: identity comes from the server's environment alone (docs/DECISIONS.md, "Trust").
+# than fail: identity comes from the server's environment alone (ADR 0019).
 IDENTITY_ARGUMENTS = ("principal", "author", "user", "as")
 
 

@@ -45,6 +45,11 @@ from foundry_tui.core.memory.store import FactStore
 from foundry_tui.core.memory.write import memory_index, memory_write
 from foundry_tui.core.paths import resolve_today
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import command_line, conditions, markdown_table, write_section
+
+DOC_SECTION = "memory"  # <!-- bench:memory --> in docs/benchmarks.md
+
 TODAY = resolve_today("2026-11-30")
 COMMON = tuple(
     [
@@ -373,7 +378,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--agent-only", action="store_true", help="only the MCP server and hook figures")
+    parser.add_argument(
+        "--write-docs", action="store_true", help="also write the engine's table into docs/benchmarks.md"
+    )
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
     if not args.agent_only:
         rows = [bench(n) for n in args.sizes]
@@ -381,6 +390,9 @@ def main() -> None:
         width = max(len(k) for k in keys)
         for key in keys:
             print(f"{key:<{width}}  " + "  ".join(f"{row[key]:>12}" for row in rows))
+        if args.write_docs:
+            table = markdown_table(["", *(f"{n:,}" for n in args.sizes)], [[k, *(r[k] for r in rows)] for k in keys])
+            write_section(DOC_SECTION, conditions(command_line(), load) + "\n\n" + table)
     bench_agent([n for n in args.sizes if n <= 10000])
 
 

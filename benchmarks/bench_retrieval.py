@@ -41,7 +41,13 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from bench_memory import INIT, Server, foundry_command, percentiles  # noqa: E402
+from report import command_line, conditions, markdown_table, write_section  # noqa: E402
 from retrieval_corpus import build_corpus, write_corpus  # noqa: E402
+
+# The sections of docs/benchmarks.md that --write-docs fills: <!-- bench:NAME --> ... <!-- /bench:NAME -->.
+DOC_SECTION_QUALITY = "retrieval-quality"
+DOC_SECTION_HOOK = "retrieval-hook"
+DOC_SECTION_LATENCY = "retrieval-latency"
 
 from foundry_tui.core.memory.project import Project  # noqa: E402
 from foundry_tui.core.memory.search import query_terms  # noqa: E402
@@ -58,7 +64,9 @@ def set_ranker(root: Path, ranker: str) -> None:
     (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
 
 
-def quality(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> None:
+def quality(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> list[list[str]]:
+    """Print recall@8 / MRR per ranker and set; return them as table rows (ranker, then one cell per set)."""
+    table = []
     project = Project(root)
     project.sync()
     print("quality at 10,000 facts (recall@8 / MRR)")
@@ -75,10 +83,16 @@ def quality(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> None:
             count = len(QUESTIONS[part])
             cells.append(f"{part} ({count} q): {found / count:.3f} / {reciprocal / count:.3f}")
         print(f"  {ranker:<5} " + "   ".join(cells))
+        table.append([ranker, *(cell.split(": ", 1)[1] for cell in cells)])
+    return table
 
 
-def hook_relevance(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> None:
+def hook_relevance(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> list[list[str]]:
+    """Print, per ranker and set, the unknown prompts that inject nothing and the known ones whose fact
+    comes first; return them as table rows."""
     from foundry_tui.hooks import user_prompt_submit
+
+    table = []
 
     def injected(prompt: str) -> list[str]:
         answer = user_prompt_submit({"hook_event_name": "UserPromptSubmit", "prompt": prompt}, root)
@@ -97,6 +111,8 @@ def hook_relevance(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> N
             first = sum(injected(k["prompt"])[:1] == [ids[k["target"]]] for k in known)
             cells.append(f"{part}: quiet {quiet}/{len(unknown)}, first {first}/{len(known)}")
         print(f"  {ranker:<5} " + "   ".join(cells))
+        table.append([ranker, *(cell.split(": ", 1)[1] for cell in cells)])
+    return table
 
 
 def frequent_terms(count: int, share: float = 0.4, how_many: int = 12) -> list[tuple[str, float]]:
@@ -154,7 +170,9 @@ def hook_run(root: Path, prompt: str, code: Path | None = None) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def latency(count: int, baseline: Path | None) -> None:
+def latency(count: int, baseline: Path | None) -> list[list[str]]:
+    """Print each ranker's latency at `count` facts; return them as table rows."""
+    table = []
     base = Path(tempfile.mkdtemp(prefix=f"foundry-retrieval-{count}-"))
     os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
     os.environ["FOUNDRY_TODAY"] = "2026-11-30"
@@ -201,8 +219,19 @@ def latency(count: int, baseline: Path | None) -> None:
                 f"first search {statistics.median(firsts):.0f} ms (median of 7 starts; bar 150 at 10,000{before}); "
                 f"hook user-prompt-submit {hooks:.0f} ms (median of 11 questions; bar 100 at 1,000, 250 at 10,000)"
             )
+            table.append(
+                [
+                    f"{count:,}",
+                    label,
+                    f"{p50:.2f} ms",
+                    f"{fresh_p50:.1f} ms",
+                    f"{statistics.median(firsts):.0f} ms",
+                    f"{hooks:.0f} ms",
+                ]
+            )
     finally:
         shutil.rmtree(base, ignore_errors=True)
+    return table
 
 
 def main() -> None:
@@ -218,7 +247,9 @@ def main() -> None:
     parser.add_argument(
         "--baseline", type=Path, metavar="CHECKOUT", help="also time the spec ranker of another checkout (e.g. main)"
     )
+    parser.add_argument("--write-docs", action="store_true", help="also write the tables into docs/benchmarks.md")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     # Installed packages carry compiled bytecode; a checkout run with PYTHONDONTWRITEBYTECODE
     # would compile every module in every process, which no user pays.
     for checkout in (HERE.parent, args.baseline):
@@ -235,13 +266,21 @@ def main() -> None:
         os.environ["FOUNDRY_TODAY"] = "2026-11-30"
         try:
             parts = TUNING if args.tuning_only else HELDOUT + TUNING
-            quality(base / "project", write_corpus(base / "project", 10000), parts)
-            hook_relevance(base / "hooks", write_corpus(base / "hooks", 1000), parts)
+            scores = quality(base / "project", write_corpus(base / "project", 10000), parts)
+            hook = hook_relevance(base / "hooks", write_corpus(base / "hooks", 1000), parts)
         finally:
             shutil.rmtree(base, ignore_errors=True)
+        if args.write_docs and not args.tuning_only:
+            measured = conditions(command_line(), load)
+            sets = [f"{part} ({len(QUESTIONS[part])} q)" for part in parts]
+            write_section(DOC_SECTION_QUALITY, measured + "\n\n" + markdown_table(["ranker", *sets], scores))
+            prompt_sets = [part for part in parts if f"known_{part}" in PROMPTS]
+            write_section(DOC_SECTION_HOOK, measured + "\n\n" + markdown_table(["ranker", *prompt_sets], hook))
     if not args.quality_only:
-        for count in args.sizes:
-            latency(count, args.baseline)
+        rows = [row for count in args.sizes for row in latency(count, args.baseline)]
+        if args.write_docs:
+            header = ["facts", "ranker", "memory_search p50", "first time (p50)", "first search", "hook"]
+            write_section(DOC_SECTION_LATENCY, conditions(command_line(), load) + "\n\n" + markdown_table(header, rows))
 
 
 if __name__ == "__main__":

@@ -47,6 +47,9 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from bench_memory import INIT, Server, foundry_command, generate, queries  # noqa: E402
+from report import command_line, conditions, markdown_table, write_section  # noqa: E402
+
+DOC_SECTION = "speed"  # <!-- bench:speed --> in docs/benchmarks.md
 
 TODAY = "2026-11-30"
 COLUMNS, LINES = 160, 45
@@ -366,6 +369,7 @@ def main() -> None:
         "mcp: the server and hook rows; tui: first paint; neardup: the scan)",
     )
     parser.add_argument("--ranker", choices=("spec", "bm25"), default="spec", help="memoryRetrieval.ranker (spec)")
+    parser.add_argument("--write-docs", action="store_true", help="also write the table into docs/benchmarks.md")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         sys.exit("bench_speed: tmux is needed for the first-paint rows (apt-get install tmux)")
@@ -390,6 +394,10 @@ def main() -> None:
     for key, bar in BARS.items():
         print(f"{key:<{width}}  " + "  ".join(f"{row.get(key, '-'):>24}" for row in rows) + f"  {bar}")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    if args.write_docs:
+        header = ["", *(f"{n:,}" for n in args.sizes), "bar"]
+        table = [[key, *(row.get(key, "-") for row in rows), bar] for key, bar in BARS.items()]
+        write_section(DOC_SECTION, conditions(command_line(), load) + "\n\n" + markdown_table(header, table))
 
 
 if __name__ == "__main__":

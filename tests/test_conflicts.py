@@ -29,7 +29,7 @@ LABELLED = Path(__file__).parent / "data" / "conflicts_labelled.json"  # tuning 
 FRESH = Path(__file__).parent / "data" / "conflicts_fresh.json"  # the third pass's held-out set, read in the fourth
 FRESH2 = Path(__file__).parent / "data" / "conflicts_fresh2.json"  # the fourth pass's held-out set, read since
 FRESH3 = Path(__file__).parent / "data" / "conflicts_fresh3.json"  # held-out: never tuned on, errors never read
-# The figures (README, benchmarks/bench_conflicts.py); these tests keep them. "Seen": the old
+# The figures (docs/benchmarks.md, benchmarks/bench_conflicts.py); these tests keep them. "Seen": the old
 # held-out part of LABELLED, read while tuning, so no longer a held-out figure.
 HELD_OUT_PRECISION, HELD_OUT_RECALL = 0.82, 0.17
 SEEN_PRECISION, SEEN_RECALL = 1.0, 0.88

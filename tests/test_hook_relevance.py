@@ -2,7 +2,7 @@
 what the memory does not know, the right fact first for prompts about what it knows.
 
 The prompts are benchmarks/data/hook_prompts.json (held-out set #3: the thresholds were chosen on
-the other prompts and questions, see docs/DECISIONS.md). The floors are the measured figures,
+the other prompts and questions, see ADR 0025). The floors are the measured figures,
 so that a change that makes the hook noisier or blinder fails here; they are not perfection:
 task-style prompts ("Write the Kubernetes manifest for the new worker pod") share few
 words with the fact they need, and lexical rankers miss some of them.
@@ -96,7 +96,7 @@ def test_term_idf_is_the_same_with_and_without_the_word_index(project: Project) 
 
 
 def test_the_evaluation_sets_are_disjoint_and_name_real_targets() -> None:
-    """Held-out sets #3 and #4 (docs/DECISIONS.md) share no question or prompt with each other
+    """Held-out sets #3 and #4 (ADR 0024) share no question or prompt with each other
     or the tuning sets, are as large as their rounds promised, and every target is a fact of
     the corpus."""
     spec = importlib.util.spec_from_file_location("retrieval_targets", REPO / "benchmarks" / "retrieval_targets.py")

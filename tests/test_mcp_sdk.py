@@ -33,7 +33,7 @@ NINE = [
 ]
 
 
-# The trust subsystem's tools follow the spec's nine (docs/DECISIONS.md, "Trust").
+# The trust subsystem's tools follow the spec's nine (ADR 0019).
 PREFERENCE_TOOLS = ["get_user_preferences", "save_user_preferences", "clear_user_preferences"]
 
 

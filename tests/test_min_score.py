@@ -1,5 +1,5 @@
 """memoryRetrieval.minScore per ranker: left out of config.json, each ranker's own default
-(spec 1, bm25 none); set, it applies to whichever ranker searches (docs/DECISIONS.md)."""
+(spec 1, bm25 none); set, it applies to whichever ranker searches (ADR 0027)."""
 
 from __future__ import annotations
 

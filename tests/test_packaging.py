@@ -104,9 +104,12 @@ def test_the_sdist_holds_everything_the_suite_reads(dist: dict[str, Path]) -> No
         "pyproject.toml",
         "tests/test_readme.py",
     )
-    needed_files += ("CONTRIBUTING.md", "docs/DECISIONS.md", ".pre-commit-config.yaml")
+    needed_files += ("CONTRIBUTING.md", "CHANGELOG.md", ".pre-commit-config.yaml")
+    needed_files += ("scripts/gen_reference.py", "benchmarks/report.py")
     for needed in needed_files:
         assert needed in names
+    # tests/test_hardening_docs.py reads every page under docs/ (the ADRs, the guides, the references).
+    assert {str(p.relative_to(REPO)) for p in (REPO / "docs").rglob("*.md")} <= names
     assert {f"screenshots/{p.name}" for p in (REPO / "screenshots").glob("*.svg")} <= names
 
 

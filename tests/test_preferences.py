@@ -1,4 +1,4 @@
-"""User preferences (docs/DECISIONS.md, "Trust"): one file per person outside the repository, keyed by
+"""User preferences (ADR 0019): one file per person outside the repository, keyed by
 the hashed principal; CLI `foundry prefs`, and SessionStart injecting them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Retrieval: the spec's scoring, the term rules of docs/DECISIONS.md, the reply texts, and the index."""
+"""Retrieval: the spec's scoring, the term rules of ADR 0007, the reply texts, and the index."""
 
 from __future__ import annotations
 

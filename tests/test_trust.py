@@ -1,4 +1,4 @@
-"""Trust (docs/DECISIONS.md, "Trust"): the principal, the write gate, proposals and the reserved wave,
+"""Trust (ADR 0019): the principal, the write gate, proposals and the reserved wave,
 through the core and through the real `foundry` command line."""
 
 from __future__ import annotations

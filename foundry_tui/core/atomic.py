@@ -1,6 +1,6 @@
 """Durable writes: temp file then rename, exclusive create, and the memory lock.
 
-A crash leaves the old file or the new one, never half of one (docs/DECISIONS.md, "Durability and concurrency").
+A crash leaves the old file or the new one, never half of one (ADR 0011).
 """
 
 from __future__ import annotations

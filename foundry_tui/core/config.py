@@ -21,7 +21,7 @@ DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
 DEFAULT_MIN_SCORE = 1.0  # the spec's, on its ranker's scale
 # memoryRetrieval.minScore when config.json leaves it out, per ranker: bm25 scores are on
-# another scale, and no floor lost none of the tuning questions' targets (docs/DECISIONS.md).
+# another scale, and no floor lost none of the tuning questions' targets (ADR 0027).
 DEFAULT_MIN_SCORES = {"spec": DEFAULT_MIN_SCORE, "bm25": 0.0}
 MAX_LIMIT = 25
 RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/bm25.py)

@@ -94,7 +94,7 @@ def _is_loop(path: Path) -> bool:
 
 
 class Layout:
-    """The on-disk layout of one project (docs/DECISIONS.md, "Layout on disk").
+    """The on-disk layout of one project (ADR 0002).
 
     A plain class, not a dataclass: the MCP server and the hooks import this module
     before anything else, and dataclasses costs more to import than the rest of it.

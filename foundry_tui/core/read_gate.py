@@ -7,7 +7,7 @@ accepts: relative to the call's working directory (and to `cd` earlier in the co
 through `..`, a glob, a symbolic link, or other letter case (compared by inode, and by
 case-folded name for paths that do not exist). A search counts when it would descend
 into the facts folder and return content. What a gate on shell commands cannot promise
-is in the README ("Untrusted repositories").
+is in docs/guide/untrusted-repositories.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Token estimates: one function for the whole product (docs/DECISIONS.md: ceil(characters / 4))."""
+"""Token estimates: one function for the whole product (ADR 0008: ceil(characters / 4))."""
 
 from __future__ import annotations
 

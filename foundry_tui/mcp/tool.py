@@ -112,7 +112,7 @@ def check_arguments(tool: Tool, args: Any) -> str | None:
 
 
 # Arguments that try to say who is calling. The trust tools ignore them (and say so) rather
-# than fail: identity comes from the server's environment alone (docs/DECISIONS.md, "Trust").
+# than fail: identity comes from the server's environment alone (ADR 0019).
 IDENTITY_ARGUMENTS = ("principal", "author", "user", "as")
 
 

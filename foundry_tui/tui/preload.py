@@ -6,7 +6,7 @@ early index does). Reading and checking the file run outside the interpreter loc
 rest takes turns with the imports. No fact file is stat'ed here, so the first paint does
 not wait for the stat of every file: the screen's first load compares every file with
 the snapshot right after that paint, and when one changed meanwhile, the full load
-paints what is on disk a moment later (docs/DECISIONS.md, "The TUI's first paint").
+paints what is on disk a moment later (ADR 0013).
 
 This module imports no Textual: it runs before Textual is imported.
 """

@@ -8,7 +8,7 @@ BM25F: its frequency in title, tags and body, each divided by that field's lengt
 normalisation and weighted by the field's boost (title > tags > body, as the spec orders
 them), saturated by k1 and weighted by the term's inverse document frequency over the
 active facts. The sum is multiplied by the spec's type and confidence multipliers.
-Parameters: docs/DECISIONS.md.
+Parameters: ADR 0024 (docs/adr/).
 
 It searches the same lowercased joined fields as the spec ranker's scan (ScanFields):
 a regular expression finds the words that start like each query stem, in C, and only
@@ -59,7 +59,7 @@ _FIELD_NAMES = ("title", "tags", "body")
 
 
 # Words that name the same thing in software writing, searched as one term: a word and its
-# usual abbreviation, and a few plain synonyms (docs/DECISIONS.md lists why each is here).
+# usual abbreviation, and a few plain synonyms (ADR 0024 lists why each is here).
 # Each group is folded to the stem of its first word.
 SAME_MEANING: tuple[tuple[str, ...], ...] = (
     ("delete", "remove", "erase"),

@@ -89,7 +89,7 @@ class Project:
         With the kernel's own queue of events (inotify, Linux) the watcher is exact: every
         change made before this call is in the queue when it is read here, so a writer that
         takes the memory lock sees every fact another writer wrote under it, without a stat
-        of every file (docs/DECISIONS.md, "Knowing what changed")."""
+        of every file (ADR 0012, "Knowing what changed")."""
         with self._lock:
             watcher = self._watcher
             now = time.monotonic()

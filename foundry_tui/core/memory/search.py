@@ -1,4 +1,4 @@
-"""Keyword retrieval (spec 000, "How retrieval scores", with the term rules of docs/DECISIONS.md, "Search").
+"""Keyword retrieval (spec 000, "How retrieval scores", with the term rules of ADR 0007).
 
 A query is lowercased and split on every character that is not a letter or digit;
 terms shorter than three characters, stop words (stopwords.py) and repeats are dropped. A term matches a field
@@ -467,7 +467,7 @@ def memory_search(
 
 
 # What the prompt hook injects, per ranker (chosen on the tuning prompts and questions of
-# benchmarks/data/, docs/DECISIONS.md "Prompt hook relevance"): among the ranker's best
+# benchmarks/data/, ADR 0025): among the ranker's best
 # PROMPT_CANDIDATES hits, in the ranker's order, the first `limit` that are relevant.
 # spec: a hit scoring at least PROMPT_MIN_SCORE whose terms carry at least PROMPT_MIN_SHARE of
 # the prompt's rarity (the idf-weighted share of the prompt's terms it holds, so a fact that

@@ -1,4 +1,4 @@
-"""English stop words, dropped from every query in every ranker (docs/DECISIONS.md, "Retrieval: stop words, the bm25 ranker, hook thresholds").
+"""English stop words, dropped from every query in every ranker (ADR 0024).
 
 Agents ask questions ("which database do we use", "how should we ...") and hooks pass
 whole prompts; the glue words of such sentences occur in nearly every fact, so under

@@ -1,5 +1,5 @@
 """The write policy: the one gate every T1 write goes through, from the CLI, the MCP
-server and the TUI alike (docs/DECISIONS.md, "Trust").
+server and the TUI alike (ADR 0019).
 
 - unattended → denied: nothing is written, a `write_denied` event is recorded, and the
   reply asks the agent to report the fact in its output instead;

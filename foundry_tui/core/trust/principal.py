@@ -1,5 +1,5 @@
 """Who is calling: the principal and whether the run is unattended, resolved once from the
-process environment when an adapter starts (docs/DECISIONS.md, "Trust"). Never from a tool argument,
+process environment when an adapter starts (ADR 0019). Never from a tool argument,
 a request body or a file the model can write.
 
 On the start-up path of `foundry mcp` and the hooks: only `os` and `re` at import time.

@@ -4,8 +4,8 @@ a drop-down list.
 It looks and behaves like Textual's `Select` with a blank choice (enter, space, up or down
 open the list; escape or a click elsewhere closes it), but it is one widget until the list
 is first opened: `Select` composes six widgets and parses three style sheets before the
-memory screen's first paint, about 13 ms of it at 10,000 facts (docs/DECISIONS.md, "Speed
-at scale"). The list (`TypeOptions`) is mounted the first time it is needed.
+memory screen's first paint, about 13 ms of it at 10,000 facts (ADR 0013).
+The list (`TypeOptions`) is mounted the first time it is needed.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import pytest
 from foundry_tui.core import program as program_module
 from foundry_tui.core.program import ISOLATED_MODULE, SCRIPT_PEEK_BYTES, installed_program
 from tests.helpers import REPO, run_cli
-from tests.test_team_git import Repo, assert_healthy, git_env, make_repo
+from tests.test_team_git import FACTS, Repo, assert_healthy, git_env, make_repo
 
 CLEAN_PATH = "/usr/bin:/bin"  # git and sh, and no foundry
 INIT_MESSAGE = {
@@ -261,6 +261,70 @@ def test_an_entry_whose_program_is_there_is_kept(tmp_path: Path) -> None:
     run = run_cli("init", cwd=project)
     assert run.code == 0 and ".mcp.json" not in run.out
     assert (project / ".mcp.json").read_text() == text
+
+
+def _doctor(project: Path, path: str) -> tuple[int, list[str]]:
+    """doctor's exit code, and its `commands` lines (the check and its problems)."""
+    run = run_cli("doctor", "--root", str(project), env={"PATH": path}, cwd=project)
+    lines = run.out.splitlines()
+    at = [i for i, line in enumerate(lines) if line[6:].startswith("commands: ")]
+    if not at:
+        return run.code, []
+    following = lines[at[0] + 1 :]
+    problems = following[: next((i for i, line in enumerate(following) if not line.startswith(" ")), len(following))]
+    return run.code, [lines[at[0]], *problems]
+
+
+MISSING_ADVICE = "run `foundry init` again with the installed foundry"
+
+
+def test_doctor_fails_when_a_configured_command_cannot_be_found(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    assert run_cli("init", cwd=tmp_path).code == 0
+    passing = "ok    commands: 4 commands for agents and 2 git hooks can start foundry"
+    assert _doctor(tmp_path, CLEAN_PATH) == (0, [passing])
+
+    mcp = tmp_path / ".mcp.json"
+    mcp.write_text(
+        json.dumps({"mcpServers": {"foundry": {"type": "stdio", "command": "/gone/bin/foundry", "args": ["mcp"]}}})
+    )
+    hook = tmp_path / ".git/hooks/post-rewrite"
+    program = installed_program().shell()
+    hook.write_text(hook.read_text().replace(f"  {program} memory", "  /gone/python -I -m foundry_tui memory"))
+    assert _doctor(tmp_path, CLEAN_PATH) == (
+        1,
+        [
+            "FAIL  commands: 2 commands cannot be found",
+            '        - .mcp.json: server "foundry" runs `/gone/bin/foundry mcp`, and /gone/bin/foundry cannot be found: '
+            + MISSING_ADVICE,
+            "        - .git/hooks/post-rewrite: the git hook runs `/gone/python -I -m foundry_tui memory resolve --root .`, "
+            "and /gone/python cannot be found: " + MISSING_ADVICE,
+        ],
+    )
+
+    # A bare `foundry` is looked up on PATH, as the agent's shell does.
+    run_cli("init", cwd=tmp_path)  # puts back the hook
+    mcp.write_text(json.dumps({"mcpServers": {"foundry": {"type": "stdio", "command": "foundry", "args": ["mcp"]}}}))
+    assert _doctor(tmp_path, CLEAN_PATH) == (
+        1,
+        [
+            "FAIL  commands: 1 command cannot be found",
+            '        - .mcp.json: server "foundry" runs `foundry mcp`, and foundry cannot be found on PATH: '
+            + MISSING_ADVICE,
+        ],
+    )
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "foundry").symlink_to(Path(sys.executable).parent / "foundry")
+    assert _doctor(tmp_path, f"{bin_dir}:{CLEAN_PATH}") == (0, [passing])
+
+
+def test_doctor_says_nothing_about_commands_where_none_are_configured(tmp_path: Path) -> None:
+    (tmp_path / FACTS).mkdir(parents=True)
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"github": {"command": "/gone/gh-mcp"}}}))
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude/settings.json").write_text('{"hooks": {"SessionStart": [{"hooks": [{"command": "gone"}]}]}}')
+    assert _doctor(tmp_path, CLEAN_PATH)[1] == []  # (it fails on the missing INDEX.md)
 
 
 def _fake_script(folder: Path, text: str, mode: int = 0o755) -> None:

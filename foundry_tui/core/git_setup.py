@@ -24,7 +24,7 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.paths import Layout
-from foundry_tui.core.program import Program
+from foundry_tui.core.program import ConfiguredCommand, Program, is_foundry_command, split_command
 
 DRIVER = "foundry-index"
 HOOK_MARK = "# foundry: memory resolve hook"
@@ -59,17 +59,51 @@ exit 0
 """
 
 
-def setup_git(layout: Layout, program: Program, added: list[tuple[str, str]], problems: list[str]) -> None:
-    """Write the attributes, driver config and hooks that are missing; `added` gets (verb, what)."""
+def _hooks_dir(layout: Layout) -> tuple[Path, Path] | None:
+    """(the work tree's top, git's hooks folder); None outside git."""
     try:
         proc = _git(layout.root, "rev-parse", "--show-toplevel", "--git-path", "hooks")
     except (OSError, subprocess.TimeoutExpired):
-        return  # no git here: nothing to set up
+        return None  # no git here
     if proc.returncode != 0:
-        return
+        return None
     top_text, hooks_text = proc.stdout.splitlines()[:2]
-    top = Path(top_text)
-    hooks_dir = Path(hooks_text) if Path(hooks_text).is_absolute() else layout.root / hooks_text
+    return Path(top_text), Path(hooks_text) if Path(hooks_text).is_absolute() else layout.root / hooks_text
+
+
+def hook_commands(layout: Layout) -> list[ConfiguredCommand]:
+    """The `memory resolve` command in each of Foundry's git hooks (scripts that are not Foundry's are not read)."""
+    found = _hooks_dir(layout)
+    if found is None:
+        return []
+    commands = []
+    for hook in HOOK_NAMES:
+        path = found[1] / hook
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if HOOK_MARK not in text:
+            continue
+        for line in text.splitlines():
+            words = split_command(line.removesuffix("|| true"))
+            if (
+                words
+                and len(words) > 2
+                and words[-2] == "--root"
+                and is_foundry_command(words[:-2], "memory", "resolve")
+            ):
+                commands.append(ConfiguredCommand(layout.relative(path), "the git hook", tuple(words)))
+                break
+    return commands
+
+
+def setup_git(layout: Layout, program: Program, added: list[tuple[str, str]], problems: list[str]) -> None:
+    """Write the attributes, driver config and hooks that are missing; `added` gets (verb, what)."""
+    found = _hooks_dir(layout)
+    if found is None:
+        return  # no git here: nothing to set up
+    top, hooks_dir = found
     # .gitattributes
     attributes = top / ".gitattributes"
     try:

@@ -11,6 +11,7 @@ import pytest
 
 from foundry_tui.core.events import read_events
 from foundry_tui.core.paths import Layout
+from foundry_tui.core.program import installed_program
 
 from .helpers import run_cli
 
@@ -151,9 +152,10 @@ def test_init_sets_up_and_is_idempotent(tmp_path: Path) -> None:
         ".foundry/scratch/\n.foundry/metrics/\n.foundry/**/.*.tmp\n"
     )
     settings = json.loads((tmp_path / ".claude/settings.json").read_text())["hooks"]
-    assert settings["PreToolUse"][0]["hooks"] == [{"type": "command", "command": "foundry hook pre-tool-use"}]
-    assert settings["SessionStart"][0]["hooks"][0]["command"] == "foundry hook session-start"
-    assert settings["UserPromptSubmit"][0]["hooks"][0]["command"] == "foundry hook user-prompt-submit"
+    foundry = installed_program().shell()  # by its absolute path (tests/test_hardening_init.py)
+    assert settings["PreToolUse"][0]["hooks"] == [{"type": "command", "command": f"{foundry} hook pre-tool-use"}]
+    assert settings["SessionStart"][0]["hooks"][0]["command"] == f"{foundry} hook session-start"
+    assert settings["UserPromptSubmit"][0]["hooks"][0]["command"] == f"{foundry} hook user-prompt-submit"
     assert run_cli("doctor", cwd=tmp_path).code == 0
     before = _snapshot(tmp_path)
     second = run_cli("init", cwd=tmp_path)
@@ -179,7 +181,7 @@ def test_init_merges_existing_files(tmp_path: Path) -> None:
     assert settings["permissions"] == {"allow": ["Bash(npm test)"]}
     assert [g["hooks"][0]["command"] for g in settings["hooks"]["PreToolUse"]] == [
         "lint-guard",
-        "foundry hook pre-tool-use",
+        installed_program().shell("hook", "pre-tool-use"),
     ]
 
 

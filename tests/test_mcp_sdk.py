@@ -16,6 +16,7 @@ from mcp.shared.exceptions import MCPError
 from foundry_tui.core.events import read_events
 from foundry_tui.core.init import init_project
 from foundry_tui.core.paths import Layout
+from foundry_tui.core.program import installed_program
 from foundry_tui.core.tokens import estimate_tokens
 
 from .helpers import TODAY
@@ -208,9 +209,8 @@ async def test_resources(demo_root: Path) -> None:
 async def test_a_client_configured_from_init(tmp_path: Path) -> None:
     init_project(tmp_path, today=TODAY)
     entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["foundry"]
-    assert entry == {"type": "stdio", "command": "foundry", "args": ["mcp"]}
-    if not (Path(sys.executable).parent / "foundry").exists():
-        pytest.skip("the foundry console script is not installed beside this interpreter")
+    words = installed_program().command("mcp")  # the installed program, by its absolute path
+    assert entry == {"type": "stdio", "command": words[0], "args": words[1:]}
     async with Client(_params(tmp_path, entry["command"], entry["args"], cwd=tmp_path)) as client:
         error, text = await _text(
             client, "memory_write", {"title": "Made through .mcp.json", "body": "It works.", "type": "domain"}

@@ -253,14 +253,16 @@ def test_init_sets_up_git_and_a_clean_merge_regenerates_the_index(tmp_path: Path
 
 def test_hooks_skip_with_one_line_when_foundry_is_missing(tmp_path: Path) -> None:
     from foundry_tui.core.git_setup import hook_script
+    from foundry_tui.core.program import ISOLATED_MODULE, Program
 
     script = tmp_path / "post-merge"
-    script.write_text(hook_script("post-merge", ".", python="/nonexistent/python"))
+    script.write_text(hook_script("post-merge", ".", Program(("/nonexistent/python", *ISOLATED_MODULE))))
     env = {**git_env(tmp_path), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0
     assert proc.stderr == (
-        "foundry: not on PATH; skipped the memory repair: run 'foundry memory resolve' where foundry is installed\n"
+        'foundry: /nonexistent/python not found; skipped the memory repair: run "foundry init" again '
+        "where foundry is installed\n"
     )
 
 

@@ -7,8 +7,10 @@
   keeps our INDEX.md (`true`); without it git falls back to its text merge and
   `foundry memory resolve` regenerates the file.
 - `post-merge` and `post-rewrite` hooks (per clone) run `foundry memory resolve`, which
-  regenerates INDEX.md after a merge or rebase and repairs what git left. They call the
-  Python that ran `foundry init`, else `foundry` on PATH, else print one line and skip.
+  regenerates INDEX.md after a merge or rebase and repairs what git left. They start the
+  program that ran `foundry init` by its absolute path (core/program.py), never one on
+  PATH or in the work tree (which the merge just filled with the other branch's files),
+  and print one line and skip when it is gone.
 
 Fact files keep git's text merge: an add/add conflict leaves both sides in one file,
 which `foundry memory resolve` splits (see core/curation/resolve.py).
@@ -18,11 +20,11 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.paths import Layout
+from foundry_tui.core.program import ConfiguredCommand, Program, is_foundry_command, split_command
 
 DRIVER = "foundry-index"
 HOOK_MARK = "# foundry: memory resolve hook"
@@ -38,34 +40,70 @@ def _attributes_lines(layout: Layout, top: Path) -> list[str]:
     return [f"/{index} merge={DRIVER}"]
 
 
-def hook_script(hook: str, root_from_top: str, python: str = sys.executable) -> str:
-    py = shlex.quote(python)
-    args = f"memory resolve --root {shlex.quote(root_from_top)}"
+def hook_script(hook: str, root_from_top: str, program: Program) -> str:
+    executable = shlex.quote(program.words[0])
+    skipped = (
+        f"foundry: {program.words[0]} not found; skipped the memory repair: "
+        'run "foundry init" again where foundry is installed'
+    )
     return f"""#!/bin/sh
 {HOOK_MARK} (installed by `foundry init`; see README, "Working as a team")
 # After git {"merged" if hook == "post-merge" else "rewrote commits"}: regenerate INDEX.md, repair what git left.
-if {py} -c 'import foundry_tui' >/dev/null 2>&1; then
-  {py} -m foundry_tui {args} || true
-elif command -v foundry >/dev/null 2>&1; then
-  foundry {args} || true
+# The installed program, by its absolute path: nothing in the work tree is imported.
+if [ -x {executable} ]; then
+  {program.shell("memory", "resolve", "--root", root_from_top)} || true
 else
-  echo "foundry: not on PATH; skipped the memory repair: run 'foundry memory resolve' where foundry is installed" >&2
+  echo {shlex.quote(skipped)} >&2
 fi
 exit 0
 """
 
 
-def setup_git(layout: Layout, added: list[tuple[str, str]], problems: list[str]) -> None:
-    """Write the attributes, driver config and hooks that are missing; `added` gets (verb, what)."""
+def _hooks_dir(layout: Layout) -> tuple[Path, Path] | None:
+    """(the work tree's top, git's hooks folder); None outside git."""
     try:
         proc = _git(layout.root, "rev-parse", "--show-toplevel", "--git-path", "hooks")
     except (OSError, subprocess.TimeoutExpired):
-        return  # no git here: nothing to set up
+        return None  # no git here
     if proc.returncode != 0:
-        return
+        return None
     top_text, hooks_text = proc.stdout.splitlines()[:2]
-    top = Path(top_text)
-    hooks_dir = Path(hooks_text) if Path(hooks_text).is_absolute() else layout.root / hooks_text
+    return Path(top_text), Path(hooks_text) if Path(hooks_text).is_absolute() else layout.root / hooks_text
+
+
+def hook_commands(layout: Layout) -> list[ConfiguredCommand]:
+    """The `memory resolve` command in each of Foundry's git hooks (scripts that are not Foundry's are not read)."""
+    found = _hooks_dir(layout)
+    if found is None:
+        return []
+    commands = []
+    for hook in HOOK_NAMES:
+        path = found[1] / hook
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if HOOK_MARK not in text:
+            continue
+        for line in text.splitlines():
+            words = split_command(line.removesuffix("|| true"))
+            if (
+                words
+                and len(words) > 2
+                and words[-2] == "--root"
+                and is_foundry_command(words[:-2], "memory", "resolve")
+            ):
+                commands.append(ConfiguredCommand(layout.relative(path), "the git hook", tuple(words)))
+                break
+    return commands
+
+
+def setup_git(layout: Layout, program: Program, added: list[tuple[str, str]], problems: list[str]) -> None:
+    """Write the attributes, driver config and hooks that are missing; `added` gets (verb, what)."""
+    found = _hooks_dir(layout)
+    if found is None:
+        return  # no git here: nothing to set up
+    top, hooks_dir = found
     # .gitattributes
     attributes = top / ".gitattributes"
     try:
@@ -98,7 +136,7 @@ def setup_git(layout: Layout, added: list[tuple[str, str]], problems: list[str])
     root_from_top = layout.root.resolve().relative_to(top.resolve()).as_posix() or "."
     for hook in HOOK_NAMES:
         path = hooks_dir / hook
-        script = hook_script(hook, root_from_top)
+        script = hook_script(hook, root_from_top, program)
         try:
             current = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -116,4 +154,6 @@ def setup_git(layout: Layout, added: list[tuple[str, str]], problems: list[str])
         hooks_dir.mkdir(parents=True, exist_ok=True)
         atomic_write(path, script, inside=None)  # in git's own folder, not the project's tree
         path.chmod(0o755)
-        added.append(("updated" if current else "created", f"git hook {hook} (runs `foundry memory resolve`)"))
+        added.append(
+            ("updated" if current else "created", f"git hook {hook} (runs {program.shell('memory', 'resolve')})")
+        )

@@ -5,6 +5,11 @@ scratch and metrics, `.mcp.json` registering the server as `foundry`, the three 
 in `.claude/settings.json`, and an empty INDEX.md. A second run changes nothing; an
 existing JSON file is merged, never overwritten, and a malformed one is reported
 and left untouched.
+
+The commands it writes start the installed program by its absolute path
+(core/program.py), so they start without PATH and never run the work tree's code.
+Foundry's own entry written earlier with a bare `foundry`, or with a program that is
+gone, is updated in place; one whose program is there is kept, as is everything else.
 """
 
 from __future__ import annotations
@@ -20,14 +25,26 @@ from foundry_tui.core.config import DEFAULT_PROFILE, PROFILES, profile_config
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.hook_events import HOOK_EVENTS
 from foundry_tui.core.paths import Layout
+from foundry_tui.core.program import (
+    MCP_FILE,
+    MCP_SERVER,
+    SETTINGS_FILE,
+    Program,
+    installed_program,
+    is_foundry_command,
+    is_foundry_hook,
+    is_stale,
+    mcp_words,
+    split_command,
+)
 
 # The last: the temp files a writer killed mid-write leaves beside its target (`.INDEX.md.<pid>.<n>.tmp`).
 IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/", ".foundry/**/.*.tmp")
-MCP_ENTRY = {"type": "stdio", "command": "foundry", "args": ["mcp"]}
-# Claude Code event name → (matcher, command)
-HOOKS: dict[str, tuple[str | None, str]] = {
-    event: (matcher, f"foundry hook {word}") for word, (event, matcher) in HOOK_EVENTS.items()
-}
+
+
+def mcp_entry(program: Program) -> dict[str, Any]:
+    words = program.command("mcp")
+    return {"type": "stdio", "command": words[0], "args": words[1:]}
 
 
 @dataclass
@@ -134,8 +151,8 @@ def _gitignore(layout: Layout, report: InitReport) -> None:
     )
 
 
-def _mcp(layout: Layout, report: InitReport) -> None:
-    path = layout.root / ".mcp.json"
+def _mcp(layout: Layout, program: Program, report: InitReport) -> None:
+    path = layout.root / MCP_FILE
     usable, data = _load_json(path, layout, report)
     if not usable:
         return
@@ -144,15 +161,25 @@ def _mcp(layout: Layout, report: InitReport) -> None:
     if servers is not None and not isinstance(servers, dict):
         report.problems.append(".mcp.json: mcpServers is not an object; left untouched")
         return
-    if servers and "foundry" in servers:
-        return
-    existed = path.exists()
-    _write_json(path, {**data, "mcpServers": {**(servers or {}), "foundry": MCP_ENTRY}}, layout)
-    report.add("merged" if existed else "created", '.mcp.json (server "foundry": foundry mcp)')
+    servers = servers or {}
+    entry = mcp_entry(program)
+    current = servers.get(MCP_SERVER)
+    if isinstance(current, dict):
+        words = mcp_words(current)
+        if words is None or not is_foundry_command(words, "mcp") or not is_stale(words):
+            return  # someone's own server entry, or Foundry's that starts: kept
+        verb = "updated"
+        entry = {**current, "command": entry["command"], "args": entry["args"]}
+    elif current is not None:
+        return  # not an object: not Foundry's to rewrite
+    else:
+        verb = "merged" if path.exists() else "created"
+    _write_json(path, {**data, "mcpServers": {**servers, MCP_SERVER: entry}}, layout)
+    report.add(verb, f'.mcp.json (server "{MCP_SERVER}": {program.shell("mcp")})')
 
 
-def _hooks(layout: Layout, report: InitReport) -> None:
-    path = layout.root / ".claude" / "settings.json"
+def _hooks(layout: Layout, program: Program, report: InitReport) -> None:
+    path = layout.root / SETTINGS_FILE
     usable, data = _load_json(path, layout, report)
     if not usable:
         return
@@ -162,36 +189,55 @@ def _hooks(layout: Layout, report: InitReport) -> None:
         report.problems.append(".claude/settings.json: hooks is not an object; left untouched")
         return
     hooks = dict(hooks)
-    added = 0
-    for event, (matcher, command) in HOOKS.items():
+    added = updated = 0
+    for word, (event, matcher) in HOOK_EVENTS.items():
         groups = hooks.get(event, [])
         if not isinstance(groups, list):
             report.problems.append(f".claude/settings.json: hooks.{event} is not a list; left untouched")
             return
-        commands = {
-            h.get("command") for g in groups if isinstance(g, dict) for h in g.get("hooks", []) if isinstance(h, dict)
-        }
-        if command in commands:
+        command = program.shell("hook", word)
+        ours = [
+            h
+            for g in groups
+            if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+            for h in g["hooks"]
+            if isinstance(h, dict) and is_foundry_hook(h.get("command"), word)
+        ]
+        if any(not is_stale(split_command(h["command"]) or []) for h in ours):
+            continue  # Foundry's hook is there and starts
+        if ours:  # each stale one (a bare `foundry`, a program that is gone) now runs this program
+            hooks[event] = _with_command(groups, {id(h) for h in ours}, command)
+            updated += 1
             continue
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": command}]}
         if matcher:
             group = {"matcher": matcher, **group}
         hooks[event] = [*groups, group]
         added += 1
-    if added:
-        existed = path.exists()
+    if added or updated:
+        verb = "updated" if path.exists() and not added else "merged" if path.exists() else "created"
         _write_json(path, {**data, "hooks": hooks}, layout)
-        report.add(
-            "merged" if existed else "created", f".claude/settings.json (+{added} hook{'s' if added > 1 else ''})"
-        )
+        changes = [f"+{n} hook{'s' if n > 1 else ''}" for n in [added] if n]
+        changes += [f"{n} hook{'s' if n > 1 else ''} updated" for n in [updated] if n]
+        report.add(verb, f".claude/settings.json ({', '.join(changes)}: {program.shell('hook')} <event>)")
 
 
-def _git(layout: Layout, report: InitReport) -> None:
+def _with_command(groups: list[Any], stale: set[int], command: str) -> list[Any]:
+    """`groups` with each hook whose id() is in `stale` running `command`; all else as it was."""
+    return [
+        {**g, "hooks": [{**h, "command": command} if id(h) in stale else h for h in g["hooks"]]}
+        if isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(id(h) in stale for h in g["hooks"])
+        else g
+        for g in groups
+    ]
+
+
+def _git(layout: Layout, program: Program, report: InitReport) -> None:
     """Merge driver, .gitattributes and hooks for merges that keep every fact (core/git_setup.py)."""
     from foundry_tui.core.git_setup import setup_git
 
     added: list[tuple[str, str]] = []
-    setup_git(layout, added, report.problems)
+    setup_git(layout, program, added, report.problems)
     for verb, what in added:
         report.add(verb, what)
 
@@ -231,9 +277,12 @@ def init_project(
     _config(layout, profile, report)
     _trust(layout, trusted, report)
     _gitignore(layout, report)
-    _mcp(layout, report)
-    _hooks(layout, report)
-    _git(layout, report)
+    program = installed_program()
+    if program.problem:
+        report.problems.append(program.problem)
+    _mcp(layout, program, report)
+    _hooks(layout, program, report)
+    _git(layout, program, report)
     if not layout.index_path.exists():
         try:
             memory_index(Project(root), today or _dt.date.today())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import shlex
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from pathlib import Path
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
 from foundry_tui.core.errors import ConfigError, FoundryError
+from foundry_tui.core.git_setup import hook_commands
 from foundry_tui.core.memory.facts import (
     RENUMBERED_FROM,
     Fact,
@@ -31,6 +33,7 @@ from foundry_tui.core.memory.index_file import IndexReport, build_index, index_s
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
 from foundry_tui.core.paths import LINK_ADVICE, Layout, UnsafePathError
+from foundry_tui.core.program import configured_commands, find_program
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -433,6 +436,27 @@ def check_git_ignore(ctx: DoctorContext) -> Iterator[Check]:
         yield Check("git ignore", OK, "scratch and metrics are ignored by git")
 
 
+def check_commands(ctx: DoctorContext) -> Iterator[Check]:
+    """Foundry's commands in .mcp.json, .claude/settings.json and its git hooks: an agent
+    whose command cannot be found starts without Foundry and says nothing, a git hook skips
+    the repair (silent when none is configured)."""
+    agents = configured_commands(ctx.layout)
+    hooks = hook_commands(ctx.layout)
+    missing = [
+        f"{c.file}: {c.entry} runs `{shlex.join(c.words)}`, and {c.words[0]} cannot be found"
+        f"{'' if '/' in c.words[0] else ' on PATH'}: run `foundry init` again with the installed foundry"
+        for c in (*agents, *hooks)
+        if find_program(c.words[0]) is None
+    ]
+    if missing:
+        yield Check("commands", FAIL, f"{_plural(len(missing), 'command')} cannot be found", missing)
+    elif agents or hooks:
+        summary = (
+            f"{_plural(len(agents), 'command')} for agents and {_plural(len(hooks), 'git hook')} can start foundry"
+        )
+        yield Check("commands", OK, summary)
+
+
 DoctorCheck = Callable[[DoctorContext], Iterator[Check]]
 
 # The report's order. A new check: write a function like those above and add it here.
@@ -452,6 +476,7 @@ CHECKS: tuple[DoctorCheck, ...] = (
     check_index_budget,
     check_index_file,
     check_git_ignore,
+    check_commands,
 )
 
 

@@ -3,6 +3,10 @@ collector frozen at most once, and a retire that leaves an inactive fact as it i
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 from textual.widgets import SelectionList
@@ -17,6 +21,97 @@ def _tree(root: Path) -> dict[str, bytes]:
     """Every file under .foundry (the facts, INDEX.md, the proposals), byte for byte."""
     folder = root / ".foundry"
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# ---- 14: the collector frozen at most once -----------------------------------------------------
+
+# A long-running process: the work between reloads leaves garbage cycles for the collector (a
+# caught exception keeps its traceback, which keeps the frame that holds it), and a watcher
+# reloads a changed fact file. Run in a fresh interpreter: the freeze is once per process.
+RELOAD_LOOP = """
+import gc, sys
+from pathlib import Path
+from foundry_tui.core.memory.project import Project
+
+facts = Path(sys.argv[1]) / ".foundry/memory/facts"
+facts.mkdir(parents=True)
+def fact(n, title):
+    return f"---\\nid: fact-{n:04d}\\ntype: convention\\ntitle: {title}\\ncreated: 2026-11-01\\n---\\nbody {title}\\n"
+for n in range(1, 21):
+    (facts / f"fact-{n:04d}.md").write_text(fact(n, f"Fact {n}"))
+project = Project(Path(sys.argv[1]), use_cache=False)
+project.sync()
+
+def work():
+    try:
+        raise ValueError("handled")
+    except ValueError as exc:
+        kept = exc  # a cycle only the collector frees
+
+def reload(step):
+    for _ in range(5):
+        work()
+    (facts / "fact-0001.md").write_text(fact(1, f"Fact 1, edit {step}" + "!" * (step % 2)))  # a new size
+    changes = project.sync()
+    assert changes.changed == ["fact-0001.md"], changes.changed
+
+def alive():
+    gc.collect()
+    return len(gc.get_objects()) + gc.get_freeze_count()  # the frozen are out of get_objects
+
+for step in range(20):  # start-up: the first load freezes, once
+    reload(step)
+before = alive()
+for step in range(RELOADS):
+    reload(step)
+print(alive() - before, gc.get_freeze_count())
+"""
+RELOADS = 300
+
+
+def test_a_project_reloaded_hundreds_of_times_holds_its_object_count_flat(tmp_path: Path) -> None:
+    script = RELOAD_LOOP.replace("RELOADS", str(RELOADS))
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "project")], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    grown, _frozen = map(int, proc.stdout.split())
+    # Freezing on every reload kept 25 objects of each reload's garbage for good (7,500 here).
+    assert grown < RELOADS // 10, f"{grown} objects more after {RELOADS} reloads"
+
+
+def test_only_the_end_of_the_tuis_start_up_freezes_the_collector(tmp_path: Path) -> None:
+    """Loads and reloads never freeze; `foundry tui`'s pause and resume around its start-up
+    freeze once, and the reloads after it add nothing to the frozen."""
+    script = RELOAD_LOOP.replace("RELOADS", "5").replace(
+        "print(alive() - before, gc.get_freeze_count())",
+        textwrap.dedent(
+            """
+            counts = [gc.get_freeze_count()]
+            from foundry_tui.tui import collector
+            collector.pause()
+            started = Project(Path(sys.argv[1]), use_cache=False)
+            started.sync()
+            collector.resume()
+            counts.append(gc.get_freeze_count())
+            for step in range(5):
+                reload(step)
+            started.sync()
+            counts.append(gc.get_freeze_count())
+            print(json.dumps(counts))
+            """
+        ),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", "import json\n" + script, str(tmp_path / "project")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    after_reloads, after_start_up, after_more_reloads = json.loads(proc.stdout)
+    assert after_reloads == 0
+    assert after_start_up > 1000 and after_more_reloads <= after_start_up  # the replaced facts are freed
 
 
 # ---- 15: retiring an inactive fact --------------------------------------------------------------

@@ -4,14 +4,21 @@ collector frozen at most once, and a retire that leaves an inactive fact as it i
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.widgets import SelectionList
 
+from foundry_tui.core.curation.resolve import conflict_hunks, split_conflict
+from foundry_tui.core.memory.facts import MAX_FACT_FILE_BYTES
 from tests.helpers import run_cli
+from tests.test_team_git import git_env, make_repo
 from tests.tui_helpers import make_app, open_mode
 
 FACTS = ".foundry/memory/facts"
@@ -21,6 +28,146 @@ def _tree(root: Path) -> dict[str, bytes]:
     """Every file under .foundry (the facts, INDEX.md, the proposals), byte for byte."""
     folder = root / ".foundry"
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# ---- 11: memory resolve and conflict markers ---------------------------------------------------
+
+# The regular expression split_conflict used, the reference on small inputs (it backtracks:
+# cubic in a file of marker lines); with one fix, `^` before a diff3 base's `=======`: it took
+# any line ending in seven `=` (` =======`, `x=======`) for the separator.
+REFERENCE_HUNK = re.compile(
+    r"^<{7}(?: [^\n]*)?\n(.*?)^(?:\|{7}(?: [^\n]*)?\n.*?^)?={7}\n(.*?)^>{7}(?: [^\n]*)?\n", re.MULTILINE | re.DOTALL
+)
+
+
+def reference_split(text: str) -> tuple[str, str]:
+    text = text if text.endswith("\n") else text + "\n"
+    return REFERENCE_HUNK.sub(lambda m: m.group(1), text), REFERENCE_HUNK.sub(lambda m: m.group(2), text)
+
+
+LINES = ["<<<<<<<", "<<<<<<< HEAD", "|||||||", "||||||| base", "=======", ">>>>>>>", ">>>>>>> theirs"]
+LINES += ["x", "", "<<<<<<<<", "======= not one", ">>>>>>>x", " =======", "x=======", "========", "body"]
+
+
+class CountedKinds(Sequence[str]):
+    """The marker kinds of a file's lines, counting every look at one: the parser's work."""
+
+    def __init__(self, kinds: list[str]) -> None:
+        self.kinds = kinds
+        self.looks = 0
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]  # no slices are taken
+        self.looks += 1
+        return self.kinds[index]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=14), st.booleans())
+def test_the_line_parser_splits_as_the_expression_did(lines: list[str], newline: bool) -> None:
+    text = "\n".join(lines) + ("\n" if newline else "")
+    assert split_conflict(text) == reference_split(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["<", "|", "=", ">", ""]), max_size=400))
+def test_the_line_parser_looks_at_each_line_a_bounded_number_of_times(kinds: list[str]) -> None:
+    counted = CountedKinds(kinds)
+    conflict_hunks(counted)
+    assert counted.looks <= 3 * len(kinds)
+
+
+def test_a_64_kib_file_of_marker_lines_is_split_in_linear_work() -> None:
+    from foundry_tui.core.curation.resolve import _marker_kind
+
+    lines = (["<<<<<<< HEAD", "|||||||", "<<<<<<<", "======="] * MAX_FACT_FILE_BYTES)[: MAX_FACT_FILE_BYTES // 8]
+    assert len("\n".join(lines)) >= MAX_FACT_FILE_BYTES - 16
+    counted = CountedKinds([_marker_kind(line) for line in lines])
+    assert conflict_hunks(counted) == []  # no `>>>>>>>`: no block closes
+    assert counted.looks <= 3 * len(lines)
+
+
+def test_resolve_finishes_on_a_64_kib_fact_of_marker_lines(tmp_path: Path) -> None:
+    """The end to end bound (the expression took hours on this): well inside a generous timeout."""
+    facts = tmp_path / FACTS
+    facts.mkdir(parents=True)
+    block = "<<<<<<< HEAD\n|||||||\n<<<<<<<\n=======\n=======\n"
+    text = "---\nid: fact-0001\n>>>>>>> theirs\n" + block * (MAX_FACT_FILE_BYTES // len(block) - 1)
+    (facts / "fact-0001.md").write_text(text)
+    assert MAX_FACT_FILE_BYTES - len(block) < len(text) <= MAX_FACT_FILE_BYTES
+    proc = subprocess.run(
+        [sys.executable, "-m", "foundry_tui", "memory", "resolve", "--root", str(tmp_path)],
+        env=git_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[1] == (
+        f"note: {FACTS}/fact-0001.md has lines like git's conflict markers, but git does not say it is unmerged; "
+        "left as it is"
+    )
+    assert (facts / "fact-0001.md").read_text() == text
+
+
+QUOTING_BODY = (
+    "When git cannot merge a file it writes both sides:\n\n"
+    "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n\n"
+    "Run `foundry memory resolve` on the memory."
+)
+
+
+def test_a_fact_quoting_a_conflict_survives_merges_byte_for_byte(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)  # `foundry init`: its post-merge hook runs `foundry memory resolve`
+    quoting = repo.root / FACTS / f"{repo.write('How a conflict looks', QUOTING_BODY)}.md"
+    before = quoting.read_bytes()
+    # An unrelated merge: no memory file changes on the side branch.
+    repo.git("checkout", "-qb", "side")
+    (repo.root / "notes.txt").write_text("side\n")
+    repo.commit("notes")
+    repo.git("checkout", "-q", "main")
+    repo.write("Alice learned caching", "alice-1")
+    result = repo.git("merge", "--no-edit", "side")
+    assert "CONFLICT" not in result.stdout
+    assert quoting.read_bytes() == before
+    code, out, err = repo.cli("memory", "resolve")
+    assert code == 0, err
+    assert out.splitlines() == [
+        "memory resolve: nothing to repair",
+        f"note: {FACTS}/{quoting.name} has lines like git's conflict markers, but git does not say it is unmerged; "
+        "left as it is",
+    ]
+    assert quoting.read_bytes() == before
+    # A real conflict beside it (add/add on the next id): only the unmerged file is split.
+    repo.git("checkout", "-qb", "bob")
+    bob = repo.write("Bob learned queues", "bob-1")
+    repo.git("checkout", "-q", "main")
+    assert repo.write("Alice learned queues", "alice-2") == bob
+    assert "CONFLICT (add/add)" in repo.git("merge", "--no-edit", "bob", check=False).stdout
+    code, out, err = repo.cli("memory", "resolve")
+    assert code == 0, err
+    assert f"{FACTS}/{bob}.md: two facts; {bob} kept (Alice learned queues)" in out.splitlines()
+    assert quoting.read_bytes() == before
+
+
+def test_a_misnamed_fact_is_never_moved_over_a_file_that_does_not_load(tmp_path: Path) -> None:
+    facts = tmp_path / FACTS
+    facts.mkdir(parents=True)
+    (facts / "fact-0001.md").write_text("notes, not a fact\n")
+    (facts / "fact-0009.md").write_text(
+        "---\nid: fact-0001\ntype: convention\ntitle: Claims one\ncreated: 2026-11-30\n---\nclaims-one\n"
+    )
+    before = {p.name: p.read_bytes() for p in facts.iterdir()}
+    run = run_cli("memory", "resolve", "--root", str(tmp_path), env=git_env(tmp_path))
+    assert run.code == 1
+    about = [line for line in run.out.splitlines() if "fact-0009" in line]
+    assert about == [
+        f"problem: {FACTS}/fact-0009.md claims fact-0001, but fact-0001.md is there and does not load as a fact; "
+        "both left as they are: repair or move fact-0001.md, then run `foundry memory resolve` again"
+    ]
+    assert {p.name: p.read_bytes() for p in facts.iterdir()} == before
 
 
 # ---- 14: the collector frozen at most once -----------------------------------------------------

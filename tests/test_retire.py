@@ -18,7 +18,7 @@ def test_retire_sets_expires_and_keeps_the_rest(demo: Project) -> None:
     report = retire_facts(demo, ["fact-0012", "fact-0003"], "2026-11-29", TODAY)
     after = path.read_text()
     assert after == before.replace("expires: null", "expires: 2026-11-29")
-    assert report.active == 11
+    assert report.index.active == 11
     index = demo.layout.index_path.read_text()
     assert "fact-0012" not in index and "fact-0003" not in index
     assert sorted(p.name for p in demo.layout.facts_dir.iterdir()) == [f"fact-{n:04d}.md" for n in range(1, 17)]

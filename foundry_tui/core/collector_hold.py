@@ -6,6 +6,11 @@ only re-scan them. Each takes a hold (`with held():`, or `hold()` / `release()`)
 collector runs again when the last hold ends, if it was running when the first began. One
 lock keeps the count: when each place kept its own "was it on?", a thread that read "off"
 while another held it could turn it off after the other had turned it on, and leave it off.
+
+Only the end of `foundry tui`'s start-up freezes (tui/collector.py: once a process). A hold
+around a load or a reload never does: `gc.freeze` puts every object alive at that moment out
+of the collector's reach for good, garbage cycles awaiting collection with them, and a TUI or
+server that froze on every reload leaked a few thousand objects each time.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ def hold() -> None:
 
 def release(*, freeze: bool = False) -> None:
     """End one hold; `freeze` first moves every object alive now out of the collector's sight
-    (`gc.freeze`: they live as long as the process, and later passes skip them)."""
+    (`gc.freeze`: they live as long as the process, and later passes skip them). For the end
+    of start-up only, never a reload (see the module's doc)."""
     global _holds
     with _lock:
         if _holds == 0:  # unbalanced: nothing held
@@ -45,10 +51,10 @@ def release(*, freeze: bool = False) -> None:
 
 
 @contextlib.contextmanager
-def held(*, freeze: bool = False) -> Iterator[None]:
-    """The collector held off for the block (see `release` for `freeze`)."""
+def held() -> Iterator[None]:
+    """The collector held off for the block."""
     hold()
     try:
         yield
     finally:
-        release(freeze=freeze)
+        release()

@@ -5,7 +5,8 @@ that live as long as the app, and the collector scans them again and again meanw
 3% of the instructions before the first frame at 10,000 facts; more of the time, as its
 scans miss the caches). `foundry tui` pauses it before it imports Textual; the app resumes
 it once the first screen is drawn, after moving everything alive then out of its sight
-(`gc.freeze`: later collections skip those objects). Only `cmd_tui` pauses it: an app made
+(`gc.freeze`: later collections skip those objects). That is the only freeze: a load or a
+reload never freezes (core/collector_hold.py says why). Only `cmd_tui` pauses it: an app made
 in a test or by another program keeps the collector as it found it. The pause is one hold
 of `core.collector_hold`, which the store's loads and the index rows take too, so that
 threads holding and releasing it at once never leave it off.

@@ -14,7 +14,7 @@ regenerated. Nothing is deleted that is not rewritten whole elsewhere.
 from __future__ import annotations
 
 import datetime as _dt
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,19 +36,86 @@ from foundry_tui.core.memory.git_history import Repo, run_git
 from foundry_tui.core.memory.index_file import build_index, index_state
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.write import rebuild_index
+from foundry_tui.core.paths import decode_text
 
-_HUNK = re.compile(
-    r"^<{7}(?: [^\n]*)?\n(.*?)^(?:\|{7}(?: [^\n]*)?\n.*?)?={7}\n(.*?)^>{7}(?: [^\n]*)?\n", re.MULTILINE | re.DOTALL
-)
+
+def _marker_kind(line: str) -> str:
+    """Which of git's conflict markers `line` (without its newline) is: `<`, `|`, `=`, `>`, or ``."""
+    head = line[:7]
+    if head not in ("<<<<<<<", "|||||||", "=======", ">>>>>>>"):
+        return ""
+    if head == "=======":
+        return "=" if len(line) == 7 else ""
+    return head[0] if len(line) == 7 or line[7] == " " else ""
+
+
+def conflict_hunks(kinds: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    """The complete conflict blocks in a file whose lines are of `kinds` (`_marker_kind`),
+    as (opening line, end of ours, the `=======` line, closing line).
+
+    Git's form, read as the regular expression this replaced read it (a block opens at a
+    `<<<<<<<` line; ours runs to the first `|||||||` or `=======` line after which the block
+    can close; a diff3 base runs to the next `=======` line; theirs to the next `>>>>>>>`;
+    the expression also took a line ending in seven `=` after a base for the separator, which
+    git never writes), in linear time: it backtracked, cubic in a file full of marker lines (an
+    18 KB one kept `git merge`'s hook busy past a minute). Each line is looked at a bounded
+    number of times: the lookahead tables are built once, and an opening line that cannot
+    close means none after it can."""
+    n = len(kinds)
+    next_close = [n] * (n + 1)  # the first `>>>>>>>` line at or after each line
+    next_sep = [n] * (n + 1)  # the first `=======` line at or after each line
+    for i in range(n - 1, -1, -1):
+        kind = kinds[i]
+        next_close[i] = i if kind == ">" else next_close[i + 1]
+        next_sep[i] = i if kind == "=" else next_sep[i + 1]
+    hunks: list[tuple[int, int, int, int]] = []
+    i = 0
+    while i < n:
+        if kinds[i] != "<":
+            i += 1
+            continue
+        found = None
+        for j in range(i + 1, n):
+            kind = kinds[j]
+            if kind == "|":
+                sep = next_sep[j + 1]
+                if sep < n and next_close[sep + 1] < n:
+                    found = (i, j, sep, next_close[sep + 1])
+                    break
+            elif kind == "=" and next_close[j + 1] < n:
+                found = (i, j, j, next_close[j + 1])
+                break
+        if found is None:
+            break  # the later opening lines see fewer lines still: none can close
+        hunks.append(found)
+        i = found[3] + 1
+    return hunks
+
+
+def _lines(text: str) -> list[str]:
+    return (text if text.endswith("\n") else text + "\n").split("\n")[:-1]
+
+
+def has_conflict_blocks(text: str) -> bool:
+    """Whether `text` holds a complete block of git's conflict markers."""
+    if "<<<<<<<" not in text:
+        return False
+    return bool(conflict_hunks([_marker_kind(line) for line in _lines(text)]))
 
 
 def split_conflict(text: str) -> tuple[str, str]:
     """The two sides of a file with git conflict markers: (ours, theirs); a diff3 base is dropped."""
-    if not text.endswith("\n"):
-        text += "\n"
-    ours = _HUNK.sub(lambda m: m.group(1), text)
-    theirs = _HUNK.sub(lambda m: m.group(2), text)
-    return ours, theirs
+    lines = _lines(text)
+    ours: list[str] = []
+    theirs: list[str] = []
+    done = 0
+    for start, ours_end, sep, close in conflict_hunks([_marker_kind(line) for line in lines]):
+        ours += lines[done:start] + lines[start + 1 : ours_end]
+        theirs += lines[done:start] + lines[sep + 1 : close]
+        done = close + 1
+    ours += lines[done:]
+    theirs += lines[done:]
+    return "".join(f"{line}\n" for line in ours), "".join(f"{line}\n" for line in theirs)
 
 
 @dataclass
@@ -63,9 +130,12 @@ class ResolveReport:
         return bool(self.lines)
 
     def text(self) -> str:
+        notes = [f"note: {n}" for n in self.notes]
         if not self.lines and not self.problems:
+            if notes:
+                return "\n".join(["memory resolve: nothing to repair", *notes])
             return "memory resolve: nothing to repair (no conflict markers, no id claimed twice, INDEX.md current)"
-        return "\n".join([*self.lines, *(f"note: {n}" for n in self.notes), *(f"problem: {p}" for p in self.problems)])
+        return "\n".join([*self.lines, *notes, *(f"problem: {p}" for p in self.problems)])
 
     def to_dict(self) -> dict[str, object]:
         return {"actions": self.lines, "notes": self.notes, "problems": self.problems, "renumbered": self.renumbered}
@@ -113,15 +183,23 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
                 texts[name] = layout.read_text(facts_dir / name)
             except (OSError, UnicodeDecodeError, FoundryError) as exc:
                 report.problems.append(f"{layout.relative(facts_dir / name)} cannot be read ({exc}); left as it is")
+        taken = set(names)  # every file there, read or not: never a free name to move a fact to
         names = list(texts)
+        git_left = _conflicts_git_left(repo, ours_rev, in_progress, texts)
         clean: dict[str, Fact] = {}  # file name → fact, for files that load as they are
         conflicted: dict[str, tuple[Fact, Fact]] = {}
         misnamed: dict[str, Fact] = {}
         for name, text in texts.items():
             try:
-                if has_conflict_markers(text):
+                if (name in git_left) if git_left is not None else has_conflict_blocks(text):
                     ours_text, theirs_text = split_conflict(text)
                     conflicted[name] = (parse_fact_text(ours_text), parse_fact_text(theirs_text))
+                    continue
+                if has_conflict_markers(text):  # a fact quoting a conflict, or markers git did not leave now
+                    report.notes.append(
+                        f"{layout.relative(facts_dir / name)} has lines like git's conflict markers, but git does not "
+                        "say it is unmerged; left as it is"
+                    )
                     continue
                 fact = parse_fact_text(text)
             except FactFileError as exc:
@@ -177,6 +255,12 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
             fact = misnamed[name]
             rel = layout.relative(facts_dir / name)
             owner = clean.get(f"{fact.id}.md") or (conflicted.get(f"{fact.id}.md") or (None,))[0]
+            if owner is None and f"{fact.id}.md" in taken:  # a file that does not load, or a note's
+                report.problems.append(
+                    f"{rel} claims {fact.id}, but {fact.id}.md is there and does not load as a fact; "
+                    f"both left as they are: repair or move {fact.id}.md, then run `foundry memory resolve` again"
+                )
+                continue
             to_delete.append(name)
             if owner is None and f"{fact.id}.md" not in to_write:
                 to_write[f"{fact.id}.md"] = fact
@@ -221,6 +305,36 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
         run_git(repo.top, "add", "-A", "--", *paths)
         report.lines.append("staged the memory's files: finish with `git commit` (or `git rebase --continue`)")
     return report
+
+
+def _conflicts_git_left(
+    repo: Repo | None, ours_rev: str | None, in_progress: bool, texts: dict[str, str]
+) -> set[str] | None:
+    """The fact files whose conflict markers git left, by name; None outside git (or before
+    the first commit), where every complete block of markers counts: there is no one to ask.
+
+    Mid merge, rebase or cherry-pick: the files git lists as unmerged (`git ls-files -u`).
+    After a merge commit (`git commit -a` with the markers in, then resolve by hand): the
+    files with a complete block whose text is neither parent's, which git's merge made. Any
+    other time, none: a clean merge (the post-merge hook) or a rewrite (post-rewrite) leaves
+    no markers, so a fact quoting a conflict as an example is never split."""
+    if repo is None or ours_rev is None:
+        return None
+    prefix = repo.facts_path + "/"
+    if in_progress:
+        listed = repo.git("ls-files", "-u", "-z", "--", prefix).split("\0")
+        paths = {entry.split("\t", 1)[1] for entry in listed if "\t" in entry}
+        return {p[len(prefix) :] for p in paths if p.startswith(prefix) and "/" not in p[len(prefix) :]}
+    candidates = [name for name, text in texts.items() if has_conflict_blocks(text)]
+    if ours_rev != "HEAD^1" or not candidates:
+        return set()
+    parents = [repo.fact_blobs(repo.commit(rev)) for rev in ("HEAD^1", "HEAD^2")]
+    blobs = repo.read_blobs([sha for blobs in parents for name, sha in blobs.items() if name in candidates])
+    return {
+        name
+        for name in candidates
+        if all(name not in side or decode_text(blobs.get(side[name], b"")) != texts[name] for side in parents)
+    }
 
 
 def _disagreements(project: Project, today: _dt.date, renumbered: set[str]) -> list[str]:

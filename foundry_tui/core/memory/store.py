@@ -238,7 +238,7 @@ class FactStore:
             snapshot.close()
 
     def _materialise_from(self, snapshot: Snapshot) -> None:
-        with held(freeze=True):
+        with held():
             self._fill_from(snapshot)
 
     def _fill_from(self, snapshot: Snapshot) -> None:
@@ -307,9 +307,9 @@ class FactStore:
     def refresh(self) -> Changes:
         """Bring the store in line with the disk: re-parse only files whose stat changed."""
         # Loading builds many small objects at once; the cyclic GC would only re-scan them.
-        # The loaded facts live as long as the process and hold no cycles: moving them out of
-        # the collector's sight (freeze) saves a full collection pass over them later.
-        with held(freeze=True):
+        # No freeze: one on every reload kept that moment's garbage cycles for good
+        # (core/collector_hold.py); `foundry tui` freezes once, after its start-up.
+        with held():
             return self._refresh()
 
     def _refresh(self) -> Changes:

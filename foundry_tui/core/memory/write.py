@@ -222,14 +222,50 @@ def rewrite_facts(
 _IN_PLACE_FIELDS = ("expires", "tags")
 
 
-def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> IndexReport:
-    """Retire facts by setting their `expires` (nothing is deleted), then rebuild the index."""
+def left_as_it_is(fact: Fact, reason: str) -> str:
+    """The one line for a fact a retire leaves alone (the CLI, the MCP server and the TUI say it)."""
+    return f"{fact.id} is already inactive ({reason}); left as it is"
+
+
+class RetireResult:
+    """What a retire did: the facts it retired, a line for each it left as it was, the index."""
+
+    __slots__ = ("expires", "index", "left", "retired")
+
+    def __init__(self, expires: str, retired: list[str], left: list[str], index: IndexReport) -> None:
+        self.expires = expires
+        self.retired = retired
+        self.left = left
+        self.index = index
+
+    def text(self) -> str:
+        done = [f"retired: {', '.join(self.retired)} (expires {self.expires})"] if self.retired else []
+        return "\n".join([*done, *self.left, self.index.write_line()])
+
+
+def retire_facts(project: Project, fact_ids: list[str], expires: str, today: _dt.date) -> RetireResult:
+    """Retire facts by setting their `expires` (nothing is deleted), then rebuild the index.
+
+    A fact that is inactive already (expired, superseded) is left as it is: setting its
+    `expires` to the day asked (yesterday by default) would move an old expiry later, and
+    bring back for a day a fact that had expired. So is an active fact that expires sooner
+    than the day asked: a retire never makes a fact live longer."""
     day = check_date(expires, "expires")
+    retired: list[str] = []
+    left: list[str] = []
 
     def retire(fact: Fact) -> None:
-        fact.expires = day
+        reason = project.store.inactive_reason(fact, today)
+        if reason is None and fact.expires is not None and fact.expires <= day:
+            left.append(f"{fact.id} already expires {fact.expires}, no later than {day}; left as it is")
+        elif reason is not None:
+            left.append(left_as_it_is(fact, reason))
+        else:
+            fact.expires = day
+            retired.append(fact.id)
 
-    return rewrite_facts(project, fact_ids, retire, today)
+    index = rewrite_facts(project, fact_ids, retire, today)
+    return RetireResult(day, retired, left, index)
 
 
 def add_tag(project: Project, fact_id: str, tag: str, today: _dt.date) -> IndexReport:

@@ -240,12 +240,17 @@ class RetireChange(Change):
 
     def previews(self, project: Project, today: _dt.date) -> list[Preview]:
         from foundry_tui.core.memory.facts import check_date
+        from foundry_tui.core.memory.write import left_as_it_is
 
         day = check_date(self.expires, "expires")
         project.sync()
         out = []
         for fact_id in self.ids:
-            fields = _fact_fields(find_fact(project, fact_id))
+            fact = find_fact(project, fact_id)
+            reason = project.store.inactive_reason(fact, today)
+            if reason is not None:  # approving it would change nothing (retire_facts leaves it)
+                raise InputError(f"{left_as_it_is(fact, reason)}: nothing to propose")
+            fields = _fact_fields(fact)
             fields["expires"] = day
             out.append(Preview(fields, f"retire {fact_id} (expires {day})"))
         return out
@@ -256,9 +261,8 @@ class RetireChange(Change):
     def apply(self, project: Project, today: _dt.date) -> Applied:
         from foundry_tui.core.memory.write import retire_facts
 
-        report = retire_facts(project, self.ids, self.expires, today)
-        text = f"retired: {', '.join(self.ids)} (expires {self.expires})\n{report.write_line()}"
-        return Applied(text, "retired", None, report)
+        result = retire_facts(project, self.ids, self.expires, today)
+        return Applied(result.text(), "retired", None, result)
 
 
 class TagChange(Change):

@@ -131,7 +131,13 @@ class CuratorScreen(LiveScreen):
             conflicts = ConflictReport(find_conflicts_in(project.active_facts(today)))
             missed = missed_searches(project, today)
             budget = render_over_budget(*over_budget(project, today))
-            prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in prune_candidates(project.store, today)]
+            # Bulk retire offers active facts only: an expired or superseded one is retired already.
+            active = project.store.active_by_id(today)
+            prune = [
+                (e.fact_id, f"{e.fact_id} — {e.detail}")
+                for e in prune_candidates(project.store, today)
+                if e.fact_id in active
+            ]
             overview = Overview(project, today, adr_titles(project.layout), with_doctor=False)
             doctor = run_doctor(project, today, ALL_CHECKS)
         return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune, conflicts, overview, doctor)))
@@ -373,9 +379,7 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write", name="Not retired", exit_on_error=False)
     def _retire(self, ids: list[str], expires: str) -> MemoryChanged:
         gate = retire_facts(self.actor, ids, expires)
-        return deliver(
-            self, MemoryChanged(f"Retired {', '.join(ids)} (expires {expires})" if gate.written else gate.text)
-        )
+        return deliver(self, MemoryChanged(gate.text))  # the CLI's words: what was retired, what was left
 
     def on_curator_screen_merged(self, event: Merged) -> None:
         self.last_undo = event.undo

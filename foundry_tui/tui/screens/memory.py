@@ -328,8 +328,7 @@ class MemoryScreen(FoundryScreen[None]):
         from foundry_tui.core.ops.facts import retire_facts
 
         gate = retire_facts(self.actor, [fact_id], expires)
-        summary = f"{fact_id} expires {expires}. {gate.result.write_line()}" if gate.written else gate.text
-        return deliver(self, MemoryChanged(summary))
+        return deliver(self, MemoryChanged(gate.text))  # the CLI's words: retired, or left as it was
 
     def action_add_why(self) -> None:
         from foundry_tui.core.memory.facts import field_problems

@@ -66,11 +66,10 @@ class IndexPane(RowList):
 
     def show(self, view: IndexView, show_inactive: bool) -> None:
         # A row or two of small objects per fact (100,000 at most): the cyclic collector,
-        # which would scan the growing list again and again meanwhile, waits until they exist,
-        # and then leaves them out of its passes (they hold no cycles: freed by their counts,
-        # as the store's loaded facts are), which at 100,000 facts took the first paint's frame
-        # a collection or two of them.
-        with held(freeze=True):
+        # which would scan the growing list again and again meanwhile, waits until they exist.
+        # The first paint's rows are frozen with the rest of the start-up (tui/collector.py);
+        # a repaint after a reload freezes nothing (core/collector_hold.py: that leaked).
+        with held():
             self._show(view, show_inactive)
 
     def _show(self, view: IndexView, show_inactive: bool) -> None:

@@ -473,11 +473,19 @@ def memory_search(
 # the prompt's rarity (the idf-weighted share of the prompt's terms it holds, so a fact that
 # matches only the prompt's common words, however often, stays out); bm25: a hit whose BM25
 # sum is at least PROMPT_MIN_COVERAGE of the most the prompt's words could score (raw scores
-# grow with the size of the memory; both fractions do not).
+# grow with the size of the memory; both fractions do not). When no hit clears that bar, the
+# hits whose tags hold PROMPT_TAG_TERMS of the prompt's words, each in at most
+# PROMPT_TAG_MAX_SHARE of the active facts, are injected instead: words the memory has never
+# seen weigh most in both fractions and may argue for silence, but two of one fact's tags named
+# in a prompt say what it is about (issue 28, chosen on the tuning sets and '*_tags_tuning' of
+# benchmarks/data/hook_prompts.json; a fallback, so a prompt that already finds its fact keeps it first).
 PROMPT_CANDIDATES = 25
 PROMPT_MIN_SCORE = 2.0
 PROMPT_MIN_SHARE = 0.45
 PROMPT_MIN_COVERAGE = 0.15
+PROMPT_TAG_TERMS = 2
+PROMPT_TAG_MAX_SHARE = 0.15
+PROMPT_TAG_MIN_FACTS = 2
 
 
 def inverse_document_frequency(df: int, count: int) -> float:
@@ -492,14 +500,39 @@ def rarity_share(hit: Hit, idf: Mapping[str, float]) -> float:
     return sum(idf.get(m.term, 0.0) for m in hit.matches) / total if total else 0.0
 
 
+def tag_terms(hit: Hit) -> list[str]:
+    """The distinct words of the query that are words of `hit`'s tags: for bm25, its tag
+    matches (whole words, stemmed; a pair of adjacent words is not one more); for the spec
+    ranker, whose matches are substrings ("fix" in "fixtures"), a term that is a word of a tag
+    or that word with or without a final "s"."""
+    if hit.ranker == "bm25":
+        return list(dict.fromkeys(m.term for m in hit.matches if m.tags and " " not in m.term))
+    words = {word for tag in hit.fact.tags for word in TERM_RE.findall(tag.lower())}
+    return [m.term for m in hit.matches if m.tags and not words.isdisjoint((m.term, m.term + "s", m.term[:-1]))]
+
+
+def tagged(project: Project, hits: Sequence[Hit], today: _dt.date) -> list[Hit]:
+    """The hits (in their order) whose tags hold at least PROMPT_TAG_TERMS of the query's words,
+    each in at most PROMPT_TAG_MAX_SHARE of the active facts (or PROMPT_TAG_MIN_FACTS of them,
+    for a small memory): "second" and "file" name no subject, "postgres" and "migrations" do."""
+    candidates = [(h, terms) for h in hits if len(terms := tag_terms(h)) >= PROMPT_TAG_TERMS]
+    if not candidates:
+        return []
+    count, frequency = project.term_frequency(sorted({t for _h, terms in candidates for t in terms}), today)
+    most = max(PROMPT_TAG_MIN_FACTS, PROMPT_TAG_MAX_SHARE * count)
+    return [h for h, terms in candidates if sum(frequency[t] <= most for t in terms) >= PROMPT_TAG_TERMS]
+
+
 def prompt_hits(project: Project, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
     """The facts the prompt hook injects for `prompt`: the configured ranker's best hits that clear its relevance bar."""
     ranker = project.ranker()
     if ranker == "bm25":
         hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=0.0, ranker=ranker)
-        return [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE][:limit]
+        relevant = [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE]
+        return (relevant or tagged(project, hits, today))[:limit]
     hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=PROMPT_MIN_SCORE, ranker=ranker)
     if not hits:
         return []
     idf = project.term_idf(query_terms(prompt), today)
-    return [h for h in hits if rarity_share(h, idf) >= PROMPT_MIN_SHARE][:limit]
+    relevant = [h for h in hits if rarity_share(h, idf) >= PROMPT_MIN_SHARE]
+    return (relevant or tagged(project, hits, today))[:limit]

@@ -8,8 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from foundry_tui.core.memory.bm25 import query_words
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import PROMPT_TAG_MAX_SHARE, prompt_hits, tag_terms
+from foundry_tui.core.memory.search import (
+    MAX_QUERY_TERMS,
+    PROMPT_TAG_MAX_SHARE,
+    memory_search,
+    prompt_hits,
+    query_terms,
+    tag_terms,
+)
 
 from .helpers import REPO, TODAY, write
 from .test_hook_relevance import _corpus_writer, _injected
@@ -91,3 +99,35 @@ def test_the_held_out_tag_prompts_inject_their_fact_first(
     min_quiet, min_first = TAG_FLOORS[ranker]
     assert len(quiet) >= min_quiet, sorted(set(unknown) - set(quiet))
     assert len(first) >= min_first, sorted({k["prompt"] for k in known} - set(first))
+
+
+LONG_QUERY = " ".join(f"topic{n}" for n in range(150_000))
+
+
+def test_a_query_of_150000_words_uses_its_first_max_query_terms_distinct_terms() -> None:
+    first = [f"topic{n}" for n in range(MAX_QUERY_TERMS)]
+    terms, stems = query_terms(LONG_QUERY), list(query_words(LONG_QUERY))
+    counts = (len(terms), len(stems))  # compared alone: a failure's message stays short
+    assert counts == (MAX_QUERY_TERMS, MAX_QUERY_TERMS)
+    assert terms == stems == first
+    # repeats and stop words do not use up the cap
+    assert query_terms("the kafka kafka of " * 1000 + "redis") == ["kafka", "redis"]
+
+
+def test_every_labelled_question_and_prompt_is_under_the_cap() -> None:
+    """Ordinary queries are searched with every term, exactly as before the cap."""
+    questions = json.loads((REPO / "benchmarks/data/retrieval_questions.json").read_text())
+    texts = [p if isinstance(p, str) else p["prompt"] for k, v in PROMPTS.items() if k != "about" for p in v]
+    texts += [q["question"] for k, v in questions.items() if k != "about" for q in v]
+    assert max(len(query_terms(t)) for t in texts) < MAX_QUERY_TERMS
+    assert max(len(query_words(t)) for t in texts) < MAX_QUERY_TERMS
+
+
+@pytest.mark.parametrize("ranker", ["spec", "bm25"])
+def test_a_search_ignores_the_words_past_the_cap(project: Project, ranker: str) -> None:
+    write(project, "Kafka topics keep events for a week", "A body.", tags=["kafka"])
+    filler = " ".join(f"topic{n}" for n in range(MAX_QUERY_TERMS))
+    assert [h.fact.id for h in project.search(f"kafka {filler}", TODAY, ranker=ranker, min_score=0.0)] == ["fact-0001"]
+    assert project.search(f"{filler} kafka", TODAY, ranker=ranker, min_score=0.0) == []
+    _text, hits = memory_search(project, LONG_QUERY + " kafka", TODAY, ranker=ranker)
+    assert hits == []

@@ -12,6 +12,8 @@ from foundry_tui.core.memory.bm25 import query_words
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.search import (
     MAX_QUERY_TERMS,
+    MAX_QUOTED_QUERY_CHARS,
+    NO_TERMS_HINT,
     PROMPT_TAG_MAX_SHARE,
     memory_search,
     prompt_hits,
@@ -19,7 +21,7 @@ from foundry_tui.core.memory.search import (
     tag_terms,
 )
 
-from .helpers import REPO, TODAY, write
+from .helpers import REPO, TODAY, run_cli, write
 from .test_hook_relevance import _corpus_writer, _injected
 
 PROMPTS = json.loads((REPO / "benchmarks/data/hook_prompts.json").read_text())
@@ -129,5 +131,25 @@ def test_a_search_ignores_the_words_past_the_cap(project: Project, ranker: str) 
     filler = " ".join(f"topic{n}" for n in range(MAX_QUERY_TERMS))
     assert [h.fact.id for h in project.search(f"kafka {filler}", TODAY, ranker=ranker, min_score=0.0)] == ["fact-0001"]
     assert project.search(f"{filler} kafka", TODAY, ranker=ranker, min_score=0.0) == []
-    _text, hits = memory_search(project, LONG_QUERY + " kafka", TODAY, ranker=ranker)
+    text, hits = memory_search(project, LONG_QUERY + " kafka", TODAY, ranker=ranker)
     assert hits == []
+    assert text == f'No stored fact matches "{LONG_QUERY[:MAX_QUOTED_QUERY_CHARS]}…". Memory holds 1 active facts.'
+
+
+def test_the_no_hit_reply_quotes_a_query_within_the_bound_exactly(project: Project) -> None:
+    """Spec 002's text exactly, for a query of MAX_QUOTED_QUERY_CHARS characters; one more: cut, and "…"."""
+    write(project, "Kafka topics keep events for a week", "A body.")
+    query = ("helm chart " * 50)[:MAX_QUOTED_QUERY_CHARS]
+    assert len(query) == MAX_QUOTED_QUERY_CHARS == 200
+    text, _hits = memory_search(project, query, TODAY)
+    assert text == f'No stored fact matches "{query}". Memory holds 1 active facts.'
+    text, _hits = memory_search(project, query + "x", TODAY)
+    assert text == f'No stored fact matches "{query}…". Memory holds 1 active facts.'
+
+
+def test_the_no_terms_hint_is_never_in_the_reply_but_on_the_clis_stderr(demo_root: Path) -> None:
+    reply = 'No stored fact matches "which of the". Memory holds 13 active facts.'
+    run = run_cli("memory", "search", "which of the", "--root", str(demo_root), "--today", "2026-11-30")
+    assert (run.code, run.out, run.err) == (0, reply + "\n", NO_TERMS_HINT + "\n")
+    run = run_cli("memory", "search", "which of the", "--explain", "--root", str(demo_root), "--today", "2026-11-30")
+    assert (run.code, run.out, run.err) == (0, f"{reply}\n{NO_TERMS_HINT}\n", "")

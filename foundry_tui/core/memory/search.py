@@ -441,15 +441,33 @@ NO_TERMS_HINT = (
 )
 
 
-def render_results(
-    hits: Sequence[Hit], query: str, active_count: int, explain: bool = False, searchable: bool = True
-) -> str:
-    """The memory_search reply: one block per hit, separated by a blank line. With no hits,
-    the spec's reply; when the query had no word to search for (`searchable` false), a hint follows it."""
+# The no-hit reply quotes the query (spec 002: No stored fact matches "<query>". ...): its first
+# MAX_QUOTED_QUERY_CHARS characters, then "…" only when it is longer, so a pasted log of 150,000
+# words is not echoed back whole. A query within the bound is quoted exactly as the spec says.
+MAX_QUOTED_QUERY_CHARS = 200
+
+
+def quoted_query(query: str) -> str:
+    """The query as a reply quotes it: whole up to MAX_QUOTED_QUERY_CHARS, else cut there and "…" added."""
+    return query if len(query) <= MAX_QUOTED_QUERY_CHARS else query[:MAX_QUOTED_QUERY_CHARS] + "…"
+
+
+def no_hit_reply(query: str, active_count: int) -> str:
+    """Spec 002's reply when nothing matches, exactly."""
+    return f'No stored fact matches "{quoted_query(query)}". Memory holds {active_count} active facts.'
+
+
+def render_results(hits: Sequence[Hit], query: str, active_count: int, explain: bool = False) -> str:
+    """The memory_search reply: one block per hit, separated by a blank line; with no hits, the spec's reply."""
     if not hits:
-        reply = f'No stored fact matches "{query}". Memory holds {active_count} active facts.'
-        return reply if searchable else f"{reply}\n{NO_TERMS_HINT}"
+        return no_hit_reply(query, active_count)
     return "\n\n".join(render_hit(hit, explain) for hit in hits)
+
+
+def search_hint(project: Project, query: str, hits: Sequence[Hit], ranker: str | None = None) -> str:
+    """NO_TERMS_HINT when nothing matched because every word of `query` was dropped, else "".
+    Never part of the reply (the spec's text is exact): the CLI prints it on stderr, --explain after the reply."""
+    return "" if hits or project.has_terms(query, ranker) else NO_TERMS_HINT
 
 
 def _check_query(query: str) -> str:
@@ -468,12 +486,14 @@ def memory_search(
     explain: bool = False,
     ranker: str | None = None,
 ) -> tuple[str, list[Hit]]:
-    """The memory_search reply text and its hits (ranked by `ranker`, else the configured one)."""
+    """The memory_search reply text and its hits (ranked by `ranker`, else the configured one);
+    with `explain`, search_hint's line follows a no-hit reply."""
     _check_query(query)
     project.sync()
     hits = project.search(query, today, type=type, limit=limit, ranker=ranker)
-    searchable = bool(hits) or project.has_terms(query, ranker)
-    return render_results(hits, query, project.active_count(today), explain, searchable), hits
+    text = render_results(hits, query, project.active_count(today), explain)
+    hint = search_hint(project, query, hits, ranker) if explain else ""
+    return (f"{text}\n{hint}" if hint else text), hits
 
 
 # What the prompt hook injects, per ranker (chosen on the tuning prompts and questions of

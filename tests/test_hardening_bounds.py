@@ -20,9 +20,11 @@ from foundry_tui.core.memory.search import (
     query_terms,
     tag_terms,
 )
+from foundry_tui.mcp.server import MAX_LINE_BYTES
 
 from .helpers import REPO, TODAY, run_cli, write
 from .test_hook_relevance import _corpus_writer, _injected
+from .test_mcp_raw import running_server
 
 PROMPTS = json.loads((REPO / "benchmarks/data/hook_prompts.json").read_text())
 
@@ -153,3 +155,30 @@ def test_the_no_terms_hint_is_never_in_the_reply_but_on_the_clis_stderr(demo_roo
     assert (run.code, run.out, run.err) == (0, reply + "\n", NO_TERMS_HINT + "\n")
     run = run_cli("memory", "search", "which of the", "--explain", "--root", str(demo_root), "--today", "2026-11-30")
     assert (run.code, run.out, run.err) == (0, f"{reply}\n{NO_TERMS_HINT}\n", "")
+
+
+def _padded_ping(msg_id: int, size: int) -> bytes:
+    """A ping request of exactly `size` bytes, padded by a long string parameter."""
+    head, tail = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"pad":"' % msg_id, b'"}}'
+    return head + b"a" * (size - len(head) - len(tail)) + tail
+
+
+def test_the_mcp_server_drops_a_line_over_its_limit_and_serves_the_next(demo_root: Path) -> None:
+    """A real `foundry mcp`: a line of MAX_LINE_BYTES is answered; one byte more is refused
+    with -32600 and id null (it was never parsed), and the next request is answered."""
+    for srv in running_server(demo_root):
+        srv.send(_padded_ping(2, MAX_LINE_BYTES))
+        assert srv.receive(30) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        srv.send(_padded_ping(3, MAX_LINE_BYTES + 1))
+        assert srv.receive(30) == {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": -32600,
+                "message": f"Invalid Request: the line is over {MAX_LINE_BYTES} bytes, the most this server reads; "
+                "it was dropped",
+            },
+        }
+        assert srv.ask({"jsonrpc": "2.0", "id": 4, "method": "ping"}) == {"jsonrpc": "2.0", "id": 4, "result": {}}
+        code, _rest = srv.close()
+        assert code == 0

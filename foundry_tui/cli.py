@@ -147,12 +147,15 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_search(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.search import memory_search
+    from foundry_tui.core.memory.search import memory_search, search_hint
 
     project = _project(args)
     text, hits = memory_search(
         project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain, ranker=args.ranker
     )
+    hint = "" if args.explain else search_hint(project, args.query, hits, args.ranker)
+    if hint:  # beside the spec's exact reply, never in it
+        print(hint, file=sys.stderr)
     payload = {"query": args.query, "ranker": project.ranker(args.ranker), "hits": [h.to_dict() for h in hits]}
     _emit_json_or_text(args, payload, text)
     return 0

@@ -20,7 +20,8 @@ from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
 from .helpers import TODAY, run_cli
 from .test_mcp_raw import INIT, RawServer, _call
 
-NO_TERMS_REPLY = 'No stored fact matches "which of the". Memory holds 13 active facts.\n' + NO_TERMS_HINT
+# The spec's reply exactly; the hint goes to the CLI's stderr and after an --explain reply (issue 28 item 21).
+NO_TERMS_REPLY = 'No stored fact matches "which of the". Memory holds 13 active facts.'
 
 
 def _use_ranker(root: Path, ranker: str) -> None:
@@ -54,6 +55,8 @@ def test_glue_words_no_longer_inject_unrelated_facts(demo_root: Path, ranker: st
 def test_a_query_of_stop_words_only_gets_the_no_hit_reply_with_a_hint(demo: Project, ranker: str) -> None:
     text, hits = memory_search(demo, "which of the", TODAY, ranker=ranker)
     assert hits == [] and text == NO_TERMS_REPLY
+    text, _hits = memory_search(demo, "which of the", TODAY, ranker=ranker, explain=True)
+    assert text == NO_TERMS_REPLY + "\n" + NO_TERMS_HINT
     # with a real term and no hit, the spec's reply exactly, and no hint
     text, _hits = memory_search(demo, "kubernetes helm", TODAY, ranker=ranker)
     assert text == 'No stored fact matches "kubernetes helm". Memory holds 13 active facts.'
@@ -61,12 +64,12 @@ def test_a_query_of_stop_words_only_gets_the_no_hit_reply_with_a_hint(demo: Proj
 
 def test_stop_word_hint_through_the_cli_and_mcp(demo_root: Path) -> None:
     run = run_cli("memory", "search", "which of the", "--root", str(demo_root), "--today", "2026-11-30")
-    assert run.code == 0 and run.out == NO_TERMS_REPLY + "\n"
+    assert run.code == 0 and run.out == NO_TERMS_REPLY + "\n" and run.err == NO_TERMS_HINT + "\n"
     srv = RawServer(demo_root)
     try:
         srv.ask(INIT)
         answer = _call(srv, 1, "memory_search", {"query": "which of the"})
-        assert answer["result"]["content"][0]["text"].endswith(NO_TERMS_HINT)
+        assert answer["result"]["content"][0]["text"] == NO_TERMS_REPLY
     finally:
         srv.close()
 

@@ -4,6 +4,11 @@ It starts on every agent session, so nothing heavy is imported before the
 initialize reply: the engine is loaded after it, in a background thread that also
 starts the word index and the file watcher. Nothing but protocol messages goes to
 stdout; diagnostics go to stderr.
+
+A request line may be at most MAX_LINE_BYTES (16 MiB, the largest file Foundry reads)
+before its newline. A longer one is never held whole: the server reads it in chunks,
+drops it up to its newline, answers a JSON-RPC error (-32600 Invalid Request, id null:
+the line was not parsed) and goes on with the next line.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import threading
 
 TYPE_CHECKING = False  # typing is not imported at start-up: it costs a few ms
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import IO, Any
 
@@ -359,11 +365,11 @@ class FoundryServer:
 
     def serve(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
         self._defer_events = True
-        for line in iter(stdin.readline, b""):
-            if not line.strip():
+        for line in _lines(stdin):
+            if line is not None and not line.strip():
                 continue
             try:
-                response = self.handle_line(line)
+                response = _error(None, INVALID_REQUEST, _TOO_LONG) if line is None else self.handle_line(line)
             except Exception as exc:  # a bug: answer it, keep serving
                 print(f"foundry mcp: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 response = _error(None, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
@@ -389,6 +395,26 @@ class FoundryServer:
             project.close()
         if self._session_store is not None:
             self._session_store.close()
+
+
+MAX_LINE_BYTES = 16 * 1024 * 1024  # a request line, before its newline (see the module's docstring)
+DISCARD_CHUNK_BYTES = 1024 * 1024  # what an oversize line's rest is read (and dropped) by
+_TOO_LONG = f"Invalid Request: the line is over {MAX_LINE_BYTES} bytes, the most this server reads; it was dropped"
+
+
+def _lines(stdin: IO[bytes]) -> Iterator[bytes | None]:
+    """The lines of `stdin`, each read with at most MAX_LINE_BYTES + 1 bytes held; None for a
+    line over MAX_LINE_BYTES, whose rest is read in chunks and dropped up to its newline."""
+    while True:
+        line = stdin.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE_BYTES or line.endswith(b"\n"):  # at most MAX_LINE_BYTES and its newline
+            yield line
+            continue
+        while line and not line.endswith(b"\n"):
+            line = stdin.readline(DISCARD_CHUNK_BYTES)
+        yield None
 
 
 POSTINGS_EXIT_WAIT = 5.0  # seconds a stopping server waits for bm25's postings (postings.py)

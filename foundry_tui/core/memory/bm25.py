@@ -30,6 +30,7 @@ from typing import Protocol
 
 from foundry_tui.core.memory.search import (
     CONFIDENCE_MULTIPLIER,
+    MAX_QUERY_TERMS,
     TYPE_MULTIPLIER,
     Hit,
     ScanFields,
@@ -127,11 +128,14 @@ def _undouble(word: str) -> str:
 
 def query_words(query: str) -> dict[str, str]:
     """The distinct stems of the query's words (stop words and one-letter words dropped), in
-    order, each with the first word of the query that has it."""
+    order, each with the first word of the query that has it: the first MAX_QUERY_TERMS."""
     seen: dict[str, str] = {}
-    for word in _WORD_RE.findall(query.lower()):
+    for match in _WORD_RE.finditer(query.lower()):
+        word = match.group()
         if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in QUESTION_WORDS:
             seen.setdefault(stem(word), word)
+            if len(seen) == MAX_QUERY_TERMS:
+                break
     return seen
 
 

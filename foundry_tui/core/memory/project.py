@@ -238,6 +238,12 @@ class Project:
         those containing it, as the spec ranker matches): the prompt hook's relevance."""
         from foundry_tui.core.memory.search import inverse_document_frequency
 
+        count, frequency = self.term_frequency(terms, today)
+        return {t: inverse_document_frequency(df, count) for t, df in frequency.items()}
+
+    def term_frequency(self, terms: list[str], today: _dt.date) -> tuple[int, dict[str, int]]:
+        """The number of active facts, and how many of them contain each of `terms` (as the
+        spec ranker matches: a substring of any field)."""
         with self._lock:
             index, scan = self._synced_index(today)
             if index is not None:
@@ -248,7 +254,7 @@ class Project:
                 assert scan is not None
                 count = len(scan.eligible) if scan.eligible is not None else scan.count
                 frequency = {t: scan.document_frequency(t) for t in terms}
-        return {t: inverse_document_frequency(df, count) for t, df in frequency.items()}
+        return count, frequency
 
     def _synced_index(self, today: _dt.date, type: str | None = None) -> tuple[SearchIndex | None, ScanFields | None]:
         """What the spec ranker searches, under the lock: the word index brought in step with the

@@ -43,12 +43,22 @@ CONFIDENCE_MULTIPLIER = {"high": 1.15, "medium": 1.0, "low": 0.8}
 MAX_SERVED_BODY_CHARS = 2000
 
 
+# The distinct terms a query or prompt is searched with: its first MAX_QUERY_TERMS, in order (a
+# pasted log of 150,000 words cost 26 s in the prompt hook, one scan per term). The labelled
+# questions and prompts have at most 10; the first ones, not the rarest, so that the cap costs
+# no look-up and an ordinary query's terms are exactly what they were.
+MAX_QUERY_TERMS = 32
+
+
 def query_terms(query: str) -> list[str]:
-    """The distinct search terms of `query`, in order of first appearance."""
+    """The distinct search terms of `query`, in order of first appearance: the first MAX_QUERY_TERMS."""
     seen: dict[str, None] = {}
-    for term in TERM_RE.findall(query.lower()):
+    for match in TERM_RE.finditer(query.lower()):
+        term = match.group()
         if len(term) >= MIN_TERM_CHARS and term not in STOP_WORDS:
             seen.setdefault(term, None)
+            if len(seen) == MAX_QUERY_TERMS:
+                break
     return list(seen)
 
 
@@ -431,15 +441,33 @@ NO_TERMS_HINT = (
 )
 
 
-def render_results(
-    hits: Sequence[Hit], query: str, active_count: int, explain: bool = False, searchable: bool = True
-) -> str:
-    """The memory_search reply: one block per hit, separated by a blank line. With no hits,
-    the spec's reply; when the query had no word to search for (`searchable` false), a hint follows it."""
+# The no-hit reply quotes the query (spec 002: No stored fact matches "<query>". ...): its first
+# MAX_QUOTED_QUERY_CHARS characters, then "…" only when it is longer, so a pasted log of 150,000
+# words is not echoed back whole. A query within the bound is quoted exactly as the spec says.
+MAX_QUOTED_QUERY_CHARS = 200
+
+
+def quoted_query(query: str) -> str:
+    """The query as a reply quotes it: whole up to MAX_QUOTED_QUERY_CHARS, else cut there and "…" added."""
+    return query if len(query) <= MAX_QUOTED_QUERY_CHARS else query[:MAX_QUOTED_QUERY_CHARS] + "…"
+
+
+def no_hit_reply(query: str, active_count: int) -> str:
+    """Spec 002's reply when nothing matches, exactly."""
+    return f'No stored fact matches "{quoted_query(query)}". Memory holds {active_count} active facts.'
+
+
+def render_results(hits: Sequence[Hit], query: str, active_count: int, explain: bool = False) -> str:
+    """The memory_search reply: one block per hit, separated by a blank line; with no hits, the spec's reply."""
     if not hits:
-        reply = f'No stored fact matches "{query}". Memory holds {active_count} active facts.'
-        return reply if searchable else f"{reply}\n{NO_TERMS_HINT}"
+        return no_hit_reply(query, active_count)
     return "\n\n".join(render_hit(hit, explain) for hit in hits)
+
+
+def search_hint(project: Project, query: str, hits: Sequence[Hit], ranker: str | None = None) -> str:
+    """NO_TERMS_HINT when nothing matched because every word of `query` was dropped, else "".
+    Never part of the reply (the spec's text is exact): the CLI prints it on stderr, --explain after the reply."""
+    return "" if hits or project.has_terms(query, ranker) else NO_TERMS_HINT
 
 
 def _check_query(query: str) -> str:
@@ -458,12 +486,14 @@ def memory_search(
     explain: bool = False,
     ranker: str | None = None,
 ) -> tuple[str, list[Hit]]:
-    """The memory_search reply text and its hits (ranked by `ranker`, else the configured one)."""
+    """The memory_search reply text and its hits (ranked by `ranker`, else the configured one);
+    with `explain`, search_hint's line follows a no-hit reply."""
     _check_query(query)
     project.sync()
     hits = project.search(query, today, type=type, limit=limit, ranker=ranker)
-    searchable = bool(hits) or project.has_terms(query, ranker)
-    return render_results(hits, query, project.active_count(today), explain, searchable), hits
+    text = render_results(hits, query, project.active_count(today), explain)
+    hint = search_hint(project, query, hits, ranker) if explain else ""
+    return (f"{text}\n{hint}" if hint else text), hits
 
 
 # What the prompt hook injects, per ranker (chosen on the tuning prompts and questions of
@@ -473,11 +503,19 @@ def memory_search(
 # the prompt's rarity (the idf-weighted share of the prompt's terms it holds, so a fact that
 # matches only the prompt's common words, however often, stays out); bm25: a hit whose BM25
 # sum is at least PROMPT_MIN_COVERAGE of the most the prompt's words could score (raw scores
-# grow with the size of the memory; both fractions do not).
+# grow with the size of the memory; both fractions do not). When no hit clears that bar, the
+# hits whose tags hold PROMPT_TAG_TERMS of the prompt's words, each in at most
+# PROMPT_TAG_MAX_SHARE of the active facts, are injected instead: words the memory has never
+# seen weigh most in both fractions and may argue for silence, but two of one fact's tags named
+# in a prompt say what it is about (issue 28, chosen on the tuning sets and '*_tags_tuning' of
+# benchmarks/data/hook_prompts.json; a fallback, so a prompt that already finds its fact keeps it first).
 PROMPT_CANDIDATES = 25
 PROMPT_MIN_SCORE = 2.0
 PROMPT_MIN_SHARE = 0.45
 PROMPT_MIN_COVERAGE = 0.15
+PROMPT_TAG_TERMS = 2
+PROMPT_TAG_MAX_SHARE = 0.15
+PROMPT_TAG_MIN_FACTS = 2
 
 
 def inverse_document_frequency(df: int, count: int) -> float:
@@ -492,14 +530,39 @@ def rarity_share(hit: Hit, idf: Mapping[str, float]) -> float:
     return sum(idf.get(m.term, 0.0) for m in hit.matches) / total if total else 0.0
 
 
+def tag_terms(hit: Hit) -> list[str]:
+    """The distinct words of the query that are words of `hit`'s tags: for bm25, its tag
+    matches (whole words, stemmed; a pair of adjacent words is not one more); for the spec
+    ranker, whose matches are substrings ("fix" in "fixtures"), a term that is a word of a tag
+    or that word with or without a final "s"."""
+    if hit.ranker == "bm25":
+        return list(dict.fromkeys(m.term for m in hit.matches if m.tags and " " not in m.term))
+    words = {word for tag in hit.fact.tags for word in TERM_RE.findall(tag.lower())}
+    return [m.term for m in hit.matches if m.tags and not words.isdisjoint((m.term, m.term + "s", m.term[:-1]))]
+
+
+def tagged(project: Project, hits: Sequence[Hit], today: _dt.date) -> list[Hit]:
+    """The hits (in their order) whose tags hold at least PROMPT_TAG_TERMS of the query's words,
+    each in at most PROMPT_TAG_MAX_SHARE of the active facts (or PROMPT_TAG_MIN_FACTS of them,
+    for a small memory): "second" and "file" name no subject, "postgres" and "migrations" do."""
+    candidates = [(h, terms) for h in hits if len(terms := tag_terms(h)) >= PROMPT_TAG_TERMS]
+    if not candidates:
+        return []
+    count, frequency = project.term_frequency(sorted({t for _h, terms in candidates for t in terms}), today)
+    most = max(PROMPT_TAG_MIN_FACTS, PROMPT_TAG_MAX_SHARE * count)
+    return [h for h, terms in candidates if sum(frequency[t] <= most for t in terms) >= PROMPT_TAG_TERMS]
+
+
 def prompt_hits(project: Project, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
     """The facts the prompt hook injects for `prompt`: the configured ranker's best hits that clear its relevance bar."""
     ranker = project.ranker()
     if ranker == "bm25":
         hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=0.0, ranker=ranker)
-        return [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE][:limit]
+        relevant = [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE]
+        return (relevant or tagged(project, hits, today))[:limit]
     hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=PROMPT_MIN_SCORE, ranker=ranker)
     if not hits:
         return []
     idf = project.term_idf(query_terms(prompt), today)
-    return [h for h in hits if rarity_share(h, idf) >= PROMPT_MIN_SHARE][:limit]
+    relevant = [h for h in hits if rarity_share(h, idf) >= PROMPT_MIN_SHARE]
+    return (relevant or tagged(project, hits, today))[:limit]

@@ -1,0 +1,221 @@
+"""Issue 28, items 2 and 9: an agent cannot trust itself, and a wave folder linked to the
+proposals wave is that wave.
+
+Item 2: the PreToolUse gate denies agents' edits and plain shell writes of the files that
+decide who is trusted, which MCP servers and hooks run, and what git runs (.foundry/config.json,
+.mcp.json, .claude/settings*.json, .git/, .gitattributes); and in a git repository the trusted
+list is the one committed at HEAD, so a working-copy edit that slips past the gate (python -c)
+has no effect until committed. Item 9: links are resolved before the blackboard reads or writes
+a wave, and the gate denies making such a link.
+
+Real files, real git repositories, the real `foundry` command line and hook as subprocesses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
+from foundry_tui.core.errors import ConfigError
+from foundry_tui.core.memory.doctor import run_doctor
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.trust.committed import MAX_COMMITTED_CONFIG_BYTES
+from foundry_tui.core.trust.policy import guarded_memory_write, trust_settings
+from foundry_tui.core.trust.principal import Caller, Principal
+
+from .helpers import TODAY, Run, run_cli
+
+ALICE = Caller(Principal("user", "alice"))
+BOB = Caller(Principal("user", "bob"))
+FINDING = {"title": "Leak", "severity": "high", "failureScenario": "It fails.", "summary": "A leak."}
+
+
+# ---- helpers: a real git repository ------------------------------------------------------------
+
+
+def _git(root: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=Tester", "-c", "user.email=t@example.invalid", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def _config(root: Path, data: dict[str, Any]) -> Path:
+    path = root / ".foundry" / "config.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def _committed(root: Path, data: dict[str, Any]) -> None:
+    """config.json written and committed (the helper the trust tests in git use: a trusted
+    list counts once committed)."""
+    _config(root, data)
+    _git(root, "add", ".foundry/config.json")
+    _git(root, "commit", "-q", "-m", "Set who is trusted")
+
+
+@pytest.fixture
+def repo(root: Path) -> Path:
+    _git(root, "init", "-q")
+    return root
+
+
+def _fact_files(root: Path) -> list[str]:
+    return sorted(p.name for p in (root / ".foundry" / "memory" / "facts").glob("*.md"))
+
+
+def _write_as(project: Project, caller: Caller, title: str) -> str:
+    return guarded_memory_write(project, caller, WriteRequest(title, "A body.", "convention"), TODAY).status
+
+
+def _cli(root: Path, *args: str, principal: str = "user:bob") -> Run:
+    return run_cli("--root", str(root), *args, env={"FOUNDRY_TODAY": "2026-11-30", "FOUNDRY_PRINCIPAL": principal})
+
+
+# ---- item 2 (b): the trusted list is the one committed at HEAD ---------------------------------
+
+
+def test_a_working_copy_edit_of_the_trusted_list_has_no_effect_until_committed(repo: Path) -> None:
+    _committed(repo, {"trust": {"trusted": ["user:alice"]}})
+    _config(repo, {"trust": {"trusted": ["user:alice", "user:bob"]}})  # bob trusts himself, unseen
+    project = Project(repo)
+    assert _write_as(project, BOB, "Bob's first claim") == "parked"
+    assert _fact_files(repo) == []
+    _git(repo, "commit", "-q", "-am", "Trust bob")  # now it is in the history, and in effect
+    assert _write_as(project, BOB, "Bob's second claim") == "written"
+    assert _fact_files(repo) == ["fact-0001.md"]
+
+
+@pytest.mark.parametrize("edit", ["drop the section", "delete the file"])
+def test_dropping_the_trust_section_from_the_working_copy_trusts_nobody_new(repo: Path, edit: str) -> None:
+    """No trust section means every user: principal: deleting it (or the file) locally would trust bob."""
+    _committed(repo, {"profile": "standard", "trust": {"trusted": ["user:alice"]}})
+    if edit == "delete the file":
+        (repo / ".foundry" / "config.json").unlink()
+    else:
+        _config(repo, {"profile": "standard"})
+    project = Project(repo)
+    assert _write_as(project, BOB, "Bob's claim") == "parked"
+    assert _write_as(project, ALICE, "Alice's claim") == "written"
+
+
+def test_where_the_list_came_from_is_said(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    outside = tmp_path_factory.mktemp("plain")
+    (outside / ".foundry").mkdir()
+    _config(outside, {"trust": {"trusted": ["user:alice"]}})
+    assert trust_settings(Project(outside)).describe() == (
+        "user:alice, as listed in the working copy's config.json (not a git repository)"
+    )
+    (repo / ".foundry" / "memory" / "facts").mkdir(parents=True, exist_ok=True)
+    _config(repo, {"trust": {"trusted": ["user:alice"]}})
+    assert trust_settings(Project(repo)).describe() == (
+        "user:alice, as listed in the working copy's config.json (not committed at HEAD yet)"
+    )
+    _committed(repo, {"profile": "standard"})
+    assert trust_settings(Project(repo)).describe() == (
+        "every user: principal (the config.json committed at HEAD has no trust section)"
+    )
+
+
+def test_require_curator_names_the_committed_list(repo: Path) -> None:
+    _committed(repo, {"trust": {"trusted": ["user:alice"]}})
+    project = Project(repo)
+    assert _write_as(project, BOB, "Bob's claim") == "parked"
+    run = _cli(repo, "proposals", "approve", "prop-0001")
+    assert (run.code, run.err) == (
+        1,
+        "foundry: error: user:bob is not trusted, so it cannot approve proposals: trusted are user:alice, "
+        "as listed in the config.json committed at HEAD; ask one of them, or add yours to trust.trusted in "
+        ".foundry/config.json and commit it\n",
+    )
+
+
+def test_before_the_first_commit_the_working_copy_decides(repo: Path) -> None:
+    _config(repo, {"trust": {"trusted": ["user:alice", "user:bob"]}})  # git init, nothing committed
+    assert _write_as(Project(repo), BOB, "Bob's claim") == "written"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_heads_config_is_read_up_to_its_bound(repo: Path, extra: int) -> None:
+    """MAX_COMMITTED_CONFIG_BYTES exactly is read; one byte more is one line, and nothing written."""
+    text = json.dumps({"trust": {"trusted": ["user:alice"]}})
+    (repo / ".foundry" / "config.json").write_text(text + " " * (MAX_COMMITTED_CONFIG_BYTES - len(text) + extra))
+    _git(repo, "add", ".foundry/config.json")
+    _git(repo, "commit", "-q", "-m", "A padded config")
+    project = Project(repo)
+    if not extra:
+        assert _write_as(project, ALICE, "Alice's claim") == "written"
+        return
+    with pytest.raises(ConfigError) as caught:
+        _write_as(project, ALICE, "Alice's claim")
+    assert str(caught.value) == (
+        f"config.json at HEAD is {MAX_COMMITTED_CONFIG_BYTES + 1} bytes, over the {MAX_COMMITTED_CONFIG_BYTES}-byte "
+        "bound: commit a config.json of a few settings"
+    )
+    assert _fact_files(repo) == []
+
+
+def test_a_broken_committed_config_is_one_line_and_no_fallback(repo: Path) -> None:
+    (repo / ".foundry" / "config.json").write_text('{"trust": ')
+    _git(repo, "add", ".foundry/config.json")
+    _git(repo, "commit", "-q", "-m", "Broken")
+    _config(repo, {"trust": {"trusted": ["user:bob"]}})  # a working copy that would trust bob
+    run = _cli(repo, "memory", "write", "--title", "Bob's claim", "--body", "A body.", "--type", "convention")
+    assert (run.code, run.err) == (
+        1,
+        "foundry: error: config.json at HEAD: not valid JSON (line 1, column 11: Expecting value); "
+        "commit a valid one\n",
+    )
+    assert _fact_files(repo) == []
+
+
+# ---- item 2 (b): the doctor names a difference ------------------------------------------------
+
+
+def _trust_lines(project: Project) -> list[str]:
+    return [line for c in run_doctor(project, TODAY, ALL_CHECKS).checks if c.name == "trust" for line in c.lines()]
+
+
+def test_doctor_warns_naming_a_working_copy_list_that_differs_from_head(repo: Path) -> None:
+    _committed(repo, {"trust": {"trusted": ["user:alice"]}})
+    assert _trust_lines(Project(repo)) == ["ok    trust: trust.trusted is read from the config.json committed at HEAD"]
+    _config(repo, {"trust": {"trusted": ["user:alice", "user:mallory"]}})
+    run = _cli(repo, "doctor")  # (its other checks find a project without INDEX.md)
+    start = run.out.splitlines().index(
+        "warn  trust: the working copy's trust section differs from the config.json committed at HEAD and has no "
+        "effect until committed"
+    )
+    assert run.out.splitlines()[start + 1 : start + 4] == [
+        "        - trusted at HEAD: user:alice",
+        "        - trusted in the working copy: user:alice, user:mallory",
+        "        - commit .foundry/config.json to put the working copy's list in effect, or "
+        "`git checkout -- .foundry/config.json` to drop the change",
+    ]
+
+
+def test_doctor_warns_when_the_list_is_not_committed_and_says_nothing_without_one(repo: Path) -> None:
+    project = Project(repo)
+    assert _trust_lines(project) == []
+    _config(repo, {"trust": {"trusted": ["user:alice"]}})
+    assert _trust_lines(project) == [
+        "warn  trust: config.json is not committed at HEAD, so the trusted list is read from the working copy, "
+        "which any process can change unseen",
+        "        - trusted in the working copy: user:alice",
+        "        - commit .foundry/config.json",
+    ]
+
+
+def test_doctor_outside_git_says_the_working_copy_is_used(project: Project) -> None:
+    _config(project.layout.root, {"trust": {"trusted": ["user:alice"]}})
+    assert _trust_lines(project) == [
+        "ok    trust: trust.trusted is read from the working copy's config.json (not a git repository)"
+    ]

@@ -13,20 +13,27 @@ Real files, real git repositories, the real `foundry` command line and hook as s
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
 from foundry_tui.core.errors import ConfigError
+from foundry_tui.core.events import read_events
 from foundry_tui.core.memory.doctor import run_doctor
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.paths import Layout
+from foundry_tui.core.read_gate import command_writes_protected, edits_protected, shell_writes
 from foundry_tui.core.trust.committed import MAX_COMMITTED_CONFIG_BYTES
 from foundry_tui.core.trust.policy import guarded_memory_write, trust_settings
 from foundry_tui.core.trust.principal import Caller, Principal
+from foundry_tui.hooks import DENY_PROTECTED
 
 from .helpers import TODAY, Run, run_cli
 
@@ -219,3 +226,133 @@ def test_doctor_outside_git_says_the_working_copy_is_used(project: Project) -> N
     assert _trust_lines(project) == [
         "ok    trust: trust.trusted is read from the working copy's config.json (not a git repository)"
     ]
+
+
+# ---- item 2 (a): the gate denies agents' changes of the protected files -----------------------
+
+
+@pytest.fixture
+def gated(root: Path) -> Path:
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("print('hi')\n")
+    (root / ".foundry" / "config.json").write_text("{}\n")
+    (root / ".mcp.json").write_text("{}\n")
+    (root / ".claude").mkdir()
+    (root / ".claude" / "settings.json").write_text("{}\n")
+    (root / ".git" / "hooks").mkdir(parents=True)
+    os.symlink(root / ".foundry", root / "cfg")  # a link to .foundry: cfg/config.json is config.json
+    os.link(root / ".mcp.json", root / "servers.json")  # a hard link: the same file
+    return root
+
+
+PROTECTED_EDITS = [
+    (".foundry/config.json", ".foundry/config.json"),
+    ("./.FOUNDRY/Config.JSON", ".foundry/config.json"),
+    ("src/../.foundry/config.json", ".foundry/config.json"),
+    ("cfg/config.json", ".foundry/config.json"),
+    ("{root}/.foundry/config.json", ".foundry/config.json"),
+    (".mcp.json", ".mcp.json"),
+    ("servers.json", ".mcp.json"),
+    (".claude/settings.json", ".claude/settings.json"),
+    (".claude/settings.local.json", ".claude/settings.local.json"),
+    (".git/hooks/pre-commit", ".git"),
+    (".git/config", ".git"),
+    (".GIT/HOOKS/post-checkout", ".git"),
+    (".gitattributes", ".gitattributes"),
+]
+
+
+@pytest.mark.parametrize("tool", ["Edit", "Write", "MultiEdit", "NotebookEdit"])
+@pytest.mark.parametrize(("path", "name"), PROTECTED_EDITS, ids=[p for p, _ in PROTECTED_EDITS])
+def test_edits_of_protected_files_are_denied_in_process(gated: Path, tool: str, path: str, name: str) -> None:
+    assert edits_protected(path.replace("{root}", str(gated)), gated, gated) == name
+
+
+def _decision(root: Path, tool: str, tool_input: dict[str, Any], **env: str) -> tuple[str | None, str]:
+    event = {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input, "cwd": str(root)}
+    run = run_cli("hook", "pre-tool-use", "--root", str(root), stdin=json.dumps(event), env=env)
+    assert run.code == 0 and run.err == ""
+    if not run.out.strip():
+        return None, ""
+    answer = json.loads(run.out)["hookSpecificOutput"]
+    return answer["permissionDecision"], answer["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "name"),
+    [
+        ("Edit", {"file_path": ".foundry/config.json", "old_string": "{}", "new_string": "{}"}, ".foundry/config.json"),
+        ("Write", {"file_path": "cfg/config.json", "content": "{}"}, ".foundry/config.json"),
+        ("MultiEdit", {"file_path": ".mcp.json", "edits": []}, ".mcp.json"),
+        ("Write", {"file_path": ".claude/settings.local.json", "content": "{}"}, ".claude/settings.local.json"),
+        ("NotebookEdit", {"notebook_path": ".git/hooks/pre-commit", "new_source": "x"}, ".git"),
+        ("Write", {"file_path": ".gitattributes", "content": "* filter=x"}, ".gitattributes"),
+        ("Bash", {"command": "echo '{}' > .foundry/config.json"}, ".foundry/config.json"),
+        ("Bash", {"command": "cd .foundry && printf x>>config.json"}, ".foundry/config.json"),
+        ("Bash", {"command": "cat new.json | tee .mcp.json"}, ".mcp.json"),
+        ("Bash", {"command": "sed -i 's/gate/none/' .claude/settings.json"}, ".claude/settings.json"),
+        ("Bash", {"command": "cp /tmp/config.json .foundry/"}, ".foundry/config.json"),
+        ("Bash", {"command": "mv .foundry/config.json /tmp/kept.json"}, ".foundry/config.json"),
+        ("Bash", {"command": "ln -sf /tmp/evil.json .mcp.json"}, ".mcp.json"),
+        ("Bash", {"command": "rm .claude/settings.json"}, ".claude/settings.json"),
+        ("Bash", {"command": "install -m 755 /tmp/h .git/hooks/pre-commit"}, ".git"),
+        ("Bash", {"command": "git config core.hooksPath /tmp/hooks"}, ".git"),
+        ("Bash", {"command": "echo '* filter=run' >> .gitattributes"}, ".gitattributes"),
+    ],
+    ids=lambda v: str(v)[:50],
+)
+def test_the_hook_denies_changing_a_protected_file_with_its_reason(
+    gated: Path, tool: str, tool_input: dict[str, Any], name: str
+) -> None:
+    before = len(read_events(Layout(gated)))
+    assert _decision(gated, tool, tool_input) == ("deny", DENY_PROTECTED[name])
+    assert [e["kind"] for e in read_events(Layout(gated))[before:]] == ["gate_blocked"]
+
+
+def test_each_reason_is_one_line_naming_its_file() -> None:
+    for name, reason in DENY_PROTECTED.items():
+        assert "\n" not in reason and reason.startswith("Foundry: agents do not change ") and name in reason
+
+
+def test_the_users_own_claude_settings_are_protected(gated: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    home = tmp_path_factory.mktemp("home")
+    tool_input = {"file_path": str(home / ".claude" / "settings.json"), "content": '{"disableAllHooks": true}'}
+    assert _decision(gated, "Write", tool_input, HOME=str(home)) == ("deny", DENY_PROTECTED["~/.claude/settings.json"])
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        ("Read", {"file_path": ".foundry/config.json"}),
+        ("Read", {"file_path": ".mcp.json"}),
+        ("Edit", {"file_path": "src/app.py", "old_string": "hi", "new_string": "ho"}),
+        ("Write", {"file_path": "docs/config.json", "content": "{}"}),
+        ("Write", {"file_path": "src/.mcp.json.example", "content": "{}"}),
+        ("Bash", {"command": "cat .foundry/config.json .mcp.json"}),
+        ("Bash", {"command": "cp .mcp.json /tmp/mcp-backup.json"}),
+        ("Bash", {"command": "sed -n 1p .gitattributes"}),
+        ("Bash", {"command": "git config --get core.hooksPath && git status"}),
+        ("Bash", {"command": "git config --global user.name Alice"}),
+        ("Bash", {"command": "make 2>&1 | tee build.log > /dev/null"}),
+        ("Bash", {"command": "ls .git/hooks"}),
+        ("Bash", {"command": "ln -s src/app.py app.py"}),
+    ],
+    ids=lambda v: str(v)[:50],
+)
+def test_ordinary_work_beside_the_protected_files_passes(gated: Path, tool: str, tool_input: dict[str, Any]) -> None:
+    assert _decision(gated, tool, tool_input) == (None, "")
+
+
+_PIECES = [*"ab./*-_ |&;()'\"$`\\\n\t><=", "2>", ">>", "&>", "tee ", "cp ", "mv ", "ln -s ", "sed -i ", "dd of="]
+_PIECES += ["cd ", ".foundry/", "config.json", ".mcp.json", ".git/", "~", "\x00", "git config ", "-t ", "../"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
+@example("cp a \x00/")  # a NUL in a destination folder
+@example("ln -s ~\x00 x")
+def test_the_write_judgement_never_raises(tmp_path_factory: pytest.TempPathFactory, command: str) -> None:
+    """A judgement that raised would let the call through (the hook never breaks the agent)."""
+    root = tmp_path_factory.getbasetemp()
+    found = command_writes_protected(command, root, root)
+    assert found is None or found in DENY_PROTECTED
+    assert all(isinstance(w.path, Path) for w in shell_writes(command, root))

@@ -262,16 +262,32 @@ def _protected_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Pat
 
 
 def _reserved_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
-    """The target of an edit, or a writing shell command, aimed at a reserved folder."""
+    """The target of an edit, or a writing shell command, aimed at a reserved folder (a link
+    made to one included: a wave folder linked to the proposals wave is that wave)."""
     if tool == "Bash":
         command = tool_input.get("command")
-        if isinstance(command, str) and _aims_at_reserved(tool, command, cwd, root) and _writes(command):
+        if not isinstance(command, str):
+            return None
+        if _aims_at_reserved(tool, command, cwd, root) and _writes(command):
             return command
-        return None
+        return command if _links_or_writes_reserved(command, cwd, root) else None
     if tool not in EDIT_TOOLS:
         return None
     path = tool_input.get("file_path") or tool_input.get("notebook_path")
     return path if isinstance(path, str) and path and _aims_at_reserved(tool, path, cwd, root) else None
+
+
+def _links_or_writes_reserved(command: str, cwd: Path, root: Path) -> bool:
+    """Whether a file the command writes, or a link it makes points at, is in a reserved folder."""
+    from foundry_tui.core import read_gate
+    from foundry_tui.core.trust.reserved import is_reserved_path
+
+    layout = Layout(root)
+    for write in read_gate.shell_writes(command, cwd):
+        for path in (write.path, write.link_to):
+            if path is not None and is_reserved_path(layout, path):
+                return True
+    return False
 
 
 def _writes(command: str) -> bool:

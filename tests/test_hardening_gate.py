@@ -22,8 +22,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from foundry_tui.core.artefacts.blackboard import blackboard_read, blackboard_write, list_waves
 from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
-from foundry_tui.core.errors import ConfigError
+from foundry_tui.core.errors import ConfigError, InputError
 from foundry_tui.core.events import read_events
 from foundry_tui.core.memory.doctor import run_doctor
 from foundry_tui.core.memory.project import Project
@@ -33,7 +34,8 @@ from foundry_tui.core.read_gate import command_writes_protected, edits_protected
 from foundry_tui.core.trust.committed import MAX_COMMITTED_CONFIG_BYTES
 from foundry_tui.core.trust.policy import guarded_memory_write, trust_settings
 from foundry_tui.core.trust.principal import Caller, Principal
-from foundry_tui.hooks import DENY_PROTECTED
+from foundry_tui.core.trust.reserved import is_reserved_wave, proposals_dir
+from foundry_tui.hooks import DENY_PROTECTED, DENY_RESERVED
 
 from .helpers import TODAY, Run, run_cli
 
@@ -356,3 +358,96 @@ def test_the_write_judgement_never_raises(tmp_path_factory: pytest.TempPathFacto
     found = command_writes_protected(command, root, root)
     assert found is None or found in DENY_PROTECTED
     assert all(isinstance(w.path, Path) for w in shell_writes(command, root))
+
+
+# ---- item 9: a wave folder that links to _proposals -------------------------------------------
+
+
+@pytest.fixture
+def linked_wave(project: Project) -> Layout:
+    """The proposals wave holding one proposal, and `wave-x`, a link to it."""
+    layout = project.layout
+    proposals_dir(layout).mkdir(parents=True)
+    (proposals_dir(layout) / "prop-0001.json").write_text('{"schema": "fact.v1", "summary": "parked"}\n')
+    os.symlink("_proposals", layout.blackboard_dir / "wave-x")  # relative, as `ln -s _proposals wave-x` makes it
+    assert (layout.blackboard_dir / "wave-x").resolve() == proposals_dir(layout).resolve()
+    return layout
+
+
+LINKED_WAVE = (
+    "wave 'wave-x' is a link into a reserved folder (memory proposals or user preferences): "
+    "blackboard tools do not follow it; remove the link or use another wave name"
+)
+
+
+def test_the_reserved_check_resolves_links(linked_wave: Layout) -> None:
+    assert not is_reserved_wave("wave-x") and is_reserved_wave("wave-x", linked_wave)
+    assert list_waves(linked_wave) == []
+
+
+def test_blackboard_write_to_a_linked_wave_is_refused_and_writes_nothing(linked_wave: Layout) -> None:
+    before = sorted(p.name for p in proposals_dir(linked_wave).iterdir())
+    with pytest.raises(InputError) as caught:
+        blackboard_write(linked_wave, "wave-x", "reviewer", "finding.v1", FINDING)
+    assert str(caught.value) == LINKED_WAVE
+    assert sorted(p.name for p in proposals_dir(linked_wave).iterdir()) == before == ["prop-0001.json"]
+
+
+def test_blackboard_read_of_a_linked_wave_is_refused(linked_wave: Layout) -> None:
+    with pytest.raises(InputError) as caught:
+        blackboard_read(linked_wave, "wave-x", full=True)
+    assert str(caught.value) == LINKED_WAVE
+
+
+def test_the_cli_refuses_a_linked_wave_both_ways(linked_wave: Layout) -> None:
+    root = linked_wave.root
+    wrote = _cli(root, "blackboard", "write", "--wave", "wave-x", "--agent", "reviewer", "--schema", "finding.v1",
+                 "--data", json.dumps(FINDING))  # fmt: skip
+    assert (wrote.code, wrote.err) == (2, f"foundry: error: {LINKED_WAVE}\n")
+    read = _cli(root, "blackboard", "read", "wave-x", "--full")
+    assert (read.code, read.out, read.err) == (2, "", f"foundry: error: {LINKED_WAVE}\n")
+    assert sorted(p.name for p in proposals_dir(linked_wave).iterdir()) == ["prop-0001.json"]
+
+
+def test_an_artifact_file_linked_to_a_proposal_is_neither_read_nor_written(linked_wave: Layout) -> None:
+    wave = linked_wave.blackboard_dir / "w1"
+    wave.mkdir()
+    os.symlink("../_proposals/prop-0001.json", wave / "reviewer.json")
+    assert blackboard_read(linked_wave, "w1", full=True) == (
+        "- **reviewer.json** · unreadable: a link into a reserved folder (memory proposals or user preferences): "
+        "not read"
+    )
+    with pytest.raises(InputError) as caught:
+        blackboard_write(linked_wave, "w1", "reviewer", "finding.v1", FINDING)
+    assert str(caught.value) == (
+        ".foundry/blackboard/w1/reviewer.json is in a reserved folder (memory proposals or user preferences): "
+        "general tools cannot read or write there; use `foundry proposals` or `foundry prefs`"
+    )
+    assert (proposals_dir(linked_wave) / "prop-0001.json").read_text() == '{"schema": "fact.v1", "summary": "parked"}\n'
+
+
+@pytest.mark.parametrize(
+    ("cwd", "command"),
+    [
+        (".foundry/blackboard", "ln -s _proposals wave-x"),
+        (".foundry/blackboard", "ln -s ./_PROPOSALS wave-y"),
+        (".foundry/blackboard/w1", "ln -s ../_proposals/prop-0001.json reviewer.json"),
+        (".", "cd .foundry/blackboard && ln -sfn _proposals wave-x"),
+        (".foundry", "ln -s blackboard/_proposals blackboard/wave-x"),
+    ],
+)
+def test_the_gate_denies_making_a_link_to_the_proposals_wave(project: Project, cwd: str, command: str) -> None:
+    layout = project.layout
+    (layout.blackboard_dir / "w1").mkdir(parents=True)
+    proposals_dir(layout).mkdir()
+    event = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(layout.root / cwd)}
+    run = run_cli("hook", "pre-tool-use", "--root", str(layout.root), stdin=json.dumps(event))
+    assert json.loads(run.out)["hookSpecificOutput"]["permissionDecisionReason"] == DENY_RESERVED
+
+
+def test_links_elsewhere_on_the_blackboard_pass(project: Project) -> None:
+    layout = project.layout
+    (layout.blackboard_dir / "w1").mkdir(parents=True)
+    event = {"tool_name": "Bash", "tool_input": {"command": "ln -s w1 w2"}, "cwd": str(layout.blackboard_dir)}
+    run = run_cli("hook", "pre-tool-use", "--root", str(layout.root), stdin=json.dumps(event))
+    assert (run.code, run.out, run.err) == (0, "", "")

@@ -162,6 +162,37 @@ def prompt_facts(event: dict[str, Any], root: Path) -> str:
     return f"Foundry memory: facts that may bear on this prompt.\n\n{render_results(hits, prompt, 0)}"
 
 
+# One line per protected file (core/read_gate.py, PROTECTED_FILES): why an agent may not change it.
+DENY_PROTECTED = {
+    ".foundry/config.json": (
+        "Foundry: agents do not change .foundry/config.json: its trust section decides whose memory writes land "
+        "directly. Ask a person to change it and commit it (the trusted list is read from the commit at HEAD)."
+    ),
+    ".mcp.json": (
+        "Foundry: agents do not change .mcp.json: it decides which MCP servers, and so which memory tools and "
+        "which principal, this agent runs with. Ask a person to change it."
+    ),
+    ".claude/settings.json": (
+        "Foundry: agents do not change .claude/settings.json: it decides which hooks run, this gate among them. "
+        "Ask a person to change it."
+    ),
+    ".claude/settings.local.json": (
+        "Foundry: agents do not change .claude/settings.local.json: it decides which hooks run, this gate among "
+        "them. Ask a person to change it."
+    ),
+    "~/.claude/settings.json": (
+        "Foundry: agents do not change ~/.claude/settings.json: it decides which hooks run (it can turn them all "
+        "off). Ask a person to change it."
+    ),
+    ".git": (
+        "Foundry: agents do not change files under .git by hand (nor run `git config` to set a value): its hooks "
+        "and config run commands on git calls, and the trusted list is read from its commits. Use git commands."
+    ),
+    ".gitattributes": (
+        "Foundry: agents do not change .gitattributes: it attaches filters and drivers that run commands on git "
+        "calls. Ask a person to change it."
+    ),
+}
 DENY_RESERVED = (
     "Foundry memory: the proposals wave (.foundry/blackboard/_proposals/) and the user-preferences folder are "
     "written only by Foundry's trust policy. Use the memory_write tool (it parks a proposal when you may not "
@@ -200,6 +231,10 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     else:
         hit = read_gate.tool_reads_facts(tool, tool_input, cwd, root)
     reason = DENY_EDIT if tool in EDIT_TOOLS else DENY_READ
+    if hit is None:  # the files that decide who the agent is, which hooks run and who is trusted
+        protected = _protected_write(tool, tool_input, cwd, root)
+        if protected is not None:
+            hit, reason = protected
     if hit is None:  # reading a proposal is fine; writing one (or preferences) by hand is not
         hit = _reserved_write(tool, tool_input, cwd, root)
         reason = DENY_RESERVED
@@ -211,17 +246,48 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
 
 
-def _reserved_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
-    """The target of an edit, or a writing shell command, aimed at a reserved folder."""
+def _protected_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> tuple[str, str] | None:
+    """(the call's target, the reason) when an edit or a shell command changes a protected file."""
+    from foundry_tui.core import read_gate
+
     if tool == "Bash":
         command = tool_input.get("command")
-        if isinstance(command, str) and _aims_at_reserved(tool, command, cwd, root) and _writes(command):
-            return command
+        name = read_gate.command_writes_protected(command, cwd, root) if isinstance(command, str) else None
+        return (command, DENY_PROTECTED[name]) if isinstance(command, str) and name else None
+    if tool not in EDIT_TOOLS:
         return None
+    path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    name = read_gate.edits_protected(path, cwd, root) if isinstance(path, str) else None
+    return (path, DENY_PROTECTED[name]) if isinstance(path, str) and name else None
+
+
+def _reserved_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
+    """The target of an edit, or a writing shell command, aimed at a reserved folder (a link
+    made to one included: a wave folder linked to the proposals wave is that wave)."""
+    if tool == "Bash":
+        command = tool_input.get("command")
+        if not isinstance(command, str):
+            return None
+        if _aims_at_reserved(tool, command, cwd, root) and _writes(command):
+            return command
+        return command if _links_or_writes_reserved(command, cwd, root) else None
     if tool not in EDIT_TOOLS:
         return None
     path = tool_input.get("file_path") or tool_input.get("notebook_path")
     return path if isinstance(path, str) and path and _aims_at_reserved(tool, path, cwd, root) else None
+
+
+def _links_or_writes_reserved(command: str, cwd: Path, root: Path) -> bool:
+    """Whether a file the command writes, or a link it makes points at, is in a reserved folder."""
+    from foundry_tui.core import read_gate
+    from foundry_tui.core.trust.reserved import is_reserved_path
+
+    layout = Layout(root)
+    for write in read_gate.shell_writes(command, cwd):
+        for path in (write.path, write.link_to):
+            if path is not None and is_reserved_path(layout, path):
+                return True
+    return False
 
 
 def _writes(command: str) -> bool:

@@ -377,7 +377,8 @@ def test_approving_as_an_untrusted_principal_is_refused(project: Project) -> Non
     for principal in ("user:bob", "service:ci-bot"):
         run = _cli(root, "proposals", "approve", proposal_id, principal=principal)
         assert run.code == 1 and run.err == (
-            f"foundry: error: {principal} is not trusted, so it cannot approve proposals: trusted are user:alice; "
+            f"foundry: error: {principal} is not trusted, so it cannot approve proposals: trusted are user:alice, "
+            "as listed in the working copy's config.json (not a git repository); "
             "ask one of them, or add yours to trust.trusted in .foundry/config.json\n"
         )
     unattended = _cli(root, "proposals", "approve", proposal_id, principal="user:alice", CI="true")

@@ -8,6 +8,10 @@ through `..`, a glob, a symbolic link, or other letter case (compared by inode, 
 case-folded name for paths that do not exist). A search counts when it would descend
 into the facts folder and return content. What a gate on shell commands cannot promise
 is in docs/guide/untrusted-repositories.md.
+
+It also names the files an agent may not change (`edits_protected`, `command_writes_protected`:
+PROTECTED_FILES, `.git/`, the user's Claude settings): they decide who is trusted, which MCP
+servers and hooks run, and what git runs. `shell_writes` is what a command plainly writes.
 """
 
 from __future__ import annotations
@@ -398,4 +402,252 @@ def command_reads_facts(command: str, cwd: Path, root: Path) -> str | None:
                     return value  # grep -r (or rg --hidden) from the root descends into .foundry
             if descends_hidden and not operands and _where(where, facts) is not None:
                 return "."
+    return None
+
+
+# ---- the files that decide who the agent is, which hooks run and who is trusted ------------------
+
+# By path relative to the root (case-folded). `.git` at any depth is one more: its hooks and
+# config run commands on git calls, and the trusted list is read from its commits.
+PROTECTED_FILES: dict[tuple[str, ...], str] = {
+    (_FOUNDRY_NAME, _RELATIVE.config_path.name): _RELATIVE.config_path.as_posix(),
+    (".mcp.json",): ".mcp.json",
+    (".claude", "settings.json"): ".claude/settings.json",
+    (".claude", "settings.local.json"): ".claude/settings.local.json",
+    (".gitattributes",): ".gitattributes",
+}
+GIT_DIR = ".git"
+USER_SETTINGS = "~/.claude/settings.json"  # the user's Claude Code settings: hooks too (disableAllHooks)
+# Programs that write the files named after their options (sed and perl only with -i).
+_WRITERS = frozenset(("tee", "rm", "unlink", "shred", "truncate"))
+_IN_PLACE = frozenset(("sed", "gsed", "perl"))
+_COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync"))
+_REDIRECT = re.compile(r"(?:\d+|&)?(?:>>?\|?|<>)")  # >, >>, >|, 2>, &>, <>
+
+
+def _protected_parts(parts: list[str]) -> str | None:
+    """The protected name case-folded `parts` (relative to the root) spell, else None.
+    Trailing dots and spaces are dropped, as Windows drops them."""
+    parts = [p.rstrip(". ") or p for p in parts]
+    if GIT_DIR in parts:
+        return GIT_DIR
+    return PROTECTED_FILES.get(tuple(parts))
+
+
+class _Protected:
+    """The protected files of one root: their inodes (hard links, other letter case) and the
+    user's settings file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.root_real = root.resolve()
+        self.user_settings = Path(_home_expanded(USER_SETTINGS))
+        named = {name: root / name for name in PROTECTED_FILES.values()}
+        named[USER_SETTINGS] = self.user_settings
+        self.inodes = {ident: name for name, path in named.items() if (ident := _inode(path)) is not None}
+
+    def name_of(self, path: Path) -> str | None:
+        """The protected file `path` (absolute, normalised) is, by any spelling, else None."""
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError, ValueError):
+            real = path
+        for candidate, root in ((path, self.root), (real, self.root_real)):
+            if GIT_DIR in (p.casefold() for p in candidate.parts):
+                return GIT_DIR
+            if str(candidate).casefold() == str(self.user_settings).casefold():
+                return USER_SETTINGS
+            try:
+                found = _protected_parts([p.casefold() for p in candidate.relative_to(root).parts])
+            except ValueError:
+                continue
+            if found:
+                return found
+        ident = _inode(path) if self.inodes else None
+        return self.inodes.get(ident) if ident is not None else None
+
+
+def edits_protected(value: str, cwd: Path, root: Path) -> str | None:
+    """The protected file (`.foundry/config.json`, `.mcp.json`, `.claude/settings.json`, …,
+    `.git`) an edit tool's path is, by any spelling, link or case; else None."""
+    if not value:
+        return None
+    return _Protected(root).name_of(Path(os.path.normpath(cwd / _home_expanded(value))))
+
+
+class ShellWrite:
+    """One file a shell command writes (or removes, or moves away): its absolute path, and
+    for a link the path it points at (resolved against the link's folder)."""
+
+    __slots__ = ("link_to", "path")
+
+    def __init__(self, path: Path, link_to: Path | None = None) -> None:
+        self.path = path
+        self.link_to = link_to
+
+
+def _redirects(simple: list[str]) -> tuple[list[str], list[str]]:
+    """(the words without their redirections, the files written by `>`, `>>`, `2>`, `&>` …)."""
+    words: list[str] = []
+    targets: list[str] = []
+    i = 0
+    while i < len(simple):
+        word = simple[i]
+        operator = _REDIRECT.search(word)  # `x>>f` is the word x and a redirection (quotes are gone by now)
+        if operator is None:
+            words.append(word)
+        else:
+            if operator.start():
+                words.append(word[: operator.start()])
+            rest = word[operator.end() :]
+            if rest.startswith("&") or word.endswith("&"):  # 2>&1: a descriptor, not a file
+                pass
+            elif rest:
+                targets.append(rest)
+            elif i + 1 < len(simple):
+                targets.append(simple[i + 1])
+                i += 1
+        i += 1
+    return words, targets
+
+
+def _joined(words: list[str]) -> list[str]:
+    """`>|` and `&>` as one word each (the lexer splits them at `|` and `&`)."""
+    out: list[str] = []
+    for word in words:
+        if out and word == "|" and _REDIRECT.fullmatch(out[-1]) and out[-1].endswith(">"):
+            out[-1] += "|"
+        elif out and out[-1] == "&" and word.startswith(">"):
+            out[-1] = "&" + word
+        else:
+            out.append(word)
+    return out
+
+
+def _copy_targets(program: str, args: list[str], where: Path) -> list[ShellWrite]:
+    """What cp, mv, install, ln and rsync write: the destination (or each source's name in a
+    destination folder, or in `-t DIR`), for mv the sources too (moved away), and for ln
+    what each link points at."""
+    target_dir: str | None = None
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-t", "--target-directory") and i + 1 < len(args):
+            target_dir = args[i + 1]
+            i += 1
+        elif arg.startswith("--target-directory="):
+            target_dir = arg.split("=", 1)[1]
+        elif not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+        i += 1
+
+    def at(value: str) -> Path:
+        return Path(os.path.normpath(where / _home_expanded(value)))
+
+    folder: Path | None
+    if target_dir is not None:
+        sources, folder = operands, at(target_dir)
+    elif program == "ln" and len(operands) == 1:  # `ln -s TARGET`: a link of its name here
+        sources, folder = operands, where
+    elif len(operands) >= 2:
+        sources, last = operands[:-1], at(operands[-1])
+        folder = last if "-T" not in args and (operands[-1].endswith("/") or last.is_dir()) else None
+    else:
+        return []
+    if folder is None:
+        destinations = [at(operands[-1])] * len(sources)
+    else:
+        destinations = [folder / os.path.basename(os.path.normpath(s)) for s in sources]
+    symbolic = program == "ln" and any(a in ("-s", "--symbolic") or _short_flag(a, "s") for a in args)
+    writes = []
+    for source, destination in zip(sources, destinations, strict=True):
+        link_to = None
+        if program == "ln":
+            # A symbolic link's relative target is relative to the link's folder (`ln -s
+            # _proposals x` in .foundry/blackboard points x at .foundry/blackboard/_proposals).
+            expanded = _home_expanded(source)
+            base = destination.parent if symbolic else where
+            link_to = Path(os.path.normpath(base / expanded))
+        writes.append(ShellWrite(destination, link_to))
+    if program == "mv":
+        writes.extend(ShellWrite(at(s)) for s in sources)
+    return writes
+
+
+def _in_place(args: list[str]) -> bool:
+    """`sed -i`, `sed --in-place`, `perl -pi`: the files named are rewritten."""
+    return any(a.startswith("--in-place") or _short_flag(a, "i") for a in args)
+
+
+def _short_flag(arg: str, letter: str) -> bool:
+    """Whether a cluster of short options (`-sf`, `-pi`) holds `letter`."""
+    return arg.startswith("-") and not arg.startswith("--") and letter in arg[1:]
+
+
+def shell_writes(command: str, cwd: Path) -> list[ShellWrite]:
+    """The files a shell command plainly writes: redirections (`>`, `>>`, `2>`, `&>`), tee,
+    `sed -i` / `perl -i`, cp, mv (both ends), install, ln, rsync, rm, unlink, shred,
+    truncate, `dd of=`, and `git config` setting a value (.git/config), relative to the
+    call's folder and to `cd` earlier in the command. A program that opens a file itself
+    (`python -c`) is not seen: this reads command text."""
+    words = _words(command)
+    if words is None:
+        return []
+    where = cwd
+    writes: list[ShellWrite] = []
+
+    def at(value: str) -> Path:
+        return Path(os.path.normpath(where / _home_expanded(value)))
+
+    for pipeline in _commands(_joined(words)):
+        for simple in pipeline:
+            remaining, redirected = _redirects(simple)
+            writes.extend(ShellWrite(at(t)) for t in redirected)
+            program, args = _program(remaining)
+            operands = [a for a in args if not a.startswith("-")]
+            if program in ("cd", "pushd"):
+                where = at(next(iter(operands), "~"))
+            elif program in _WRITERS or (program in _IN_PLACE and _in_place(args)):
+                writes.extend(ShellWrite(at(a)) for a in operands)
+            elif program in _COPIERS:
+                writes.extend(_copy_targets(program, args, where))
+            elif program == "dd":
+                writes.extend(ShellWrite(at(a[3:])) for a in args if a.startswith("of="))
+            elif program == "git" and _sets_git_config(args):
+                writes.append(ShellWrite(at(GIT_DIR) / "config"))
+    return writes
+
+
+_GIT_CONFIG_READS = frozenset(("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--show-origin"))
+_GIT_CONFIG_WRITES = frozenset(
+    ("--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit")
+)
+
+
+def _sets_git_config(args: list[str]) -> bool:
+    """`git config KEY VALUE`, `--unset`, `--add`, `--edit` …: a write of the repository's config
+    (core.hooksPath, a filter's command). `--global` and `--system` write elsewhere."""
+    if "config" not in args:
+        return False
+    rest = args[args.index("config") + 1 :]
+    if any(a in ("--global", "--system", "--file", "-f") or a.startswith("--file=") for a in rest):
+        return False
+    if any(a in _GIT_CONFIG_WRITES for a in rest):
+        return True
+    if any(a in _GIT_CONFIG_READS for a in rest):
+        return False
+    return len([a for a in rest if not a.startswith("-")]) >= 2
+
+
+def command_writes_protected(command: str, cwd: Path, root: Path) -> str | None:
+    """The protected file a shell command writes, removes or moves away, else None."""
+    writes = shell_writes(command, cwd)
+    if not writes:
+        return None
+    protected = _Protected(root)
+    for write in writes:
+        name = protected.name_of(write.path)
+        if name:
+            return name
     return None

@@ -43,13 +43,16 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
         raise InputError("the agent name contains a control character (a newline, a tab …): use a plain name")
     from foundry_tui.core.trust.reserved import refuse_reserved_wave
 
-    refuse_reserved_wave(wave)  # only the trust policy parks proposals there
+    refuse_reserved_wave(wave, layout)  # only the trust policy parks proposals there (by name or through a link)
     wave_name = sanitise(wave, "wave")
     agent_name = sanitise(agent, "agent")
     if not isinstance(data, dict):
         raise InputError("data must be a JSON object (the artifact)")
     refuse_secrets({"data": data})
     path = layout.blackboard_dir / wave_name / f"{agent_name}.json"
+    from foundry_tui.core.trust.reserved import refuse_reserved_path
+
+    refuse_reserved_path(layout, path, layout.relative(path))  # the wave folder checked at once: no race to win
     _check_wave_owner(layout, wave, wave_name)
     owner = _producer_of(layout, path)
     if owner is not None and owner != agent:
@@ -74,6 +77,7 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
 
 
 WAVE_NAME_FILE = ".wave-name"  # hidden: never listed as an artifact
+RESERVED_LINK = "a link into a reserved folder (memory proposals or user preferences): not read"
 
 
 def _check_wave_owner(layout: Layout, wave: str, wave_name: str) -> None:
@@ -150,14 +154,14 @@ def list_waves(layout: Layout) -> list[str]:
     return sorted(
         p.name
         for p in folder.iterdir()
-        if p.is_dir() and not p.name.startswith(".") and layout.is_inside(p) and not is_reserved_wave(p.name)
+        if p.is_dir() and not p.name.startswith(".") and layout.is_inside(p) and not is_reserved_wave(p.name, layout)
     )
 
 
 def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[Artifact]:
     from foundry_tui.core.trust.reserved import refuse_reserved_wave
 
-    refuse_reserved_wave(wave)
+    refuse_reserved_wave(wave, layout)
     wave_name = sanitise(wave, "wave")
     folder = layout.blackboard_dir / wave_name
     if not folder.is_dir():
@@ -182,6 +186,10 @@ def read_artifact(layout: Layout, folder: Path, wave_name: str, name: str) -> Ar
     if name.startswith("."):
         return None
     path = folder / name
+    from foundry_tui.core.trust.reserved import is_reserved_path
+
+    if is_reserved_path(layout, path):  # an artifact file linked to a proposal
+        return Artifact(wave_name, name, path, "", None, RESERVED_LINK)
     try:
         text = layout.read_text(path)
     except FileNotFoundError:

@@ -1,13 +1,24 @@
-"""The doctor's checks that need the curation room: core.memory may not import core.curation
-(the import layers), so `core/memory/doctor.py` lists its own checks in `CHECKS` and its
-callers (the CLI, the memory screen) pass `ALL_CHECKS`, which adds these in report order."""
+"""The doctor's checks that need the curation room (and the trust room's, core/trust/doctor_checks.py):
+core.memory may not import core.curation or core.trust (the import layers), so
+`core/memory/doctor.py` lists its own checks in `CHECKS` and its callers (the CLI, the
+memory screen) pass `ALL_CHECKS`, which adds these in report order."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from foundry_tui.core.curation.conflicts import conflict_lines, find_conflicts_in
-from foundry_tui.core.memory.doctor import CHECKS, OK, WARN, Check, DoctorCheck, DoctorContext, check_duplicate_titles
+from foundry_tui.core.memory.doctor import (
+    CHECKS,
+    OK,
+    WARN,
+    Check,
+    DoctorCheck,
+    DoctorContext,
+    check_config,
+    check_duplicate_titles,
+)
+from foundry_tui.core.trust.doctor_checks import check_trust
 
 
 def check_contradictions(ctx: DoctorContext) -> Iterator[Check]:
@@ -29,4 +40,10 @@ def _with_contradictions(checks: tuple[DoctorCheck, ...]) -> tuple[DoctorCheck, 
     return (*checks[:at], check_contradictions, *checks[at:])
 
 
-ALL_CHECKS: tuple[DoctorCheck, ...] = _with_contradictions(CHECKS)
+def _with_trust(checks: tuple[DoctorCheck, ...]) -> tuple[DoctorCheck, ...]:
+    """`checks` with check_trust after check_config (who is trusted is read from config.json)."""
+    at = checks.index(check_config) + 1 if check_config in checks else 0
+    return (*checks[:at], check_trust, *checks[at:])
+
+
+ALL_CHECKS: tuple[DoctorCheck, ...] = _with_trust(_with_contradictions(CHECKS))

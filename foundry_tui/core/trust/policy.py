@@ -7,7 +7,9 @@ server and the TUI alike (ADR 0019).
 - anyone else → parked as a `fact.v1` proposal in `.foundry/blackboard/_proposals/`.
 
 Trusted principals are `trust.trusted` in `.foundry/config.json`; with no `trust` section
-every `user:` principal is trusted (a person's own repository works as it always did).
+every `user:` principal is trusted (a person's own repository works as it always did). In a
+git repository the list is the one committed at HEAD (core/trust/committed.py): an edit of
+the working copy, which an agent can make unseen, has no effect until it is committed.
 """
 
 from __future__ import annotations
@@ -35,13 +37,20 @@ class NotTrusted(FoundryError):
     """A curator action (approve, reject) by a principal that is not trusted."""
 
 
+WORKING_COPY = "the working copy's config.json"
+
+
 class TrustSettings:
-    """`trust.trusted` from config.json; None when there is no `trust` section."""
+    """`trust.trusted` from config.json (None when there is no `trust` section), and
+    `source`: which config.json it was read from, for the messages that name who is trusted;
+    `in_git`: whether a change of the list takes effect only once committed."""
 
-    __slots__ = ("trusted",)
+    __slots__ = ("in_git", "source", "trusted")
 
-    def __init__(self, trusted: frozenset[str] | None) -> None:
+    def __init__(self, trusted: frozenset[str] | None, source: str = WORKING_COPY, in_git: bool = False) -> None:
         self.trusted = trusted
+        self.source = source
+        self.in_git = in_git
 
     def is_trusted(self, principal: Principal) -> bool:
         if self.trusted is None:
@@ -50,14 +59,17 @@ class TrustSettings:
 
     def describe(self) -> str:
         if self.trusted is None:
-            return "every user: principal (config.json has no trust section)"
-        return ", ".join(sorted(self.trusted)) or "nobody (trust.trusted is empty)"
+            return f"every user: principal ({self.source} has no trust section)"
+        names = ", ".join(sorted(self.trusted)) or "nobody (trust.trusted is empty)"
+        return f"{names}, as listed in {self.source}"
 
 
-def parse_trust(raw: dict[str, Any] | None, where: str = "config.json") -> TrustSettings:
+def parse_trust(
+    raw: dict[str, Any] | None, where: str = "config.json", source: str = WORKING_COPY, in_git: bool = False
+) -> TrustSettings:
     """The `trust` section of a decoded config.json; ConfigError naming the bad entry."""
     if not raw or "trust" not in raw:
-        return TrustSettings(None)
+        return TrustSettings(None, source, in_git)
     section = raw["trust"]
     if not isinstance(section, dict):
         raise ConfigError(f'{where}: trust must be an object such as {{"trusted": ["user:alice"]}}')
@@ -72,11 +84,18 @@ def parse_trust(raw: dict[str, Any] | None, where: str = "config.json") -> Trust
             names.append(str(parse_principal(entry, f"trust.trusted[{number}]")))
         except FoundryError as exc:
             raise ConfigError(f"{where}: {exc}") from None
-    return TrustSettings(frozenset(names))
+    return TrustSettings(frozenset(names), source, in_git)
 
 
 def trust_settings(project: Project) -> TrustSettings:
-    return parse_trust(project.config().raw)
+    """Who is trusted: from the config.json committed at HEAD in a git repository, else
+    (outside git, or nothing committed yet) from the working copy; `source` says which."""
+    from foundry_tui.core.trust.committed import COMMITTED, HEAD_WHERE, NOT_COMMITTED, committed_config
+
+    committed = committed_config(project.layout)
+    if committed.state == COMMITTED:
+        return parse_trust(committed.raw, HEAD_WHERE, committed.source, in_git=True)
+    return parse_trust(project.config().raw, source=committed.source, in_git=committed.state == NOT_COMMITTED)
 
 
 class GateResult:
@@ -143,4 +162,5 @@ def require_curator(project: Project, caller: Caller, action: str) -> None:
         raise NotTrusted(
             f"{caller.principal} is not trusted, so it cannot {action}: trusted are "
             f"{settings.describe()}; ask one of them, or add yours to trust.trusted in .foundry/config.json"
+            f"{' and commit it' if settings.in_git else ''}"
         )

@@ -43,20 +43,33 @@ def _same_name(name: str, reserved: str) -> bool:
     return name.rstrip(".").lower() == reserved
 
 
-def is_reserved_wave(wave: str) -> bool:
-    """Whether a caller's wave name is, or sanitises to, the proposals wave."""
+def is_reserved_wave(wave: str, layout: Layout | None = None) -> bool:
+    """Whether a caller's wave name is, or sanitises to, the proposals wave; with `layout`,
+    also whether its folder leads there (or to the preferences) through a link."""
     try:
         name = sanitise(wave, "wave")
     except InputError:
         return False  # refused by the sanitiser anyway
-    return _same_name(name, PROPOSALS_WAVE)
+    return _same_name(name, PROPOSALS_WAVE) or (layout is not None and _links_reserved(layout, name))
 
 
-def refuse_reserved_wave(wave: str) -> None:
+def _links_reserved(layout: Layout, name: str) -> bool:
+    """Whether the wave folder `name` is a link (or under one) that resolves into a reserved folder."""
+    return is_reserved_path(layout, layout.blackboard_dir / name)
+
+
+def refuse_reserved_wave(wave: str, layout: Layout | None = None) -> None:
+    """InputError for the proposals wave by name; with `layout`, also for a wave folder that
+    links to it (`wave-x -> _proposals`): links are resolved before anything is read or written."""
     if is_reserved_wave(wave):
         raise InputError(
             f"wave '{wave}' is reserved for parked memory proposals: use another wave name "
             "(proposals are read with `foundry proposals list`)"
+        )
+    if is_reserved_wave(wave, layout):
+        raise InputError(
+            f"wave '{wave}' is a link into a reserved folder (memory proposals or user preferences): "
+            "blackboard tools do not follow it; remove the link or use another wave name"
         )
 
 
@@ -70,7 +83,7 @@ def is_reserved_path(layout: Layout, path: Path) -> bool:
     candidate = path if path.is_absolute() else layout.root / path
     try:
         resolved = candidate.resolve()
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):  # ValueError: a NUL in the name
         return True  # a path that cannot even be resolved is not handed to a general tool
     for folder in (proposals_dir(layout), preferences_dir()):
         try:

@@ -31,7 +31,15 @@ def _parser_class() -> type[argparse.ArgumentParser]:
     import argparse
 
     class _Parser(argparse.ArgumentParser):
-        """argparse, but a usage error is one line on stderr and exit code 2."""
+        """argparse, but a usage error is one line on stderr and exit code 2, and the arguments
+        added are kept in `arguments` (argparse lists them only privately), for the reference."""
+
+        def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+            action = super().add_argument(*args, **kwargs)
+            if "arguments" not in vars(self):  # ArgumentParser.__init__ adds -h before ours runs
+                self.arguments: list[argparse.Action] = []
+            self.arguments.append(action)
+            return action
 
         def error(self, message: str) -> NoReturn:
             self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
@@ -578,6 +586,9 @@ def cmd_prefs_clear(args: argparse.Namespace) -> int:
 # Every command's handler by its words ("memory write"), filled as build_parser adds them: the
 # register a test walks (every writing command through the door) and the CLI reference reads.
 COMMANDS: dict[str, Handler] = {}
+# Every parser by its program's words ("foundry memory", "foundry memory write"), groups too,
+# in the order they were added: what the CLI reference walks.
+PARSERS: dict[str, argparse.ArgumentParser] = {}
 
 
 def command_handlers() -> dict[str, Handler]:
@@ -599,6 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
         _global_options(p, top=False)
         p.set_defaults(handler=handler)
         COMMANDS[p.prog.removeprefix("foundry ")] = handler
+        PARSERS[p.prog] = p
         return p
 
     mem = _group(commands, "memory", "facts: write, search, index, prune, show, list")
@@ -768,6 +780,7 @@ def _group(commands: Any, name: str, help_text: str) -> Any:
     parser = commands.add_parser(name, help=help_text, description=help_text)
     _global_options(parser, top=False)
     parser.set_defaults(handler=lambda _a: _missing(parser))
+    PARSERS[parser.prog] = parser
     return parser.add_subparsers(dest=f"{name}_command", metavar="ACTION", parser_class=_parser_class())
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,21 +41,20 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.ArgumentParser]]:
-    # argparse has no public way to enumerate sub-parsers; `_actions` is the documented-by-use
-    # list every argparse extension (sphinx-argparse, shtab) reads.
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            yield from action.choices.items()
-
-
 def _arguments(parser: argparse.ArgumentParser, *, skip_globals: bool) -> list[argparse.Action]:
+    """The arguments the CLI added to `parser` (its parser class keeps them), without -h and
+    --version, and without the global options where they are listed once."""
+    added: list[argparse.Action] = getattr(parser, "arguments", [])
     return [
         action
-        for action in parser._actions
-        if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction, argparse._VersionAction))
-        and not (skip_globals and action.dest in GLOBAL_DESTS)
+        for action in added
+        if action.dest not in ("help", "version") and not (skip_globals and action.dest in GLOBAL_DESTS)
     ]
+
+
+def _children(prog: str, parsers: dict[str, argparse.ArgumentParser]) -> list[str]:
+    """The programs one word below `prog` ("foundry memory" under "foundry"), in the order added."""
+    return [name for name in parsers if name.rsplit(" ", 1)[0] == prog]
 
 
 def _spelling(action: argparse.Action) -> str:
@@ -103,31 +101,32 @@ def _argument_table(actions: list[argparse.Action]) -> list[str]:
 
 
 def render_cli() -> str:
-    from foundry_tui.cli import build_parser
+    from foundry_tui.cli import PARSERS, build_parser
 
     top = build_parser()
     out = [HEADER.format(command=COMMAND, origin="`foundry_tui.cli.build_parser`")]
     out += ["# Command line reference", "", f"{top.description}", ""]
     out += ["Every command takes these options, before or after its name:", ""]
-    out += _argument_table([a for a in top._actions if a.dest in GLOBAL_DESTS])
+    out += _argument_table([a for a in _arguments(top, skip_globals=False) if a.dest in GLOBAL_DESTS])
     out += [
         "Exit codes: 0 success, 1 a check failed or an operation could not be done, 2 bad usage or refused input.",
         "",
     ]
 
-    def walk(prog: str, parser: argparse.ArgumentParser, depth: int) -> None:
-        children = list(_subcommands(parser))
+    def walk(prog: str, depth: int) -> None:
+        parser = PARSERS[prog]
+        children = _children(prog, PARSERS)
         actions = _arguments(parser, skip_globals=True)
         out.extend([f"{'#' * min(depth, 4)} `{prog}`", ""])
         if parser.description:
             out.extend([_cell(parser.description), ""])
         out.extend(["```text", _synopsis(prog, actions, bool(children)), "```", ""])
         out.extend(_argument_table(actions))
-        for name, child in children:
-            walk(f"{prog} {name}", child, depth + 1)
+        for child in children:
+            walk(child, depth + 1)
 
-    for name, child in _subcommands(top):
-        walk(f"foundry {name}", child, 2)
+    for child in _children("foundry", PARSERS):
+        walk(child, 2)
     return "\n".join(out).rstrip("\n") + "\n"
 
 

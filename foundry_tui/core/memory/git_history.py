@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.errors import FoundryError, InputError
-from foundry_tui.core.memory.facts import MERGED_FROM, RENUMBERED_FROM, Fact, FactFileError, parse_fact_text
+from foundry_tui.core.memory.facts import (
+    MERGED_FROM,
+    RENUMBERED_FROM,
+    Fact,
+    FactFileError,
+    escape_controls,
+    parse_fact_text,
+)
 from foundry_tui.core.paths import Layout
 
 ZERO_SHA = "0" * 40
@@ -405,20 +412,10 @@ def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
         return MemoryLog([], since)
     span = f"{repo.commit(since)}..HEAD" if since else "HEAD"
     out = repo.git(
-        "log", "-c", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=%x01%H%x00%an%x00%ad%x00%s",
+        "log", "-c", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=%H%x00%an%x00%ad%x00%s",
         "--date=short", span, "--", repo.facts_path + "/",
     )  # fmt: skip
-    commits: list[tuple[list[str], list[tuple[list[str], str, str]]]] = []
-    for chunk in out.split("\x01")[1:]:
-        fields = chunk.split("\0")
-        head, rest = fields[:4], fields[4:]
-        changes = []
-        for i, raw in enumerate(rest):
-            raw = raw.strip("\n")
-            if raw.startswith(":") and i + 1 < len(rest):
-                shas = [p for p in raw.lstrip(":").split() if len(p) == 40]
-                changes.append((shas[:-1], shas[-1], rest[i + 1]))  # the parents' blobs, the result's, the path
-        commits.append((head, changes))
+    commits = parse_log_records(out)
     contents = repo.read_blobs([sha for _h, ch in commits for olds, new, _p in ch for sha in (*olds, new)])
     events: list[MemoryEvent] = []
     for (sha, author, date, subject), changes in commits:
@@ -436,6 +433,54 @@ def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
                 event.commit, event.author, event.date, event.subject = sha, author, date, subject
                 events.append(event)
     return MemoryLog(events, since)
+
+
+LOG_HEADER_FIELDS = 4  # %H, %an, %ad, %s: memory_log's --format
+# A commit's changes in `git log --raw -z`: `:MODES SHAS STATUS` NUL path NUL, one colon
+# per parent (`-c` lists a merge's against all of them).
+LogCommit = tuple[list[str], list[tuple[list[str], str, str]]]
+
+
+def parse_log_records(out: str) -> list[LogCommit]:
+    """The commits of memory_log's `git log -z --raw` output: each one's header fields and
+    its changes (the parents' blob ids, the result's, the path).
+
+    Every field ends in NUL and nothing else is a separator: a subject may hold any other
+    byte (git cuts a message at NUL), so a record is its four header fields in order, then
+    as many `:`-led change fields (each followed by its path) as there are, or an empty
+    field when there is none. A record that
+    is not so (a header that does not start with a commit id, a change short of its ids or
+    its path) is a GitError, not a commit silently lost."""
+    fields = out.split("\0")
+    if fields and fields[-1] == "":
+        fields.pop()  # the last field's NUL
+    commits: list[LogCommit] = []
+    pos = 0
+    while pos < len(fields):
+        head = fields[pos : pos + LOG_HEADER_FIELDS]
+        head[0] = head[0].lstrip("\n")  # records after the first start on a new line
+        if len(head) != LOG_HEADER_FIELDS or not _is_object_id(head[0]):
+            raise GitError(f"git log gave a record this reader does not understand: {escape_controls(head[0][:80])!r}")
+        pos += LOG_HEADER_FIELDS
+        if pos < len(fields) and fields[pos] == "":
+            pos += 1  # a commit with no change listed (a merge that made none of its own) ends in an empty field
+        changes = []
+        while pos < len(fields) and fields[pos].lstrip("\n").startswith(":"):
+            meta = fields[pos].lstrip("\n")
+            parents = len(meta) - len(meta.lstrip(":"))
+            parts = meta.lstrip(":").split()
+            shas = parts[parents + 1 : 2 * parents + 2]
+            if pos + 1 >= len(fields) or len(parts) != 2 * parents + 3 or not all(map(_is_object_id, shas)):
+                raise GitError(f"git log gave a change this reader does not understand: {escape_controls(meta[:80])!r}")
+            changes.append((shas[:-1], shas[-1], fields[pos + 1]))
+            pos += 2
+        commits.append((head, changes))
+    return commits
+
+
+def _is_object_id(text: str) -> bool:
+    """A full object id: 40 hex digits (SHA-1) or 64 (SHA-256)."""
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def materialise(layout: Layout, rev: str, dest: Path) -> str:

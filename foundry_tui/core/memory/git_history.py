@@ -9,12 +9,14 @@ shallow clone, an unknown revision) becomes one FoundryError line.
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.errors import FoundryError, InputError
 from foundry_tui.core.memory.facts import (
+    MAX_FACT_FILE_BYTES,
     MERGED_FROM,
     RENUMBERED_FROM,
     Fact,
@@ -22,7 +24,7 @@ from foundry_tui.core.memory.facts import (
     escape_controls,
     parse_fact_text,
 )
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import MAX_FILE_BYTES, Layout
 
 ZERO_SHA = "0" * 40
 
@@ -205,10 +207,40 @@ class Repo:
                 blobs[name] = sha
         return blobs
 
-    def read_blobs(self, shas: list[str], parts: int = 1) -> dict[str, bytes]:
+    def blob_sizes(self, shas: list[str]) -> dict[str, int]:
+        """The size of each of `shas` that is a blob (`git cat-file --batch-check`: only the
+        objects' headers are read); missing objects and other kinds are left out."""
+        if not shas:
+            return {}
+        out = run_git(self.top, "cat-file", "--batch-check", stdin=("\n".join(shas) + "\n").encode()).stdout
+        sizes: dict[str, int] = {}
+        for sha, line in zip(shas, out.decode("ascii", "replace").splitlines(), strict=False):
+            fields = line.split()  # `<sha> blob <size>`, or `<sha> missing`
+            if len(fields) == 3 and fields[1] == "blob" and fields[2].isdigit():
+                sizes[sha] = int(fields[2])
+        return sizes
+
+    def read_blobs(
+        self,
+        shas: Iterable[str],
+        parts: int = 1,
+        limit: int = MAX_FACT_FILE_BYTES,
+        *,
+        limits: Mapping[str, int] | None = None,
+    ) -> dict[str, bytes]:
         """The contents of many blobs in one `git cat-file --batch` call (or `parts`
-        calls at the same time, each reading a run of them in the order given)."""
+        calls at the same time, each reading a run of them in the order given).
+
+        Only blobs of at most `limit` bytes (`limits[sha]` where given) are read: their sizes
+        are asked first, and a larger one is left out as a file over the loader's limit is
+        never read on disk (a 400 MB blob compresses to 2 MB in a repository)."""
         wanted = list(dict.fromkeys(s for s in shas if s != ZERO_SHA))
+        sizes = self.blob_sizes(wanted)
+        limits = limits or {}
+        return self.read_sized([sha for sha in wanted if sha in sizes and sizes[sha] <= limits.get(sha, limit)], parts)
+
+    def read_sized(self, wanted: list[str], parts: int = 1) -> dict[str, bytes]:
+        """read_blobs for blobs whose sizes were checked already (blob_sizes)."""
         if not wanted:
             return {}
         chunks = split_evenly(wanted, parts)
@@ -499,7 +531,7 @@ def materialise(layout: Layout, rev: str, dest: Path) -> str:
             mode, kind, sha = meta.split()
             if kind == "blob" and mode in ("100644", "100755"):  # no symlinks: the copy stays inside
                 entries.append((path, sha))
-    contents = repo.read_blobs([sha for _path, sha in entries])
+    contents = repo.read_blobs([sha for _path, sha in entries], limit=MAX_FILE_BYTES)  # any file the loaders read
     for path, sha in entries:
         relative = path if root_rel == "." else path[len(root_rel) + 1 :]
         target = dest / relative

@@ -8,8 +8,9 @@ shallow clone, an unknown revision) becomes one FoundryError line.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,7 +204,8 @@ class Repo:
             meta, path = entry.split("\t", 1)
             _mode, kind, sha = meta.split()
             name = path.rsplit("/", 1)[-1]
-            if kind == "blob" and name.endswith(".md") and not name.startswith("."):
+            # (a name holding `/`, such as `../x.md`, would pass for another folder's file)
+            if kind == "blob" and _is_fact_name(name) and path == f"{self.facts_path}/{name}":
                 blobs[name] = sha
         return blobs
 
@@ -272,6 +274,10 @@ class Repo:
             if fact is not None:
                 facts[fact.id] = fact
         return facts
+
+
+def _is_fact_name(name: str) -> bool:
+    return name.endswith(".md") and not name.startswith(".")
 
 
 def _parse(data: bytes | None, stem: str | None) -> Fact | None:
@@ -453,7 +459,7 @@ def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
     for (sha, author, date, subject), changes in commits:
         for old_shas, new_sha, path in sorted(changes, key=lambda c: (len(c[2]), c[2])):
             name = path.rsplit("/", 1)[-1]
-            if not name.endswith(".md") or name.startswith("."):
+            if not _is_fact_name(name) or refused_path_reason(path) is not None:
                 continue
             new = _parse(contents.get(new_sha), name[:-3])
             olds = [_parse(contents.get(old_sha), name[:-3]) for old_sha in old_shas]
@@ -515,27 +521,103 @@ def _is_object_id(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
-def materialise(layout: Layout, rev: str, dest: Path) -> str:
+MATERIALISED_PREFIX = "foundry-at-"  # the temporary folder `foundry tui --at` opens
+MAX_SKIPPED_SHOWN = 3  # skipped paths named in the one-line warning; the rest are counted
+
+
+def refused_path_reason(path: str) -> str | None:
+    """Why a path read from git must not become a file name, or None when it may.
+
+    git writes such trees from a bundle or an unchecked remote (only its fsck refuses
+    them): a part named `..` or `.`, one named `.git` (in any case: one folder on a
+    case-blind file system), an empty one (a path with `//`, or an absolute one), whether
+    it is an entry's whole name or a piece of a name holding `/`."""
+    if path.startswith("/"):
+        return "an absolute path"
+    for part in path.split("/"):
+        if part in ("", ".", ".."):
+            return f"a part named '{part}'" if part else "an empty part"
+        if part.lower() == ".git":
+            return "a part named '.git'"
+    return None
+
+
+@dataclass
+class Materialised:
+    """What materialise wrote: the commit's short id, and each path it skipped, with why."""
+
+    commit: str
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def warning(self) -> str:
+        """One line naming the skipped paths (empty when none was)."""
+        if not self.skipped:
+            return ""
+        shown = [f"'{escape_controls(path)}' ({reason})" for path, reason in self.skipped[:MAX_SKIPPED_SHOWN]]
+        more = len(self.skipped) - len(shown)
+        listed = ", ".join(shown) + (f" and {more} more" if more else "")
+        noun = "path" if len(self.skipped) == 1 else "paths"
+        return f"{self.commit}: {len(self.skipped)} {noun} not written from git: {listed}"
+
+
+def materialise(layout: Layout, rev: str, dest: Path) -> Materialised:
     """Write the memory's files (`.foundry/` and the ADR folder) as of `rev` under `dest`, read
-    from git objects (the working tree is not touched); returns the commit's short id."""
+    from git objects (the working tree is not touched).
+
+    Nothing is written outside `dest`: a path with a part named `..`, `.`, `.git` or empty
+    is skipped (refused_path_reason), as is a blob over MAX_FILE_BYTES (no loader reads
+    one), and each target is checked to be inside `dest` before it is written. What was
+    skipped is in the answer; the rest of the snapshot is written."""
     repo = Repo(layout)
     commit = repo.commit(rev)
     top = repo.top.resolve()
     wanted = [p.resolve().relative_to(top).as_posix() for p in (layout.foundry, layout.adr_dir)]
     root_rel = layout.root.resolve().relative_to(top).as_posix()
+    prefix = "" if root_rel == "." else root_rel + "/"
     out = repo.git("ls-tree", "-r", "-z", commit, "--", *wanted)
+    done = Materialised(commit[:8])
     entries = []
     for entry in out.split("\0"):
         if entry:
             meta, path = entry.split("\t", 1)
             mode, kind, sha = meta.split()
-            if kind == "blob" and mode in ("100644", "100755"):  # no symlinks: the copy stays inside
-                entries.append((path, sha))
-    contents = repo.read_blobs([sha for _path, sha in entries], limit=MAX_FILE_BYTES)  # any file the loaders read
-    for path, sha in entries:
-        relative = path if root_rel == "." else path[len(root_rel) + 1 :]
+            if kind != "blob" or mode not in ("100644", "100755"):  # no symlinks: the copy stays inside
+                continue
+            reason = refused_path_reason(path) or (None if path.startswith(prefix) else "outside the project")
+            if reason is not None:
+                done.skipped.append((path, reason))
+            else:
+                entries.append((path, path[len(prefix) :], sha))
+    sizes = repo.blob_sizes(list(dict.fromkeys(sha for _path, _rel, sha in entries)))
+    contents = repo.read_sized([sha for sha, size in sizes.items() if size <= MAX_FILE_BYTES])
+    inside = dest.resolve()
+    for path, relative, sha in entries:
         target = dest / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(contents.get(sha, b""))
+        if sha not in contents:
+            too_big = sizes.get(sha, 0) > MAX_FILE_BYTES
+            done.skipped.append((path, f"over the {MAX_FILE_BYTES // 2**20} MiB limit" if too_big else "not a blob"))
+            continue
+        if not target.resolve().is_relative_to(inside):
+            done.skipped.append((path, "outside the folder"))
+            continue
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(contents[sha])
+        except (FileExistsError, IsADirectoryError, NotADirectoryError):
+            done.skipped.append((path, "a file and a folder of the same name"))
     (dest / layout.relative(layout.facts_dir)).mkdir(parents=True, exist_ok=True)
-    return commit[:8]
+    return done
+
+
+@contextlib.contextmanager
+def materialised(layout: Layout, rev: str) -> Iterator[tuple[Path, Materialised]]:
+    """materialise into a new temporary folder, which is removed when the block ends, however
+    it ends (an error, an exception raised by a signal handler: see the CLI's `tui --at`)."""
+    import shutil
+    import tempfile
+
+    past = Path(tempfile.mkdtemp(prefix=MATERIALISED_PREFIX))
+    try:
+        yield past, materialise(layout, rev, past)
+    finally:
+        shutil.rmtree(past, ignore_errors=True)

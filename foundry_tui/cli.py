@@ -7,6 +7,7 @@ and 2 on bad usage, with a one-line error on stderr and never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -21,7 +22,7 @@ from foundry_tui.core.errors import FoundryError, InputError
 # (`_plain_tui`) reaches the app without it.
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     Handler = Callable[[argparse.Namespace], int]
 
@@ -502,21 +503,37 @@ def _tui(args: argparse.Namespace) -> int:
     if args.at is None:
         FoundryApp(root, today, watch=not args.no_watch, root_label=label, preload=preload).run()
         return 0
-    import shutil
-    import tempfile
-
-    from foundry_tui.core.memory.git_history import materialise
+    from foundry_tui.core.memory.git_history import materialised
     from foundry_tui.core.paths import Layout
 
-    past = Path(tempfile.mkdtemp(prefix="foundry-at-"))
     os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: no cache files
-    try:
-        commit = materialise(Layout(root), args.at, past)  # a bad revision is one line, before the app starts
-        label = f"{label} at {args.at} ({commit}, read-only)"
+    # A bad revision is one line, before the app starts; the temporary folder goes however the app ends.
+    with _signals_end_the_program(), materialised(Layout(root), args.at) as (past, done):
+        if done.skipped:
+            sys.stderr.write(f"foundry: warning: {done.warning()}\n")
+        label = f"{label} at {args.at} ({done.commit}, read-only)"
         FoundryApp(past, today, watch=False, root_label=label, read_only=True).run()
-    finally:
-        shutil.rmtree(past, ignore_errors=True)
     return 0
+
+
+@contextlib.contextmanager
+def _signals_end_the_program() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP (its terminal closed) raise SystemExit (the exit
+    status a shell reports for the signal) wherever the program is, so the `finally` and
+    `with` blocks it is in run on the way out; by default either signal ends the process
+    at once and leaves a temporary folder behind. The previous handlers come back after."""
+    import signal
+
+    def end(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    ending = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {number: signal.signal(number, end) for number in ending}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 # ---- trust: proposals and preferences ----------------------------------------------------

@@ -462,7 +462,7 @@ async def test_tui_at_a_past_revision_is_read_only(tmp_path: Path) -> None:
     repo.write("Queues are durable", "queue-v2")
     past = tmp_path / "past"
     past.mkdir()
-    assert materialise(Layout(repo.root), "HEAD~2", past) == first[:8]
+    assert materialise(Layout(repo.root), "HEAD~2", past).commit == first[:8]
     assert sorted(p.name for p in (past / FACTS).glob("*.md")) == ["fact-0001.md"]
     assert repo.git("status", "--porcelain").stdout == ""  # the working tree is not touched
     app = FoundryApp(past, TODAY, watch=False, root_label="demo at HEAD~2", read_only=True)

@@ -8,14 +8,24 @@ shallow clone, an unknown revision) becomes one FoundryError line.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.errors import FoundryError, InputError
-from foundry_tui.core.memory.facts import MERGED_FROM, RENUMBERED_FROM, Fact, FactFileError, parse_fact_text
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.memory.facts import (
+    MAX_FACT_FILE_BYTES,
+    MERGED_FROM,
+    RENUMBERED_FROM,
+    Fact,
+    FactFileError,
+    escape_controls,
+    parse_fact_text,
+)
+from foundry_tui.core.paths import MAX_FILE_BYTES, Layout
 
 ZERO_SHA = "0" * 40
 
@@ -194,14 +204,45 @@ class Repo:
             meta, path = entry.split("\t", 1)
             _mode, kind, sha = meta.split()
             name = path.rsplit("/", 1)[-1]
-            if kind == "blob" and name.endswith(".md") and not name.startswith("."):
+            # (a name holding `/`, such as `../x.md`, would pass for another folder's file)
+            if kind == "blob" and _is_fact_name(name) and path == f"{self.facts_path}/{name}":
                 blobs[name] = sha
         return blobs
 
-    def read_blobs(self, shas: list[str], parts: int = 1) -> dict[str, bytes]:
+    def blob_sizes(self, shas: list[str]) -> dict[str, int]:
+        """The size of each of `shas` that is a blob (`git cat-file --batch-check`: only the
+        objects' headers are read); missing objects and other kinds are left out."""
+        if not shas:
+            return {}
+        out = run_git(self.top, "cat-file", "--batch-check", stdin=("\n".join(shas) + "\n").encode()).stdout
+        sizes: dict[str, int] = {}
+        for sha, line in zip(shas, out.decode("ascii", "replace").splitlines(), strict=False):
+            fields = line.split()  # `<sha> blob <size>`, or `<sha> missing`
+            if len(fields) == 3 and fields[1] == "blob" and fields[2].isdigit():
+                sizes[sha] = int(fields[2])
+        return sizes
+
+    def read_blobs(
+        self,
+        shas: Iterable[str],
+        parts: int = 1,
+        limit: int = MAX_FACT_FILE_BYTES,
+        *,
+        limits: Mapping[str, int] | None = None,
+    ) -> dict[str, bytes]:
         """The contents of many blobs in one `git cat-file --batch` call (or `parts`
-        calls at the same time, each reading a run of them in the order given)."""
+        calls at the same time, each reading a run of them in the order given).
+
+        Only blobs of at most `limit` bytes (`limits[sha]` where given) are read: their sizes
+        are asked first, and a larger one is left out as a file over the loader's limit is
+        never read on disk (a 400 MB blob compresses to 2 MB in a repository)."""
         wanted = list(dict.fromkeys(s for s in shas if s != ZERO_SHA))
+        sizes = self.blob_sizes(wanted)
+        limits = limits or {}
+        return self.read_sized([sha for sha in wanted if sha in sizes and sizes[sha] <= limits.get(sha, limit)], parts)
+
+    def read_sized(self, wanted: list[str], parts: int = 1) -> dict[str, bytes]:
+        """read_blobs for blobs whose sizes were checked already (blob_sizes)."""
         if not wanted:
             return {}
         chunks = split_evenly(wanted, parts)
@@ -233,6 +274,10 @@ class Repo:
             if fact is not None:
                 facts[fact.id] = fact
         return facts
+
+
+def _is_fact_name(name: str) -> bool:
+    return name.endswith(".md") and not name.startswith(".")
 
 
 def _parse(data: bytes | None, stem: str | None) -> Fact | None:
@@ -405,26 +450,16 @@ def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
         return MemoryLog([], since)
     span = f"{repo.commit(since)}..HEAD" if since else "HEAD"
     out = repo.git(
-        "log", "-c", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=%x01%H%x00%an%x00%ad%x00%s",
+        "log", "-c", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=%H%x00%an%x00%ad%x00%s",
         "--date=short", span, "--", repo.facts_path + "/",
     )  # fmt: skip
-    commits: list[tuple[list[str], list[tuple[list[str], str, str]]]] = []
-    for chunk in out.split("\x01")[1:]:
-        fields = chunk.split("\0")
-        head, rest = fields[:4], fields[4:]
-        changes = []
-        for i, raw in enumerate(rest):
-            raw = raw.strip("\n")
-            if raw.startswith(":") and i + 1 < len(rest):
-                shas = [p for p in raw.lstrip(":").split() if len(p) == 40]
-                changes.append((shas[:-1], shas[-1], rest[i + 1]))  # the parents' blobs, the result's, the path
-        commits.append((head, changes))
+    commits = parse_log_records(out)
     contents = repo.read_blobs([sha for _h, ch in commits for olds, new, _p in ch for sha in (*olds, new)])
     events: list[MemoryEvent] = []
     for (sha, author, date, subject), changes in commits:
         for old_shas, new_sha, path in sorted(changes, key=lambda c: (len(c[2]), c[2])):
             name = path.rsplit("/", 1)[-1]
-            if not name.endswith(".md") or name.startswith("."):
+            if not _is_fact_name(name) or refused_path_reason(path) is not None:
                 continue
             new = _parse(contents.get(new_sha), name[:-3])
             olds = [_parse(contents.get(old_sha), name[:-3]) for old_sha in old_shas]
@@ -438,27 +473,151 @@ def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
     return MemoryLog(events, since)
 
 
-def materialise(layout: Layout, rev: str, dest: Path) -> str:
+LOG_HEADER_FIELDS = 4  # %H, %an, %ad, %s: memory_log's --format
+# A commit's changes in `git log --raw -z`: `:MODES SHAS STATUS` NUL path NUL, one colon
+# per parent (`-c` lists a merge's against all of them).
+LogCommit = tuple[list[str], list[tuple[list[str], str, str]]]
+
+
+def parse_log_records(out: str) -> list[LogCommit]:
+    """The commits of memory_log's `git log -z --raw` output: each one's header fields and
+    its changes (the parents' blob ids, the result's, the path).
+
+    Every field ends in NUL and nothing else is a separator: a subject may hold any other
+    byte (git cuts a message at NUL), so a record is its four header fields in order, then
+    as many `:`-led change fields (each followed by its path) as there are, or an empty
+    field when there is none. A record that
+    is not so (a header that does not start with a commit id, a change short of its ids or
+    its path) is a GitError, not a commit silently lost."""
+    fields = out.split("\0")
+    if fields and fields[-1] == "":
+        fields.pop()  # the last field's NUL
+    commits: list[LogCommit] = []
+    pos = 0
+    while pos < len(fields):
+        head = fields[pos : pos + LOG_HEADER_FIELDS]
+        head[0] = head[0].lstrip("\n")  # records after the first start on a new line
+        if len(head) != LOG_HEADER_FIELDS or not _is_object_id(head[0]):
+            raise GitError(f"git log gave a record this reader does not understand: {escape_controls(head[0][:80])!r}")
+        pos += LOG_HEADER_FIELDS
+        if pos < len(fields) and fields[pos] == "":
+            pos += 1  # a commit with no change listed (a merge that made none of its own) ends in an empty field
+        changes = []
+        while pos < len(fields) and fields[pos].lstrip("\n").startswith(":"):
+            meta = fields[pos].lstrip("\n")
+            parents = len(meta) - len(meta.lstrip(":"))
+            parts = meta.lstrip(":").split()
+            shas = parts[parents + 1 : 2 * parents + 2]
+            if pos + 1 >= len(fields) or len(parts) != 2 * parents + 3 or not all(map(_is_object_id, shas)):
+                raise GitError(f"git log gave a change this reader does not understand: {escape_controls(meta[:80])!r}")
+            changes.append((shas[:-1], shas[-1], fields[pos + 1]))
+            pos += 2
+        commits.append((head, changes))
+    return commits
+
+
+def _is_object_id(text: str) -> bool:
+    """A full object id: 40 hex digits (SHA-1) or 64 (SHA-256)."""
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+MATERIALISED_PREFIX = "foundry-at-"  # the temporary folder `foundry tui --at` opens
+MAX_SKIPPED_SHOWN = 3  # skipped paths named in the one-line warning; the rest are counted
+
+
+def refused_path_reason(path: str) -> str | None:
+    """Why a path read from git must not become a file name, or None when it may.
+
+    git writes such trees from a bundle or an unchecked remote (only its fsck refuses
+    them): a part named `..` or `.`, one named `.git` (in any case: one folder on a
+    case-blind file system), an empty one (a path with `//`, or an absolute one), whether
+    it is an entry's whole name or a piece of a name holding `/`."""
+    if path.startswith("/"):
+        return "an absolute path"
+    for part in path.split("/"):
+        if part in ("", ".", ".."):
+            return f"a part named '{part}'" if part else "an empty part"
+        if part.lower() == ".git":
+            return "a part named '.git'"
+    return None
+
+
+@dataclass
+class Materialised:
+    """What materialise wrote: the commit's short id, and each path it skipped, with why."""
+
+    commit: str
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def warning(self) -> str:
+        """One line naming the skipped paths (empty when none was)."""
+        if not self.skipped:
+            return ""
+        shown = [f"'{escape_controls(path)}' ({reason})" for path, reason in self.skipped[:MAX_SKIPPED_SHOWN]]
+        more = len(self.skipped) - len(shown)
+        listed = ", ".join(shown) + (f" and {more} more" if more else "")
+        noun = "path" if len(self.skipped) == 1 else "paths"
+        return f"{self.commit}: {len(self.skipped)} {noun} not written from git: {listed}"
+
+
+def materialise(layout: Layout, rev: str, dest: Path) -> Materialised:
     """Write the memory's files (`.foundry/` and the ADR folder) as of `rev` under `dest`, read
-    from git objects (the working tree is not touched); returns the commit's short id."""
+    from git objects (the working tree is not touched).
+
+    Nothing is written outside `dest`: a path with a part named `..`, `.`, `.git` or empty
+    is skipped (refused_path_reason), as is a blob over MAX_FILE_BYTES (no loader reads
+    one), and each target is checked to be inside `dest` before it is written. What was
+    skipped is in the answer; the rest of the snapshot is written."""
     repo = Repo(layout)
     commit = repo.commit(rev)
     top = repo.top.resolve()
     wanted = [p.resolve().relative_to(top).as_posix() for p in (layout.foundry, layout.adr_dir)]
     root_rel = layout.root.resolve().relative_to(top).as_posix()
+    prefix = "" if root_rel == "." else root_rel + "/"
     out = repo.git("ls-tree", "-r", "-z", commit, "--", *wanted)
+    done = Materialised(commit[:8])
     entries = []
     for entry in out.split("\0"):
         if entry:
             meta, path = entry.split("\t", 1)
             mode, kind, sha = meta.split()
-            if kind == "blob" and mode in ("100644", "100755"):  # no symlinks: the copy stays inside
-                entries.append((path, sha))
-    contents = repo.read_blobs([sha for _path, sha in entries])
-    for path, sha in entries:
-        relative = path if root_rel == "." else path[len(root_rel) + 1 :]
+            if kind != "blob" or mode not in ("100644", "100755"):  # no symlinks: the copy stays inside
+                continue
+            reason = refused_path_reason(path) or (None if path.startswith(prefix) else "outside the project")
+            if reason is not None:
+                done.skipped.append((path, reason))
+            else:
+                entries.append((path, path[len(prefix) :], sha))
+    sizes = repo.blob_sizes(list(dict.fromkeys(sha for _path, _rel, sha in entries)))
+    contents = repo.read_sized([sha for sha, size in sizes.items() if size <= MAX_FILE_BYTES])
+    inside = dest.resolve()
+    for path, relative, sha in entries:
         target = dest / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(contents.get(sha, b""))
+        if sha not in contents:
+            too_big = sizes.get(sha, 0) > MAX_FILE_BYTES
+            done.skipped.append((path, f"over the {MAX_FILE_BYTES // 2**20} MiB limit" if too_big else "not a blob"))
+            continue
+        if not target.resolve().is_relative_to(inside):
+            done.skipped.append((path, "outside the folder"))
+            continue
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(contents[sha])
+        except (FileExistsError, IsADirectoryError, NotADirectoryError):
+            done.skipped.append((path, "a file and a folder of the same name"))
     (dest / layout.relative(layout.facts_dir)).mkdir(parents=True, exist_ok=True)
-    return commit[:8]
+    return done
+
+
+@contextlib.contextmanager
+def materialised(layout: Layout, rev: str) -> Iterator[tuple[Path, Materialised]]:
+    """materialise into a new temporary folder, which is removed when the block ends, however
+    it ends (an error, an exception raised by a signal handler: see the CLI's `tui --at`)."""
+    import shutil
+    import tempfile
+
+    past = Path(tempfile.mkdtemp(prefix=MATERIALISED_PREFIX))
+    try:
+        yield past, materialise(layout, rev, past)
+    finally:
+        shutil.rmtree(past, ignore_errors=True)

@@ -32,7 +32,7 @@ from typing import Any
 from foundry_tui.core.memory.cache import cache_file
 from foundry_tui.core.memory.facts import FactFileError, parse_fact_text
 from foundry_tui.core.memory.git_history import GitError, Repo, run_git, run_git_split, split_evenly
-from foundry_tui.core.paths import Layout
+from foundry_tui.core.paths import MAX_FILE_BYTES, Layout
 from foundry_tui.core.tokens import estimate_tokens
 
 CACHE_VERSION = 2  # 2: the walk keeps the facts folder's tree at its HEAD
@@ -326,7 +326,9 @@ def _fill(
     fact_shas = [sha for sha in needed if sha not in cache.blobs]
     pending = [(end, index) for end, _f, index in steps if end.sha not in cache.points]
     index_shas = list(dict.fromkeys(i for _e, i in pending if i is not None and i not in cache.index))
-    contents = repo.read_blobs(fact_shas + index_shas, _parts(len(fact_shas) + len(index_shas)))
+    # Each blob as the loader reads it from disk: a fact file up to its limit, INDEX.md up to any file's.
+    limits = dict.fromkeys(index_shas, MAX_FILE_BYTES)
+    contents = repo.read_blobs(fact_shas + index_shas, _parts(len(fact_shas) + len(index_shas)), limits=limits)
     for sha in fact_shas:
         cache.blobs[sha] = _summary(contents.get(sha))
     for sha in index_shas:

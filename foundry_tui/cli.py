@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
+from foundry_tui.cli_common import actor_of, caller_of, emit, emit_json_or_text, project_of, today_of
 from foundry_tui.core.errors import FoundryError, InputError
 
 # argparse (with gettext) is imported where a parser is built: a plain `foundry tui`
@@ -73,50 +74,6 @@ def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     )
 
 
-def _emit(text: str) -> None:
-    """Print a reply. Control characters other than line feeds and tabs are printed as
-    escapes: a hand-written fact or runbook must not drive the terminal (ANSI/OSC)."""
-    from foundry_tui.core.memory.facts import escape_controls
-
-    text = escape_controls(text, keep_lines=True)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-
-
-def _emit_json_or_text(args: argparse.Namespace, data: object, text: str) -> None:
-    """With --json, `data` as indented JSON (non-ASCII kept as it is); otherwise `text`."""
-    _emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else text)
-
-
-def _project(args: argparse.Namespace) -> Any:
-    from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.paths import find_root
-
-    return Project(find_root(args.root))
-
-
-def _today(args: argparse.Namespace) -> Any:
-    from foundry_tui.core.paths import resolve_today
-
-    return resolve_today(args.today)
-
-
-def _actor(args: argparse.Namespace, project: Any = None) -> Any:
-    """Who runs this command, on which project and day: what every write through the door takes."""
-    from foundry_tui.core.ops.actor import Actor
-
-    return Actor(project if project is not None else _project(args), _caller(args), _today(args))
-
-
-def _caller(args: argparse.Namespace) -> Any:
-    """The principal this process acts as, fixed when the command started (never an argument)."""
-    caller = getattr(args, "caller", None)
-    if caller is None:
-        from foundry_tui.core.trust.principal import resolve_caller
-
-        caller = args.caller = resolve_caller()
-    return caller
-
-
 def _read_body(args: argparse.Namespace) -> str:
     if args.body is not None and args.body_file is not None:
         raise InputError("give the body with --body or --body-file, not both")
@@ -151,39 +108,39 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
         source=args.source,
         expires=args.expires,
     )
-    _emit(write_fact(_actor(args), req).text)
+    emit(write_fact(actor_of(args), req).text)
     return 0
 
 
 def cmd_memory_search(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.search import memory_search, search_hint
 
-    project = _project(args)
+    project = project_of(args)
     text, hits = memory_search(
-        project, args.query, _today(args), type=args.type, limit=args.limit, explain=args.explain, ranker=args.ranker
+        project, args.query, today_of(args), type=args.type, limit=args.limit, explain=args.explain, ranker=args.ranker
     )
     hint = "" if args.explain else search_hint(project, args.query, hits, args.ranker)
     if hint:  # beside the spec's exact reply, never in it
         print(hint, file=sys.stderr)
     payload = {"query": args.query, "ranker": project.ranker(args.ranker), "hits": [h.to_dict() for h in hits]}
-    _emit_json_or_text(args, payload, text)
+    emit_json_or_text(args, payload, text)
     return 0
 
 
 def cmd_memory_index(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.facts import rebuild_index
 
-    _emit(rebuild_index(_actor(args)).rebuild_text())
+    emit(rebuild_index(actor_of(args)).rebuild_text())
     return 0
 
 
 def cmd_memory_prune(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.prune import prune_candidates, prune_json, render_prune
 
-    project = _project(args)
+    project = project_of(args)
     project.sync()
-    entries = prune_candidates(project.store, _today(args))
-    _emit_json_or_text(args, {"candidates": prune_json(entries, project.store)}, render_prune(entries))
+    entries = prune_candidates(project.store, today_of(args))
+    emit_json_or_text(args, {"candidates": prune_json(entries, project.store)}, render_prune(entries))
     return 0
 
 
@@ -192,109 +149,109 @@ def cmd_memory_show(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.project import find_fact
     from foundry_tui.core.memory.views import render_fact_detail
 
-    project = _project(args)
+    project = project_of(args)
     project.sync()
     fact = find_fact(project, args.id)
     found = adr_for_source(project.layout, fact.source)
     adr = (found[0], found[1].path if found[1] else None) if found else None
-    _emit(render_fact_detail(project, fact, _today(args), adr))
+    emit(render_fact_detail(project, fact, today_of(args), adr))
     return 0
 
 
 def cmd_memory_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.views import fact_listing, render_listing
 
-    project = _project(args)
+    project = project_of(args)
     project.sync()
-    rows = fact_listing(project, _today(args), include_inactive=args.all)
-    _emit_json_or_text(args, rows, render_listing(rows))
+    rows = fact_listing(project, today_of(args), include_inactive=args.all)
+    emit_json_or_text(args, rows, render_listing(rows))
     return 0
 
 
 def cmd_memory_dupes(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.neardup import find_dupes
 
-    report = find_dupes(_project(args), _today(args), args.threshold)
-    _emit_json_or_text(args, report.to_dict(), report.text())
+    report = find_dupes(project_of(args), today_of(args), args.threshold)
+    emit_json_or_text(args, report.to_dict(), report.text())
     return 0
 
 
 def cmd_memory_conflicts(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.conflicts import find_conflicts
 
-    report = find_conflicts(_project(args), _today(args))
-    _emit_json_or_text(args, report.to_dict(), report.text())
+    report = find_conflicts(project_of(args), today_of(args))
+    emit_json_or_text(args, report.to_dict(), report.text())
     return 0
 
 
 def cmd_memory_merge(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.merge import merge_plan
 
-    project = _project(args)
+    project = project_of(args)
     body = None
     if args.body_file is not None:
         args.body = None
         body = _read_body(args)
     plan = merge_plan(project, args.ids, title=args.title, body=body, type=args.type)
-    today = _today(args)
+    today = today_of(args)
     if args.dry_run:
-        _emit(plan.preview(project, today))
+        emit(plan.preview(project, today))
         return 0
     from foundry_tui.core.ops.facts import merge_facts
 
-    _emit(merge_facts(_actor(args, project), plan).text)
+    emit(merge_facts(actor_of(args, project), plan).text)
     return 0
 
 
 def cmd_memory_missed(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.missed import missed_searches, render_missed
 
-    _emit(render_missed(missed_searches(_project(args), _today(args))))
+    emit(render_missed(missed_searches(project_of(args), today_of(args))))
     return 0
 
 
 def cmd_memory_tag(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.facts import tag_fact
 
-    _emit(tag_fact(_actor(args), args.id, args.tag).text)
+    emit(tag_fact(actor_of(args), args.id, args.tag).text)
     return 0
 
 
 def cmd_memory_retire(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.facts import retire_facts
 
-    _emit(retire_facts(_actor(args), args.ids, args.expires).text)
+    emit(retire_facts(actor_of(args), args.ids, args.expires).text)
     return 0
 
 
 def cmd_memory_budget(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.budget import over_budget, render_over_budget
 
-    _emit(render_over_budget(*over_budget(_project(args), _today(args))))
+    emit(render_over_budget(*over_budget(project_of(args), today_of(args))))
     return 0
 
 
 def cmd_memory_resolve(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.curator import resolve_merge
 
-    report = resolve_merge(_actor(args))
-    _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
+    report = resolve_merge(actor_of(args))
+    emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
     return 1 if report.problems else 0
 
 
 def cmd_memory_log(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.git_history import memory_log
 
-    log = memory_log(_project(args).layout, args.since)
-    _emit(json.dumps(log.to_dict(), indent=2, ensure_ascii=False) if args.json else log.text())
+    log = memory_log(project_of(args).layout, args.since)
+    emit(json.dumps(log.to_dict(), indent=2, ensure_ascii=False) if args.json else log.text())
     return 0
 
 
 def cmd_memory_diff(args: argparse.Namespace) -> int:
     from foundry_tui.core.memory.git_history import memory_diff
 
-    diff = memory_diff(_project(args).layout, args.rev1, args.rev2)
-    _emit(json.dumps(diff.to_dict(), indent=2, ensure_ascii=False) if args.json else diff.text())
+    diff = memory_diff(project_of(args).layout, args.rev1, args.rev2)
+    emit(json.dumps(diff.to_dict(), indent=2, ensure_ascii=False) if args.json else diff.text())
     return 0
 
 
@@ -302,8 +259,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
     from foundry_tui.core.memory.doctor import run_doctor
 
-    report = run_doctor(_project(args), _today(args), ALL_CHECKS)
-    _emit_json_or_text(args, report.to_dict(), report.text())
+    report = run_doctor(project_of(args), today_of(args), ALL_CHECKS)
+    emit_json_or_text(args, report.to_dict(), report.text())
     return 0 if report.ok else 1
 
 
@@ -315,47 +272,47 @@ def cmd_init(args: argparse.Namespace) -> int:
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root) if args.root else Path.cwd()
-    report = init_project(root, _caller(args), args.profile, _today(args), trusted=args.trusted)
-    _emit(report.text())
+    report = init_project(root, caller_of(args), args.profile, today_of(args), trusted=args.trusted)
+    emit(report.text())
     return 1 if report.problems else 0
 
 
 def cmd_runbook_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
 
-    _emit(render_runbook_list(list_runbooks(_project(args).layout)))
+    emit(render_runbook_list(list_runbooks(project_of(args).layout)))
     return 0
 
 
 def cmd_runbook_get(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.runbooks import get_runbook
 
-    _emit(get_runbook(_project(args).layout, args.slug))
+    emit(get_runbook(project_of(args).layout, args.slug))
     return 0
 
 
 def cmd_runbook_new(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.library import new_runbook
 
-    actor = _actor(args)
+    actor = actor_of(args)
     path = new_runbook(actor, args.title, args.trigger, args.slug)
-    _emit(f"Created {actor.project.layout.relative(path)}")
+    emit(f"Created {actor.project.layout.relative(path)}")
     return 0
 
 
 def cmd_adr_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.adr import list_adrs, render_adr_list
 
-    _emit(render_adr_list(list_adrs(_project(args).layout)))
+    emit(render_adr_list(list_adrs(project_of(args).layout)))
     return 0
 
 
 def cmd_adr_new(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.library import new_adr
 
-    actor = _actor(args)
+    actor = actor_of(args)
     path = new_adr(actor, args.title, args.supersedes)
-    _emit(
+    emit(
         f"Created {actor.project.layout.relative(path)}"
         + (f" (supersedes ADR {args.supersedes:04d})" if args.supersedes else "")
     )
@@ -384,43 +341,43 @@ def cmd_blackboard_write(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.board import blackboard_write
 
     data = _json_argument(args.data, args.file, "artifact")
-    outcome = blackboard_write(_actor(args), args.wave, args.agent, args.schema, data)
-    _emit(outcome.text)
+    outcome = blackboard_write(actor_of(args), args.wave, args.agent, args.schema, data)
+    emit(outcome.text)
     return 0 if outcome.written else 1
 
 
 def cmd_blackboard_read(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.blackboard import blackboard_read
 
-    _emit(blackboard_read(_project(args).layout, args.wave, args.agent, args.full))
+    emit(blackboard_read(project_of(args).layout, args.wave, args.agent, args.full))
     return 0
 
 
 def cmd_blackboard_waves(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.waves import find_wave, inspect_waves, wave_text, waves_json, waves_text
 
-    waves = inspect_waves(_project(args).layout)
+    waves = inspect_waves(project_of(args).layout)
     if args.wave is None:
-        _emit_json_or_text(args, waves_json(waves), waves_text(waves))
+        emit_json_or_text(args, waves_json(waves), waves_text(waves))
         return 0
     wave = find_wave(waves, args.wave)
-    _emit_json_or_text(args, waves_json([wave]), wave_text(wave))
+    emit_json_or_text(args, waves_json([wave]), wave_text(wave))
     return 0
 
 
 def cmd_blackboard_diff(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.waves import diff_artifacts, diff_text, inspect_waves
 
-    waves = inspect_waves(_project(args).layout)
+    waves = inspect_waves(project_of(args).layout)
     new, old = (args.first, None) if args.second is None else (args.second, args.first)
-    _emit(diff_text(diff_artifacts(waves, new, old)))
+    emit(diff_text(diff_artifacts(waves, new, old)))
     return 0
 
 
 def cmd_contract_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.contracts import describe_contracts
 
-    _emit(describe_contracts(_project(args).layout))
+    emit(describe_contracts(project_of(args).layout))
     return 0
 
 
@@ -428,8 +385,10 @@ def cmd_contract_validate(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.contracts import contract_validate
 
     data = _json_argument(args.data, None, "artifact") if args.data is not None else None
-    valid, text = contract_validate(_project(args).layout, args.schema, data, args.path, has_data=args.data is not None)
-    _emit(text)
+    valid, text = contract_validate(
+        project_of(args).layout, args.schema, data, args.path, has_data=args.data is not None
+    )
+    emit(text)
     return 0 if valid else 1
 
 
@@ -438,15 +397,15 @@ def cmd_tokens(args: argparse.Namespace) -> int:
         return cmd_health(args)
     from foundry_tui.core.artefacts.token_report import token_report
 
-    _emit(token_report(_project(args), _today(args)))
+    emit(token_report(project_of(args), today_of(args)))
     return 0
 
 
 def cmd_health(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.health import health_figures
 
-    figures = health_figures(_project(args), _today(args))
-    _emit_json_or_text(args, figures.to_dict(), figures.text())
+    figures = health_figures(project_of(args), today_of(args))
+    emit_json_or_text(args, figures.to_dict(), figures.text())
     return 0
 
 
@@ -490,7 +449,7 @@ def _tui(args: argparse.Namespace) -> int:
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root)  # a root that does not exist is an error before the app starts
-    today = _today(args)
+    today = today_of(args)
     preload = None
     if args.at is None:  # the parse cache's index is read while Textual is imported
         from foundry_tui.core.memory.project import Project
@@ -542,40 +501,40 @@ def _signals_end_the_program() -> Iterator[None]:
 def cmd_proposals_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.trust.proposals import list_proposals, render_proposals
 
-    proposals = list_proposals(_project(args).layout)
+    proposals = list_proposals(project_of(args).layout)
     if args.json:
-        _emit(json.dumps({"proposals": [p.to_dict() for p in proposals]}, indent=2, ensure_ascii=False))
+        emit(json.dumps({"proposals": [p.to_dict() for p in proposals]}, indent=2, ensure_ascii=False))
     else:
-        _emit(render_proposals(proposals, _today(args)))
+        emit(render_proposals(proposals, today_of(args)))
     return 0
 
 
 def cmd_proposals_show(args: argparse.Namespace) -> int:
     from foundry_tui.core.trust.proposals import load_proposal, render_proposal
 
-    project = _project(args)
-    _emit(render_proposal(project, load_proposal(project.layout, args.id), _today(args)))
+    project = project_of(args)
+    emit(render_proposal(project, load_proposal(project.layout, args.id), today_of(args)))
     return 0
 
 
 def cmd_proposals_approve(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.curator import approve
 
-    _emit(approve(_actor(args), args.id))
+    emit(approve(actor_of(args), args.id))
     return 0
 
 
 def cmd_proposals_reject(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.curator import reject
 
-    _emit(reject(_actor(args), args.id, args.reason))
+    emit(reject(actor_of(args), args.id, args.reason))
     return 0
 
 
 def cmd_prefs_show(args: argparse.Namespace) -> int:
     from foundry_tui.core.trust.preferences import get_preferences
 
-    _emit(get_preferences(_caller(args)))
+    emit(get_preferences(caller_of(args)))
     return 0
 
 
@@ -586,14 +545,14 @@ def cmd_prefs_save(args: argparse.Namespace) -> int:
         content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read --file {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
-    _emit(save(_caller(args), content))
+    emit(save(caller_of(args), content))
     return 0
 
 
 def cmd_prefs_clear(args: argparse.Namespace) -> int:
     from foundry_tui.core.ops.preferences import confirm_clear, request_clear
 
-    _emit(confirm_clear(_caller(args)) if args.confirm else request_clear(_caller(args)))
+    emit(confirm_clear(caller_of(args)) if args.confirm else request_clear(caller_of(args)))
     return 0
 
 
@@ -882,7 +841,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _plain_tui(argv) or build_parser().parse_args(argv)
         if getattr(args, "command", None) not in (None, "hook"):  # a hook never stops the agent
-            _caller(args)  # a malformed FOUNDRY_PRINCIPAL stops every command here, with one line
+            caller_of(args)  # a malformed FOUNDRY_PRINCIPAL stops every command here, with one line
         return _run(args)
     except FoundryError as exc:
         from foundry_tui.core.memory.facts import escape_controls

@@ -10,12 +10,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from foundry_tui.cli_common import actor_of, emit, project_of, today_of
+
 
 def _store(args: argparse.Namespace) -> Any:
-    from foundry_tui.cli import _project
     from foundry_tui.core.sessions.store import SessionStore
 
-    return SessionStore(_project(args).layout)
+    return SessionStore(project_of(args).layout)
 
 
 def _session(args: argparse.Namespace, store: Any) -> str:
@@ -25,14 +26,12 @@ def _session(args: argparse.Namespace, store: Any) -> str:
 
 
 def _triggers(args: argparse.Namespace) -> tuple[int, int]:
-    from foundry_tui.cli import _project
 
-    config = _project(args).config()
+    config = project_of(args).config()
     return config.observation_trigger_tokens, config.reflection_trigger_tokens
 
 
 def cmd_session_edit(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _emit
     from foundry_tui.core.ops.sessions import edit_working_memory
 
     store = _store(args)
@@ -44,58 +43,54 @@ def cmd_session_edit(args: argparse.Namespace) -> int:
             text = edit_working_memory(store, session_id, args.session_command, fact=args.fact)
     finally:
         store.close()
-    _emit(text)
+    emit(text)
     return 0
 
 
 def cmd_session_list(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _emit
     from foundry_tui.core.sessions.curation import render_session_list, session_rows
 
     store = _store(args)
     rows = session_rows(store)
     for row in rows:
         row.pop("last_active_epoch")
-    _emit(json.dumps(rows, indent=2, ensure_ascii=False) if args.json else render_session_list(rows, store.where()))
+    emit(json.dumps(rows, indent=2, ensure_ascii=False) if args.json else render_session_list(rows, store.where()))
     return 0
 
 
 def cmd_session_show(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _emit
     from foundry_tui.core.sessions.agents import check_session_id
     from foundry_tui.core.sessions.curation import render_session_detail, session_detail
 
     store = _store(args)
     detail = session_detail(store, check_session_id(args.id))
     if args.json:
-        _emit(json.dumps(detail, indent=2, ensure_ascii=False))
+        emit(json.dumps(detail, indent=2, ensure_ascii=False))
     else:
-        _emit(render_session_detail(detail, *_triggers(args)))
+        emit(render_session_detail(detail, *_triggers(args)))
     return 0
 
 
 def cmd_session_promote(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _actor, _emit
     from foundry_tui.core.ops.sessions import promote_reference
     from foundry_tui.core.sessions.agents import check_session_id
     from foundry_tui.core.sessions.store import SessionStore
 
-    actor = _actor(args)
+    actor = actor_of(args)
     store = SessionStore(actor.project.layout)
     tags = [t.strip() for t in (args.tags or "").split(",") if t.strip()]
     result = promote_reference(actor, store, check_session_id(args.id), args.fact, args.title, args.type, tags)
-    _emit(result.text)
+    emit(result.text)
     return 0
 
 
 def cmd_session_prune(args: argparse.Namespace) -> int:
-    from foundry_tui.cli import _actor, _emit, _today
     from foundry_tui.core.ops.sessions import prune_sessions
     from foundry_tui.core.sessions.curation import prune_candidates, render_prune_plan
 
     store = _store(args)
-    cutoff, rows = prune_candidates(store, args.older_than, _today(args))
-    _emit(render_prune_plan(cutoff, rows))
+    cutoff, rows = prune_candidates(store, args.older_than, today_of(args))
+    emit(render_prune_plan(cutoff, rows))
     if not rows:
         return 0
     if not args.yes:
@@ -103,9 +98,9 @@ def cmd_session_prune(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         answer = sys.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
-            _emit(("" if sys.stdin.isatty() else "\n") + "Nothing removed (pass --yes to remove without asking).")
+            emit(("" if sys.stdin.isatty() else "\n") + "Nothing removed (pass --yes to remove without asking).")
             return 0
-    _emit(prune_sessions(_actor(args), store, rows))
+    emit(prune_sessions(actor_of(args), store, rows))
     return 0
 
 

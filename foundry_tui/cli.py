@@ -770,13 +770,13 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     if not args.demo:
         return _call(handler, args)
-    from foundry_tui.demo import make_demo_copy, remove_demo_copy
+    from foundry_tui.demo import make_demo_copy, remove_demo_copy, use_demo_environment
 
     if args.root:
         raise InputError("--demo and --root cannot be combined: --demo runs on a temporary copy of the demo project")
     root = make_demo_copy()
     args.root = str(root)
-    os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: do not leave cache files behind
+    use_demo_environment(root)  # a throwaway root: no cache files, and never the user's own preferences
     try:
         return _call(handler, args)
     finally:

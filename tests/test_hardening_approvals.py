@@ -5,13 +5,21 @@ from what approval applies; a deeply nested proposal listed as broken."""
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
 from textual.widgets import Label
 
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.write import WriteRequest
+from foundry_tui.core.trust.changes import Change, WriteChange
+from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.core.trust.preferences import request_clear, save_preferences
 from foundry_tui.core.trust.principal import Caller, Principal
+from foundry_tui.core.trust.proposals import Proposal, list_proposals
+from foundry_tui.core.trust.reserved import proposals_dir
+from foundry_tui.core.yaml_bounds import MAX_YAML_DEPTH
 from foundry_tui.demo import make_demo_copy, remove_demo_copy, use_demo_environment
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.screens.approvals import ApprovalsScreen
@@ -21,6 +29,25 @@ from .tui_helpers import notifications, open_mode, press
 
 SIZE = (120, 40)
 ALICE = Caller(Principal("user", "alice"))
+BOB = Caller(Principal("user", "bob"))
+
+
+def _trust_alice(root: Path) -> None:
+    config_path = root / ".foundry/config.json"
+    config = json.loads(config_path.read_text()) if config_path.exists() else {}
+    config_path.write_text(json.dumps({**config, "trust": {"trusted": ["user:alice"]}}))
+
+
+def _park(project: Project, change: Change) -> list[Proposal]:
+    """bob's change, parked (alice alone is trusted)."""
+    gate = guarded_write(project, BOB, change, TODAY)
+    assert gate.status == "parked", gate.text
+    by_id = {p.id: p for p in list_proposals(project.layout)}
+    return [by_id[i] for i in gate.proposal_ids]
+
+
+def _park_write(project: Project, title: str, body: str) -> list[Proposal]:
+    return _park(project, WriteChange(WriteRequest(title, body, "convention")))
 
 
 def _folder_state(folder: Path) -> dict[str, bytes]:
@@ -77,3 +104,54 @@ async def test_the_demo_approvals_screen_does_not_offer_the_real_clear_request(
     finally:
         remove_demo_copy(root)
     assert _folder_state(real) == before
+
+
+# ---- 18: a deeply nested proposal file ---------------------------------------------------------
+
+
+def _nested(levels: int) -> object:
+    """A value `levels` deep (a list counts as one level)."""
+    value: object = "deep"
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def test_a_proposal_nested_past_the_bound_is_listed_broken_and_the_rest_as_usual(project: Project) -> None:
+    root = project.layout.root
+    _trust_alice(root)
+    (good,) = _park_write(project, "Releases are tagged vX.Y.Z", "Semver tags.")
+    folder = proposals_dir(project.layout)
+    data = json.loads(good.path.read_text())
+    # The artifact itself is level 1, so an extra field of MAX_YAML_DEPTH - 1 levels reaches the bound exactly.
+    (folder / "prop-0002.json").write_text(
+        json.dumps({**data, "proposal": {**data["proposal"], "id": "prop-0002"}, "x": _nested(MAX_YAML_DEPTH - 1)})
+    )
+    (folder / "prop-0003.json").write_text(
+        json.dumps({**data, "proposal": {**data["proposal"], "id": "prop-0003"}, "x": _nested(MAX_YAML_DEPTH)})
+    )
+    (folder / "prop-0004.json").write_text("[" * 100_000 + "]" * 100_000)
+    listing = run_cli("--root", str(root), "proposals", "list")
+    assert listing.code == 0, listing.err
+    lines = listing.out.splitlines()
+    assert lines[0].startswith("prop-0001  pending   write    ") and lines[2].startswith(
+        "prop-0002  pending   write    "
+    )
+    assert lines[4:] == [
+        "prop-0003  broken    its JSON is nested deeper than 16 levels (never approved; fix or replace the file)",
+        "prop-0004  broken    not valid JSON (nested too deeply) (never approved; fix or replace the file)",
+        "2 pending.",
+    ]
+    as_json = json.loads(run_cli("--root", str(root), "proposals", "list", "--json").out)["proposals"]
+    assert [(p["id"], p["status"]) for p in as_json] == [
+        ("prop-0001", "pending"),
+        ("prop-0002", "pending"),
+        ("prop-0003", "broken"),
+        ("prop-0004", "broken"),
+    ]
+    before = (folder / "prop-0003.json").read_bytes()
+    refused = run_cli("--root", str(root), "proposals", "approve", "prop-0003", env={"FOUNDRY_PRINCIPAL": "user:alice"})
+    assert refused.code == 2 and refused.err.startswith(
+        "foundry: error: prop-0003 is broken (its JSON is nested deeper than 16 levels), so it is never approved"
+    )
+    assert (folder / "prop-0003.json").read_bytes() == before

@@ -24,6 +24,7 @@ from foundry_tui.core.paths import Layout
 from foundry_tui.core.trust.changes import OPERATIONS, Change, Preview, RetireChange, change_from_proposal
 from foundry_tui.core.trust.principal import Caller, parse_principal
 from foundry_tui.core.trust.reserved import proposals_dir
+from foundry_tui.core.yaml_bounds import YamlBoundsError, check_yaml_bounds
 
 SCHEMA = "fact.v1"
 STATUSES = ("pending", "approved", "rejected")
@@ -160,8 +161,14 @@ def _load(layout: Layout, path: Path) -> Proposal:
         return Proposal(proposal_id, path, None, f"cannot be read ({exc})")
     try:
         data = json.loads(text)
+        check_yaml_bounds(data, "its JSON")  # what a repository carries has the same bounds as frontmatter
     except json.JSONDecodeError as exc:
         return Proposal(proposal_id, path, None, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+    except YamlBoundsError as exc:
+        return Proposal(proposal_id, path, None, str(exc).split(":", 1)[0])
+    except (ValueError, RecursionError) as exc:  # the parser's own nesting and digit limits
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+        return Proposal(proposal_id, path, None, f"not valid JSON ({reason})")
     problem = _check(layout, proposal_id, data)
     return Proposal(proposal_id, path, data if isinstance(data, dict) else None, problem)
 

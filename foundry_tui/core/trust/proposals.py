@@ -390,7 +390,7 @@ def current_facts(project: Project, proposal: Proposal, today: _dt.date) -> list
     if proposal.operation in ("write", "promote"):
         try:
             _action, existing = write_outcome(project, proposal.change().req, today)  # type: ignore[attr-defined]
-        except FoundryError:
+        except InputError:  # a field approval would refuse too; a lock time-out is not swallowed
             return []
         return [existing] if existing is not None else []
     ids = request.get("ids", []) if isinstance(request, dict) else []
@@ -417,6 +417,13 @@ def proposal_diff(project: Project, proposal: Proposal, today: _dt.date) -> tupl
         )
     )
     return before_text, after, diff
+
+
+def reviews(project: Project, today: _dt.date) -> list[tuple[Proposal, str, str]]:
+    """Every proposal with the current facts' text and the proposed text (the Approvals
+    screen's read). No lock is held across it: each diff takes the memory lock and then the
+    project's, in the lock order (core/atomic.py), so an approval under way is waited for."""
+    return [(p, *proposal_diff(project, p, today)[:2]) for p in list_proposals(project.layout)]
 
 
 def render_proposal(project: Project, proposal: Proposal, today: _dt.date) -> str:

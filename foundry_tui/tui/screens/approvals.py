@@ -22,10 +22,9 @@ from textual.widgets.option_list import Option
 from foundry_tui.core.trust.proposals import (
     Proposal,
     approve_proposal,
-    list_proposals,
     marked_lines,
-    proposal_diff,
     reject_proposal,
+    reviews,
 )
 from foundry_tui.tui.commands import APPROVALS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
@@ -71,6 +70,7 @@ class ApprovalsScreen(LiveScreen):
 
     SCREEN_COMMANDS = APPROVALS_COMMANDS
     BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in APPROVALS_COMMANDS]
+    BUSY_KEEPS = frozenset({"approvals-title"})
 
     @dataclass
     class Loaded(Message):
@@ -107,9 +107,10 @@ class ApprovalsScreen(LiveScreen):
         from foundry_tui.core.trust.preferences import clear_pending
 
         project, today = self.project, self.today
-        with project.lock:  # one consistent view while other workers write
-            proposals = sorted(list_proposals(project.layout), key=lambda p: (_ORDER.get(p.status, 9), p.id))
-            shown = [Shown(p, *proposal_diff(project, p, today)[:2]) for p in proposals]
+        # Not under project.lock: each diff takes the memory lock, then the project's (the lock
+        # order, core/atomic.py), so an approval writing meanwhile is waited for, never deadlocked.
+        read = sorted(reviews(project, today), key=lambda r: (_ORDER.get(r[0].status, 9), r[0].id))
+        shown = [Shown(*r) for r in read]
         caller = self.foundry.caller
         pending_clear = caller.principal.is_user and clear_pending(caller.principal)
         return deliver(self, self.Loaded(ApprovalsData(shown, pending_clear)))

@@ -510,11 +510,12 @@ def _tui(args: argparse.Namespace) -> int:
 def cmd_proposals_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.trust.proposals import list_proposals, render_proposals
 
-    proposals = list_proposals(_project(args).layout)
+    project = _project(args)
+    proposals = list_proposals(project.layout)
     if args.json:
         _emit(json.dumps({"proposals": [p.to_dict() for p in proposals]}, indent=2, ensure_ascii=False))
     else:
-        _emit(render_proposals(proposals, _today(args)))
+        _emit(render_proposals(project, proposals, _today(args)))
     return 0
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
 import threading
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from textual.widgets import Label, OptionList, Static
 from foundry_tui.core import atomic
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.write import WriteRequest
-from foundry_tui.core.trust.changes import Change, WriteChange
+from foundry_tui.core.trust.changes import Change, RetireChange, WriteChange
 from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.core.trust.preferences import request_clear, save_preferences
 from foundry_tui.core.trust.principal import Caller, Principal
@@ -202,8 +204,8 @@ def test_the_approvals_read_and_an_approval_never_wait_on_each_other(
     assert [r.splitlines()[:2] for r in results] == [
         [f"approved: prop-{n + 1:04d} (proposed by user:bob)", f"created: fact-{n + 1:04d}"] for n in range(FEW)
     ]
-    for proposal, before, _after in reviews(project, TODAY):
-        assert proposal.status == "approved" and f"id: {proposal.meta['factId']}" in before
+    for seen in reviews(project, TODAY):
+        assert seen.proposal.status == "approved" and f"id: {seen.proposal.meta['factId']}" in seen.before
 
 
 async def test_approving_several_in_the_tui_is_prompt_and_shows_each_fact(
@@ -274,3 +276,88 @@ async def test_a_lock_time_out_while_reading_proposals_is_said_not_swallowed(
         assert [n for n in notifications(pilot) if "locked" in n] == [
             f"Proposals not read: {memory_dir} is locked by another writer for over 0.5 s: retry, or stop the stuck process"
         ]
+
+
+# ---- 8: what is shown is what approval applies -------------------------------------------------
+
+
+def _forged_retire(project: Project) -> Path:
+    """bob's retire of fact-0003 edited by hand: request.ids now lists three facts, and the
+    file claims alice wrote it and that it retires fact-0003 alone."""
+    for n in range(1, 4):
+        guarded_write(project, ALICE, WriteChange(WriteRequest(f"Fact {n} stands", f"Body {n}.", "convention")), TODAY)
+    (parked,) = _park(project, RetireChange(["fact-0003"], "2026-11-29"))
+    data = json.loads(parked.path.read_text())
+    data["proposal"].update(author="user:alice", wouldDo="retire fact-0003 (expires 2026-11-29)")
+    data["proposal"]["request"]["ids"] = ["fact-0001", "fact-0002", "fact-0003"]
+    parked.path.write_text(json.dumps(data))
+    return parked.path
+
+
+def test_a_proposal_is_shown_as_what_it_applies_not_as_it_says(project: Project) -> None:
+    root = project.layout.root
+    _trust_alice(root)
+    _forged_retire(project)
+    listing = run_cli("--root", str(root), "proposals", "list", "--today", TODAY.isoformat()).out.splitlines()
+    assert listing[0] == (
+        "prop-0001  pending   retire   claimed by user:alice (not committed to git), today: "
+        "fact-0001, fact-0002, fact-0003 (expires 2026-11-29)"
+    )
+    assert listing[1] == (
+        "           would: retire fact-0001 (expires 2026-11-29); retire fact-0002 (expires 2026-11-29); "
+        "retire fact-0003 (expires 2026-11-29)"
+    )
+    shown = run_cli("--root", str(root), "proposals", "show", "prop-0001", "--today", TODAY.isoformat()).out
+    assert "--- active fact-0001, fact-0002, fact-0003\n" in shown
+    assert shown.count("+expires: 2026-11-29") == 3
+
+
+def _git(root: Path, *args: str, name: str) -> None:
+    """git as `name` (author and committer)."""
+    people = {
+        f"GIT_{who}_{what}": value
+        for who in ("AUTHOR", "COMMITTER")
+        for what, value in (("NAME", name), ("EMAIL", f"{name}@example.com"))
+    }
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env={**os.environ, **people})
+
+
+def test_the_author_is_checked_against_git(project: Project) -> None:
+    root = project.layout.root
+    _trust_alice(root)
+    _git(root, "init", "-q", name="x")
+    (bob,) = _park_write(project, "Releases are tagged vX.Y.Z", "Semver tags.")
+    _git(root, "add", "-A", name="bob")
+    _git(root, "commit", "-q", "-m", "bob proposes", name="bob")
+    path = _forged_retire(project)  # prop-0002, claiming alice
+    _git(root, "add", "-A", name="mallory")
+    _git(root, "commit", "-q", "-m", "a pull request", name="mallory")
+    listing = run_cli("--root", str(root), "proposals", "list", "--today", TODAY.isoformat()).out.splitlines()
+    assert listing[0].startswith(f"{bob.id}  pending   write    by user:bob, today: ")
+    assert listing[2].startswith(
+        "prop-0002  pending   retire   claimed by user:alice (added in git by mallory <mallory@example.com>), "
+    )
+    bob.path.write_text(bob.path.read_text().replace("Semver tags.", "Semver tags, signed."))
+    assert (
+        run_cli("--root", str(root), "proposals", "list")
+        .out.splitlines()[0]
+        .startswith(f"{bob.id}  pending   write    claimed by user:bob (changed since it was committed), ")
+    )
+    assert path.exists()
+
+
+async def test_the_proposed_pane_is_exactly_the_fact_approval_writes(demo_root: Path) -> None:
+    project = Project(demo_root)
+    _trust_alice(demo_root)
+    project.sync()
+    fact = project.store.get("fact-0007")
+    assert fact is not None and fact.confidence != "medium"  # carried over, not the default
+    (parked,) = _park_write(project, fact.title, "All API responses use snake_case keys, including error bodies.")
+    app = FoundryApp(demo_root, TODAY, watch=False, root_label="demo", caller=ALICE)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(pilot, "f9", ApprovalsScreen)
+        proposed = str(screen.query_one("#proposed-text", Static).render())
+        await press(pilot, "a", "ctrl+s")
+    written = (demo_root / ".foundry/memory/facts/fact-0017.md").read_text()
+    assert proposed == written
+    assert f"confidence: {fact.confidence}" in written and f"proposed by user:bob in {parked.id}" in written

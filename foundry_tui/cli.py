@@ -501,11 +501,12 @@ def _signals_end_the_program() -> Iterator[None]:
 def cmd_proposals_list(args: argparse.Namespace) -> int:
     from foundry_tui.core.trust.proposals import list_proposals, render_proposals
 
-    proposals = list_proposals(project_of(args).layout)
+    project = project_of(args)
+    proposals = list_proposals(project.layout)
     if args.json:
         emit(json.dumps({"proposals": [p.to_dict() for p in proposals]}, indent=2, ensure_ascii=False))
     else:
-        emit(render_proposals(proposals, today_of(args)))
+        emit(render_proposals(project, proposals, today_of(args)))
     return 0
 
 
@@ -778,13 +779,13 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     if not args.demo:
         return _call(handler, args)
-    from foundry_tui.demo import make_demo_copy, remove_demo_copy
+    from foundry_tui.demo import make_demo_copy, remove_demo_copy, use_demo_environment
 
     if args.root:
         raise InputError("--demo and --root cannot be combined: --demo runs on a temporary copy of the demo project")
     root = make_demo_copy()
     args.root = str(root)
-    os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: do not leave cache files behind
+    use_demo_environment(root)  # a throwaway root: no cache files, and never the user's own preferences
     try:
         return _call(handler, args)
     finally:

@@ -10,6 +10,7 @@ from pathlib import Path
 from foundry_tui.core.paths import Layout
 
 DEMO_SOURCE = Path(__file__).parent / "demo_project"
+DEMO_DATA_FOLDER = "data"  # beside the copy, inside its temporary folder
 
 # When the demo's run wrote its artifacts (UTC seconds): the board orders waves by these
 # modification times, and an installed copy's own times say nothing (all alike, or the
@@ -37,6 +38,19 @@ def make_demo_copy(*, history: bool = True) -> Path:
 
         make_demo_history(target)
     return target
+
+
+def demo_data_dir(root: Path) -> Path:
+    """The demo's own data folder (preferences), beside its copy and removed with it."""
+    return root.parent / DEMO_DATA_FOLDER
+
+
+def use_demo_environment(root: Path) -> None:
+    """Point this process at the demo copy's own folders: no parse cache left behind, and a
+    data folder of its own, so the demo never reads or changes the user's real preferences
+    (a pending clear request of theirs must not be offered for confirmation in a demo)."""
+    os.environ["FOUNDRY_NO_CACHE"] = "1"
+    os.environ["FOUNDRY_DATA_DIR"] = str(demo_data_dir(root))
 
 
 def remove_demo_copy(root: Path) -> None:

@@ -462,7 +462,7 @@ def test_proposals_list_and_show(project: Project) -> None:
     _parked(project, "Deploys use blue green", "Two fleets, swapped.")
     listing = _cli(root, "proposals", "list")
     assert listing.out == (
-        "prop-0001  pending   write    by user:bob, today: Deploys use blue green\n"
+        "prop-0001  pending   write    claimed by user:bob (not committed to git), today: Deploys use blue green\n"
         "           would: updated fact-0001\n"
         "1 pending.\n"
     )

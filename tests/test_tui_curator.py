@@ -140,7 +140,7 @@ async def test_a_failing_undo_is_reported_and_the_app_stays_up(
         assert app.is_running and isinstance(app.screen, CuratorScreen)
         errors = [str(n.message) for n in app._notifications if n.severity == "error"]
         assert errors == [
-            f"Not undone: {memory_dir} is locked by another writer for over 0 s: retry, or stop the stuck process"
+            f"Not undone: {memory_dir} is locked by another writer for over 0.3 s: retry, or stop the stuck process"
         ]
         assert (memory_dir / "facts/fact-0017.md").exists()  # nothing was undone ...
         await pilot.press("u")  # ... and the undo is still there once the other writer has gone

@@ -1,6 +1,20 @@
 """Durable writes: temp file then rename, exclusive create, and the memory lock.
 
 A crash leaves the old file or the new one, never half of one (ADR 0011).
+
+The lock order (every path takes the locks it needs in this order, never the reverse):
+
+1. the proposals folder lock (`folder_lock(proposals_dir)`: deciding a proposal);
+2. the memory folder lock (`folder_lock(memory_dir)`: every fact write, and a read that must
+   agree with the writers, such as what a write would do now);
+3. a Project's in-process lock (`Project.lock`: held while the store syncs, and by a TUI
+   worker reading several things that must agree), always the innermost and held briefly.
+
+So a thread holding `Project.lock` never waits for a folder lock: a reader that needs both
+takes the folder lock first (or lets the core function it calls take both, in this order).
+A folder lock is an flock on a fresh descriptor, so it is not re-entrant: a thread holding
+one never takes the same one again. A lock not had within LOCK_TIMEOUT seconds raises
+LockTimeout, which callers let through as one line (never swallowed).
 """
 
 from __future__ import annotations
@@ -19,6 +33,11 @@ if TYPE_CHECKING:
     from foundry_tui.core.paths import Layout
 
 TEMP_SUFFIX = ".tmp"
+LOCK_TIMEOUT = 30.0  # seconds a writer waits for a folder lock before giving up
+
+
+class LockTimeout(FoundryError):
+    """A folder lock was not had within its time-out; the message names the folder."""
 
 
 def _check(path: Path, inside: Layout | None) -> None:
@@ -117,23 +136,24 @@ def exclusive_create(path: Path, text: str, *, inside: Layout | None) -> bool:
 
 
 @contextlib.contextmanager
-def folder_lock(folder: Path, timeout: float = 30.0) -> Iterator[None]:
+def folder_lock(folder: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold an inter-process lock on `folder` (flock on the directory itself, so no
-    lock file is left in the repository)."""
+    lock file is left in the repository); LockTimeout after `timeout` (LOCK_TIMEOUT) seconds."""
     import fcntl
 
+    wait = LOCK_TIMEOUT if timeout is None else timeout
     folder.mkdir(parents=True, exist_ok=True)
     fd = os.open(folder, os.O_RDONLY)
     try:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + wait
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise FoundryError(
-                        f"{folder} is locked by another writer for over {timeout:.0f} s: retry, or stop the stuck process"
+                    raise LockTimeout(
+                        f"{folder} is locked by another writer for over {wait:g} s: retry, or stop the stuck process"
                     ) from None
                 time.sleep(0.002)
         try:

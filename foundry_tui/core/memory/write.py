@@ -103,15 +103,10 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
     project.config()  # a broken config refuses before anything is written
     with folder_lock(project.layout.memory_dir):
         project.sync()
-        same_title = project.store.active_with_title(normalise(new.title), today)
-        print_fp = fingerprint(new.title, new.body)
-        same = [f for f in same_title if f.fingerprint == print_fp]
-        if same:  # no fact is written; the index is brought up to date if it is stale, so the
-            # reply reports INDEX.md as it is on disk
-            return WriteResult("unchanged", same[-1].id, rebuild_index(project, today))
-        new.supersedes = same_title[-1].id if same_title else None
-        carried = carry_over(new, same_title[-1], req.left_out()) if same_title else []
-        new.created = today.isoformat()
+        same, carried = plan_write(project, new, req, today)
+        if same is not None:  # no fact is written; the index is brought up to date if it is
+            # stale, so the reply reports INDEX.md as it is on disk
+            return WriteResult("unchanged", same.id, rebuild_index(project, today))
         create_fact(project, new)
         try:
             index = rebuild_index(project, today)
@@ -127,6 +122,22 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
         )
     action = "updated" if new.supersedes else "created"
     return WriteResult(action, new.id, index, new.supersedes, warnings, carried)
+
+
+def plan_write(project: Project, new: Fact, req: WriteRequest, today: _dt.date) -> tuple[Fact | None, list[str]]:
+    """What memory_write does with `new` (validated from `req`), writing nothing: (the active
+    fact that is the same, []) when nothing would be written, else (None, the carried fields
+    said) with `new` completed as it will be written, all but its id. The caller holds the
+    memory lock and has synced (a proposal's review shows exactly the fact approval writes)."""
+    same_title = project.store.active_with_title(normalise(new.title), today)
+    print_fp = fingerprint(new.title, new.body)
+    same = [f for f in same_title if f.fingerprint == print_fp]
+    if same:
+        return same[-1], []
+    new.supersedes = same_title[-1].id if same_title else None
+    carried = carry_over(new, same_title[-1], req.left_out()) if same_title else []
+    new.created = today.isoformat()
+    return None, carried
 
 
 def carry_over(new: Fact, old: Fact, left_out: tuple[str, ...]) -> list[str]:

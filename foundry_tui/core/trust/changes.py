@@ -30,6 +30,31 @@ class Preview:
         self.would_do = would_do
 
 
+class Outcome:
+    """What applying a change would do now, writing nothing: the facts as they are (`before`),
+    the facts exactly as approval writes them (`after`, a new fact with the next free id),
+    and the one line saying it. A curator reviews this, never the proposal's own text."""
+
+    __slots__ = ("after", "before", "would_do")
+
+    def __init__(self, before: list[Fact], after: list[Fact], would_do: str) -> None:
+        self.before = before
+        self.after = after
+        self.would_do = would_do
+
+
+def _copy(fact: Fact) -> Fact:
+    from foundry_tui.core.memory.facts import RECORD_FIELDS
+
+    return Fact(**{name: getattr(fact, name) for name in RECORD_FIELDS})
+
+
+def _next_id(project: Project) -> str:
+    from foundry_tui.core.memory.facts import format_id
+
+    return format_id(project.store.max_number() + 1)
+
+
 class Applied:
     """What applying a change did: the reply text, the fact it wrote (if any), the core result."""
 
@@ -126,6 +151,14 @@ class Change:
     def apply(self, project: Project, today: _dt.date) -> Applied:
         raise NotImplementedError
 
+    def describe(self) -> str:
+        """What applying it changes, in one line, from its own arguments alone."""
+        raise NotImplementedError
+
+    def outcome(self, project: Project, today: _dt.date) -> Outcome:
+        """What applying it would do now (InputError when it could not be applied)."""
+        raise NotImplementedError
+
     def with_author(self, author: str, proposal_id: str) -> Change:
         """The change as approval applies it (a written fact's source names who proposed it)."""
         return self
@@ -159,6 +192,26 @@ class WriteChange(Change):
 
         result = memory_write(project, self.req, today)
         return Applied(result.text(), result.action, result.fact_id, result)
+
+    def describe(self) -> str:
+        return self.req.title
+
+    def outcome(self, project: Project, today: _dt.date) -> Outcome:
+        from foundry_tui.core.atomic import folder_lock
+        from foundry_tui.core.memory.request import validate_request
+        from foundry_tui.core.memory.write import plan_write
+
+        new = validate_request(self.req)
+        with folder_lock(project.layout.memory_dir):
+            project.sync()
+            same, _carried = plan_write(project, new, self.req, today)
+            if same is not None:
+                return Outcome([same], [same], f"unchanged {same.id}")
+            new.id = _next_id(project)
+            older = project.store.get(new.supersedes) if new.supersedes else None
+        if older is None:
+            return Outcome([], [new], "created")
+        return Outcome([older], [new], f"updated {older.id}")
 
     def with_author(self, author: str, proposal_id: str) -> Change:
         r = self.req
@@ -220,6 +273,16 @@ class MergeChange(Change):
         result = merge_facts(project, self.plan(project), today)
         return Applied(result.text(), "merged", result.fact_id, result)
 
+    def describe(self) -> str:
+        return f"{', '.join(self.ids)} into: {self.title}"
+
+    def outcome(self, project: Project, today: _dt.date) -> Outcome:
+        (preview,) = self.previews(project, today)  # every check the merge makes
+        plan = self.plan(project)
+        new = plan.fact(today)
+        new.id = _next_id(project)
+        return Outcome(list(plan.sources), [new], preview.would_do)
+
     def with_author(self, author: str, proposal_id: str) -> Change:
         return MergeChange(self.ids, self.title, self.body, (author, proposal_id), self.type)
 
@@ -255,6 +318,17 @@ class RetireChange(Change):
             out.append(Preview(fields, f"retire {fact_id} (expires {day})"))
         return out
 
+    def describe(self) -> str:
+        return f"{', '.join(self.ids)} (expires {self.expires})"
+
+    def outcome(self, project: Project, today: _dt.date) -> Outcome:
+        previews = self.previews(project, today)
+        before = [find_fact(project, fact_id) for fact_id in self.ids]
+        after = [_copy(f) for f in before]
+        for fact, preview in zip(after, previews, strict=True):
+            fact.expires = preview.fact["expires"]
+        return Outcome(before, after, "; ".join(p.would_do for p in previews))
+
     def split(self) -> list[RetireChange]:
         return [RetireChange([fact_id], self.expires) for fact_id in self.ids]
 
@@ -289,6 +363,16 @@ class TagChange(Change):
         if not already:
             fields["tags"] = [*fields.get("tags", []), word]
         return [Preview(fields, f"unchanged {self.fact_id}" if already else f"tag {self.fact_id} +{word}")]
+
+    def describe(self) -> str:
+        return f"{self.fact_id} +{self.tag.strip()}"
+
+    def outcome(self, project: Project, today: _dt.date) -> Outcome:
+        (preview,) = self.previews(project, today)
+        before = find_fact(project, self.fact_id)
+        after = _copy(before)
+        after.tags = tuple(preview.fact.get("tags", ()))
+        return Outcome([before], [after], preview.would_do)
 
     def apply(self, project: Project, today: _dt.date) -> Applied:
         from foundry_tui.core.memory.write import add_tag

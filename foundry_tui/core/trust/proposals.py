@@ -18,12 +18,12 @@ from typing import Any
 
 from foundry_tui.core.atomic import atomic_write, exclusive_create, folder_lock
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
-from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.trust.changes import OPERATIONS, Change, Preview, RetireChange, change_from_proposal
 from foundry_tui.core.trust.principal import Caller, parse_principal
 from foundry_tui.core.trust.reserved import proposals_dir
+from foundry_tui.core.yaml_bounds import YamlBoundsError, check_yaml_bounds
 
 SCHEMA = "fact.v1"
 STATUSES = ("pending", "approved", "rejected")
@@ -72,6 +72,17 @@ class Proposal:
         return str(self.data.get("title", "")) if self.data else ""
 
     @property
+    def summary(self) -> str:
+        """What approval applies, in one line, rebuilt from its request (never the file's own
+        `title` or `wouldDo`, which need not match: "retire fact-0003" retiring three)."""
+        if self.problem:
+            return ""
+        try:
+            return self.change().describe()
+        except FoundryError as exc:
+            return f"(cannot be applied: {exc})"
+
+    @property
     def fields(self) -> dict[str, Any]:
         """The fact fields (everything but schema, producedBy, summary and proposal)."""
         if not self.data:
@@ -112,6 +123,7 @@ class Proposal:
             "proposedOn": self.proposed_on,
             "wouldDo": self.would_do,
             "title": self.title,
+            "applies": self.summary,
             "fact": self.fields,
             "request": meta.get("request", {}),
         }
@@ -160,8 +172,14 @@ def _load(layout: Layout, path: Path) -> Proposal:
         return Proposal(proposal_id, path, None, f"cannot be read ({exc})")
     try:
         data = json.loads(text)
+        check_yaml_bounds(data, "its JSON")  # what a repository carries has the same bounds as frontmatter
     except json.JSONDecodeError as exc:
         return Proposal(proposal_id, path, None, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+    except YamlBoundsError as exc:
+        return Proposal(proposal_id, path, None, str(exc).split(":", 1)[0])
+    except (ValueError, RecursionError) as exc:  # the parser's own nesting and digit limits
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
+        return Proposal(proposal_id, path, None, f"not valid JSON ({reason})")
     problem = _check(layout, proposal_id, data)
     return Proposal(proposal_id, path, data if isinstance(data, dict) else None, problem)
 
@@ -338,92 +356,181 @@ def reject_proposal(project: Project, caller: Caller, proposal_id: str, reason: 
 # ---- showing -------------------------------------------------------------------------------
 
 
-def render_proposals(proposals: list[Proposal], today: _dt.date) -> str:
+def render_proposals(project: Project, proposals: list[Proposal], today: _dt.date) -> str:
+    """`foundry proposals list`: each proposal's author as git confirms it (or as claimed), what
+    it applies, and (pending) what it would do today; all from what approval would apply."""
     if not proposals:
         return "No proposals: nothing is waiting for approval."
+    authors = author_notes(project.layout)
     lines = []
     for p in proposals:
         if p.problem:
             lines.append(f"{p.id}  broken    {p.problem} (never approved; fix or replace the file)")
             continue
-        lines.append(f"{p.id}  {p.status:<8}  {p.operation:<7}  by {p.author}, {p.age(today)}: {p.title}")
-        lines.append(f"           {p.outcome() or 'would: ' + p.would_do}")
+        by = author_line(p, authors)
+        lines.append(f"{p.id}  {p.status:<8}  {p.operation:<7}  {by}, {p.age(today)}: {p.summary}")
+        lines.append(f"           {p.outcome() or 'would: ' + today_would(project, p, today)}")
     pending = sum(1 for p in proposals if p.status == "pending")
     lines.append(f"{pending} pending.")
     return "\n".join(lines)
 
 
-def _fact_from_fields(fields: dict[str, Any], fact_id: str) -> Fact:
-    from foundry_tui.core.memory.facts import MERGED_FROM
-
-    tags = fields.get("tags", [])
-    extras = {MERGED_FROM: fields[MERGED_FROM]} if isinstance(fields.get(MERGED_FROM), list) else {}
-    return Fact(
-        id=fact_id,
-        type=str(fields.get("type", "")),
-        title=str(fields.get("title", "")),
-        body=str(fields.get("body", "")),
-        scope=str(fields.get("scope") or "project"),
-        tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
-        confidence=str(fields.get("confidence") or "medium"),
-        source=str(fields.get("source") or "conversation"),
-        created=str(fields.get("created") or ""),
-        expires=fields.get("expires") or None,
-        supersedes=fields.get("supersedes") or None,
-        extras=extras,
-    )
+# ---- who proposed it: the claim in the file, checked against git ----------------------------
 
 
-def current_facts(project: Project, proposal: Proposal, today: _dt.date) -> list[Fact]:
-    """The facts as they are now that the proposal would change or supersede."""
-    from foundry_tui.core.trust.changes import write_outcome
-
-    project.sync()
-    request = proposal.meta.get("request", {})
-    if proposal.operation in ("write", "promote"):
-        try:
-            _action, existing = write_outcome(project, proposal.change().req, today)  # type: ignore[attr-defined]
-        except FoundryError:
-            return []
-        return [existing] if existing is not None else []
-    ids = request.get("ids", []) if isinstance(request, dict) else []
-    return [f for f in (project.store.get(str(i)) for i in ids) if f is not None]
+def _matches(principal: str, name: str, email: str) -> bool:
+    """Whether a git author is the principal `kind:login` claims: the login is the author's
+    name, e-mail address or the address's local part (case aside)."""
+    login = principal.partition(":")[2].casefold()
+    return login in {name.casefold(), email.casefold(), email.partition("@")[0].casefold()}
 
 
-def proposal_diff(project: Project, proposal: Proposal, today: _dt.date) -> tuple[str, str, str]:
-    """(the current facts' text, the proposed fact's text, a unified diff between them)."""
-    import difflib
+def author_notes(layout: Layout) -> dict[str, tuple[str, str, list[tuple[str, str]], bool]]:
+    """Per proposal file name, from git: (the adding commit's author name, e-mail, the authors
+    of later commits changing it, whether it has uncommitted changes). A file git does not
+    hold (or no git at all) is absent: its author is only claimed."""
+    from foundry_tui.core.memory.git_history import GitError, run_git
 
+    folder = proposals_dir(layout)
+    try:
+        log = run_git(
+            layout.root,
+            "log",
+            "--no-renames",
+            "--format=%x00%an%x1f%ae",
+            "--name-status",
+            "--",
+            str(folder),
+            check=False,
+        )
+        status = run_git(layout.root, "status", "--porcelain", "--", str(folder), check=False)
+    except GitError:
+        return {}
+    if log.returncode != 0:
+        return {}
+    found: dict[str, tuple[str, str, list[tuple[str, str]], bool]] = {}
+    later: dict[str, list[tuple[str, str]]] = {}
+    closed: set[str] = set()
+    for record in log.stdout.decode("utf-8", "replace").split("\0")[1:]:  # newest commit first
+        head, _, files = record.partition("\n")
+        name, _, email = head.partition("\x1f")
+        for line in files.splitlines():
+            kind, _, path = line.partition("\t")
+            file = path.rsplit("/", 1)[-1]
+            if not file or file in closed:
+                continue
+            if kind == "A":
+                found[file] = (name, email, later.pop(file, []), False)
+                closed.add(file)
+            elif kind == "D":  # deleted since: what is there now is not the committed file
+                closed.add(file)
+            else:
+                later.setdefault(file, []).append((name, email))
+    for line in status.stdout.decode("utf-8", "replace").splitlines():
+        code, file = line[:2], line[3:].rsplit("/", 1)[-1]
+        if code == "??":
+            found.pop(file, None)
+        elif file in found:
+            found[file] = (*found[file][:3], True)
+    return found
+
+
+def author_line(proposal: Proposal, notes: dict[str, tuple[str, str, list[tuple[str, str]], bool]]) -> str:
+    """`by user:bob` when git confirms it; else `claimed by user:bob (why not confirmed)`."""
+    claimed = proposal.author
+    note = notes.get(proposal.path.name)
+    if note is None:
+        return f"claimed by {claimed} (not committed to git)"
+    name, email, changed_by, dirty = note
+    if not _matches(claimed, name, email):
+        return f"claimed by {claimed} (added in git by {name} <{email}>)"
+    if proposal.status == "pending":  # a decision commits the file again, by the curator
+        other = next(((n, e) for n, e in changed_by if not _matches(claimed, n, e)), None)
+        if other is not None:
+            return f"claimed by {claimed} (changed in git by {other[0]} <{other[1]}>)"
+        if dirty:
+            return f"claimed by {claimed} (changed since it was committed)"
+    return f"by {claimed}"
+
+
+# ---- what approval would do -------------------------------------------------------------------
+
+
+class Review:
+    """A proposal as a curator reviews it, all rebuilt from what approval would apply now:
+    who proposed it (as git confirms it, or claimed), the facts as they are, the facts
+    exactly as approval would write them (same confidence, source and id), what it would
+    do today, or why it could not be applied now."""
+
+    __slots__ = ("after", "author", "before", "before_ids", "proposal", "would_do")
+
+    def __init__(
+        self, proposal: Proposal, author: str, before: str, after: str, would_do: str, before_ids: tuple[str, ...] = ()
+    ) -> None:
+        self.proposal = proposal
+        self.before_ids = before_ids
+        self.author = author
+        self.before = before
+        self.after = after
+        self.would_do = would_do
+
+    def diff(self) -> str:
+        import difflib
+
+        return "\n".join(
+            line.rstrip("\n")
+            for line in difflib.unified_diff(
+                self.before.splitlines(),
+                self.after.splitlines(),
+                fromfile=f"active {', '.join(self.before_ids) or '(no active fact)'}",
+                tofile="proposed",
+                lineterm="",
+            )
+        )
+
+
+def review(project: Project, proposal: Proposal, today: _dt.date, notes: dict[str, Any] | None = None) -> Review:
+    """`proposal` reviewed now (`notes`: author_notes, read once for many). A lock time-out
+    is let through; a change that could not be applied now says why."""
     from foundry_tui.core.memory.facts import render_fact_text
 
+    author = author_line(proposal, author_notes(project.layout) if notes is None else notes)
     if proposal.problem:
-        return "", "", ""
-    facts = current_facts(project, proposal, today)
-    fields = {"created": proposal.proposed_on, **proposal.fields}
-    after = render_fact_text(_fact_from_fields(fields, str(fields.get("id") or "(new)")))
-    before_text = "\n".join(render_fact_text(f) for f in facts)
-    label = ", ".join(f.id for f in facts) or "(no active fact)"
-    diff = "\n".join(
-        line.rstrip("\n")
-        for line in difflib.unified_diff(
-            before_text.splitlines(), after.splitlines(), fromfile=f"active {label}", tofile="proposed", lineterm=""
-        )
-    )
-    return before_text, after, diff
+        return Review(proposal, author, "", "", "")
+    try:
+        outcome = proposal.change().with_author(proposal.author, proposal.id).outcome(project, today)
+    except InputError as exc:
+        return Review(proposal, author, "", "", f"cannot be applied now ({exc})")
+    before = "\n".join(render_fact_text(f) for f in outcome.before)
+    after = "\n".join(render_fact_text(f) for f in outcome.after)
+    return Review(proposal, author, before, after, outcome.would_do, tuple(f.id for f in outcome.before))
+
+
+def today_would(project: Project, proposal: Proposal, today: _dt.date) -> str:
+    return review(project, proposal, today, {}).would_do
+
+
+def reviews(project: Project, today: _dt.date) -> list[Review]:
+    """Every proposal reviewed (the Approvals screen's read). No lock is held across it: each
+    review takes the memory lock and then the project's, in the lock order (core/atomic.py),
+    so an approval under way is waited for."""
+    notes = author_notes(project.layout)
+    return [review(project, p, today, notes) for p in list_proposals(project.layout)]
 
 
 def render_proposal(project: Project, proposal: Proposal, today: _dt.date) -> str:
-    """`foundry proposals show ID`: what it is, and the diff against the active fact."""
+    """`foundry proposals show ID`: what approval would do now, and the diff against the active fact."""
     if proposal.problem:
         return f"{proposal.id}: broken: {proposal.problem}"
-    _before, after, diff = proposal_diff(project, proposal, today)
+    seen = review(project, proposal, today)
     head = [
-        f"{proposal.id} · {proposal.status} · {proposal.operation} · by {proposal.author} on {proposal.proposed_on}",
-        f"When proposed it would: {proposal.would_do}",
+        f"{proposal.id} · {proposal.status} · {proposal.operation} · {seen.author} on {proposal.proposed_on}",
+        f"Applies: {proposal.summary}",
+        f"Today it would: {seen.would_do}",
     ]
     if proposal.outcome():
         head.append(proposal.outcome().capitalize())
-    return "\n".join([*head, "", diff or after.rstrip("\n")])
+    return "\n".join([*head, "", seen.diff() or seen.after.rstrip("\n")])
 
 
 def marked_lines(before: str, after: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:

@@ -20,7 +20,7 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.ops.curator import approve, reject
-from foundry_tui.core.trust.proposals import Proposal, list_proposals, marked_lines, proposal_diff
+from foundry_tui.core.trust.proposals import Review, marked_lines, reviews
 from foundry_tui.tui.commands import APPROVALS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen
@@ -32,17 +32,8 @@ from foundry_tui.tui.workers import deliver
 _ORDER = {"pending": 0, "broken": 1, "approved": 2, "rejected": 3}
 
 
-class Shown:
-    """One proposal as the screen shows it: the texts side by side, read in a worker."""
-
-    def __init__(self, proposal: Proposal, before: str, after: str) -> None:
-        self.proposal = proposal
-        self.before = before
-        self.after = after
-
-
 class ApprovalsData:
-    def __init__(self, shown: list[Shown], clear_pending: bool) -> None:
+    def __init__(self, shown: list[Review], clear_pending: bool) -> None:
         self.shown = shown
         self.clear_pending = clear_pending
 
@@ -65,6 +56,7 @@ class ApprovalsScreen(LiveScreen):
 
     SCREEN_COMMANDS = APPROVALS_COMMANDS
     BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in APPROVALS_COMMANDS]
+    BUSY_KEEPS = frozenset({"approvals-title"})
 
     @dataclass
     class Loaded(Message):
@@ -101,9 +93,10 @@ class ApprovalsScreen(LiveScreen):
         from foundry_tui.core.trust.preferences import clear_pending
 
         project, today = self.project, self.today
-        with project.lock:  # one consistent view while other workers write
-            proposals = sorted(list_proposals(project.layout), key=lambda p: (_ORDER.get(p.status, 9), p.id))
-            shown = [Shown(p, *proposal_diff(project, p, today)[:2]) for p in proposals]
+        # Not under project.lock: each diff takes the memory lock, then the project's (the lock
+        # order, core/atomic.py), so an approval writing meanwhile is waited for, never deadlocked.
+        read = sorted(reviews(project, today), key=lambda r: (_ORDER.get(r.proposal.status, 9), r.proposal.id))
+        shown = read
         caller = self.foundry.caller
         pending_clear = caller.principal.is_user and clear_pending(caller.principal)
         return deliver(self, self.Loaded(ApprovalsData(shown, pending_clear)))
@@ -134,7 +127,7 @@ class ApprovalsScreen(LiveScreen):
                 label = Text.assemble(
                     (f"{p.id} ", "bold"),
                     (p.status, status_style),
-                    f" · {p.operation}\n  {p.author} · {p.age(self.today)}\n  {p.title}",
+                    f" · {p.operation}\n  {item.author} · {p.age(self.today)}\n  {p.summary}",
                 )
             options.add_option(Option(label, id=p.id))
         if not data.shown:
@@ -151,7 +144,7 @@ class ApprovalsScreen(LiveScreen):
         self.selected = event.option.id
         self._show_selected()
 
-    def _current(self) -> Shown | None:
+    def _current(self) -> Review | None:
         if self.data is None or self.selected is None:
             return None
         return next((s for s in self.data.shown if s.proposal.id == self.selected), None)
@@ -177,7 +170,7 @@ class ApprovalsScreen(LiveScreen):
             active.update("")
             proposed.update("")
             return
-        lines = [f"{p.id} · {p.operation} · by {p.author} on {p.proposed_on} · when proposed it would: {p.would_do}"]
+        lines = [f"{p.id} · {p.operation} · {item.author} on {p.proposed_on} · today it would: {item.would_do}"]
         if p.outcome():
             lines.append(p.outcome().capitalize())
         head.update("\n".join(lines))
@@ -188,7 +181,7 @@ class ApprovalsScreen(LiveScreen):
 
     # ---- actions ---------------------------------------------------------------------------
 
-    def _pending_selected(self) -> Proposal | None:
+    def _pending_selected(self) -> Review | None:
         item = self._current()
         if item is None:
             self.notify("Select a proposal first.", severity="warning")
@@ -196,17 +189,18 @@ class ApprovalsScreen(LiveScreen):
         if item.proposal.problem or item.proposal.status != "pending":
             self.notify(f"{item.proposal.id} is not pending ({item.proposal.status}).", severity="warning")
             return None
-        return item.proposal
+        return item
 
     def action_approve(self) -> None:
-        proposal = self._pending_selected()
-        if proposal is None:
+        item = self._pending_selected()
+        if item is None:
             return
+        proposal = item.proposal
         self.confirm(
             f"Approve {proposal.id} as {self.foundry.caller.principal}?",
             [
-                f"{proposal.operation} as the memory is now (when proposed: {proposal.would_do})",
-                f"the fact's source names {proposal.author} and {proposal.id}",
+                f"{proposal.operation} {proposal.summary}: today it would {item.would_do}",
+                f"the fact's source names {proposal.author} ({item.author}) and {proposal.id}",
                 f"{proposal.id} is marked approved with the outcome; INDEX.md is rebuilt",
             ],
             lambda _answer: self._approve(proposal.id),
@@ -218,9 +212,10 @@ class ApprovalsScreen(LiveScreen):
         return deliver(self, MemoryChanged(" · ".join(text.splitlines()[:2])))
 
     def action_reject(self) -> None:
-        proposal = self._pending_selected()
-        if proposal is None:
+        item = self._pending_selected()
+        if item is None:
             return
+        proposal = item.proposal
         self.confirm(
             f"Reject {proposal.id}?",
             [f"{proposal.id} is kept, marked rejected with your reason; no fact changes"],

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.notifications import SeverityLevel
 from textual.screen import Screen, ScreenResultType
 from textual.theme import Theme
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from foundry_tui.tui.commands import WRITE_ACTIONS
 from foundry_tui.tui.text import shown_lines
@@ -25,10 +25,14 @@ if TYPE_CHECKING:
     from foundry_tui.tui.commands import Command
 
 
+BUSY_DELAY = 0.4  # seconds a write may take before its screen shows it is working
+
+
 class FoundryScreen(Screen[ScreenResultType]):
     """Subclasses list their commands in SCREEN_COMMANDS (and bind them in BINDINGS)."""
 
     SCREEN_COMMANDS: ClassVar[tuple[type[Command], ...]] = ()
+    BUSY_KEEPS: ClassVar[frozenset[str]] = frozenset()  # ids of children a busy indicator leaves in view
 
     @property
     def foundry(self) -> FoundryApp:
@@ -105,3 +109,24 @@ class FoundryScreen(Screen[ScreenResultType]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker_state_changed(self, event)
+        if event.worker.group != "write":
+            return
+        if event.state is WorkerState.RUNNING:
+            self.set_timer(BUSY_DELAY, lambda: self._show_busy(self._writing()))
+        elif event.worker.is_finished:
+            self._show_busy(self._writing())
+
+    def _writing(self) -> bool:
+        """Whether a write worker of this screen is under way."""
+        return any(w.group == "write" and w.node is self and not w.is_finished for w in self.workers)
+
+    def _show_busy(self, busy: bool) -> None:
+        """A write still under way after BUSY_DELAY: cover the screen's content with a loading
+        indicator (the header, the title and the key footer stay), so that a slow write (one
+        waiting for the memory lock, say) is never mistaken for a hang; gone when the last ends."""
+        from foundry_tui.tui.widgets.key_footer import KeyFooter
+        from foundry_tui.tui.widgets.status_header import StatusHeader
+
+        for child in self.children:
+            if not isinstance(child, StatusHeader | KeyFooter) and child.id not in self.BUSY_KEEPS:
+                child.loading = busy

@@ -7,6 +7,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
+from foundry_tui.core.program import installed_program
+
 from .helpers import REPO, run_cli
 
 README = REPO / "README.md"
@@ -52,6 +54,9 @@ def test_every_demo_sample_is_what_the_demo_prints() -> None:
         assert ran.out == out, f"{page.relative_to(REPO)}: `foundry {' '.join(args)}` prints otherwise"
 
 
+README_PROGRAM = "/home/you/foundry-tui/.venv/bin/foundry"
+
+
 def test_the_readme_tour_prints_what_it_shows(tmp_path: Path) -> None:
     """The tour's commands, run in order in a fresh git repository, print exactly the text quoted."""
     tour = README.read_text(encoding="utf-8").split("## A five-minute tour\n", 1)[1].split("\n## ", 1)[0]
@@ -63,9 +68,13 @@ def test_the_readme_tour_prints_what_it_shows(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     # An attended, trusted person, as on a developer's machine (CI=true would deny the write).
     env = {"CI": "", "FOUNDRY_UNATTENDED": "", "FOUNDRY_PRINCIPAL": "user:tour", "FOUNDRY_TODAY": "2026-11-30"}
+    # init writes (and prints) the installed program's absolute path: the README shows a
+    # typical one, which stands for the program this interpreter's install runs.
+    program = installed_program().shell()
     for args, out in steps:
         ran = run_cli(*args, cwd=tmp_path, env=env)
-        assert (ran.code, ran.out) == (0, out), f"`foundry {' '.join(args)}`: {ran.err}"
+        expected = out.replace(README_PROGRAM, program)
+        assert (ran.code, ran.out) == (0, expected), f"`foundry {' '.join(args)}`: {ran.err}"
 
 
 def test_readme_shows_screenshots_that_exist() -> None:

@@ -21,8 +21,10 @@ from foundry_tui.core.errors import InputError
 from foundry_tui.core.hook_events import HOOK_EVENTS
 from foundry_tui.core.paths import Layout
 
-# The last: the temp files a writer killed mid-write leaves beside its target (`.INDEX.md.<pid>.<n>.tmp`).
-IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/", ".foundry/**/.*.tmp")
+# Scratch without a trailing slash: ignored whether a folder, a file or a link (`scratch/`
+# matches a folder only). The last: the temp files a writer killed mid-write leaves beside
+# its target (`.INDEX.md.<pid>.<n>.tmp`).
+IGNORE_LINES = (".foundry/scratch", ".foundry/metrics/", ".foundry/**/.*.tmp")
 MCP_ENTRY = {"type": "stdio", "command": "foundry", "args": ["mcp"]}
 # Claude Code event name → (matcher, command)
 HOOKS: dict[str, tuple[str | None, str]] = {

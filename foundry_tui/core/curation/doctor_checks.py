@@ -1,13 +1,24 @@
 """The doctor's checks that need the curation room: core.memory may not import core.curation
 (the import layers), so `core/memory/doctor.py` lists its own checks in `CHECKS` and its
-callers (the CLI, the memory screen) pass `ALL_CHECKS`, which adds these in report order."""
+callers (the CLI, the memory screen) pass `ALL_CHECKS`, which adds these in report order
+(and the session store's, from the sessions room, after the links check)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from foundry_tui.core.curation.conflicts import conflict_lines, find_conflicts_in
-from foundry_tui.core.memory.doctor import CHECKS, OK, WARN, Check, DoctorCheck, DoctorContext, check_duplicate_titles
+from foundry_tui.core.memory.doctor import (
+    CHECKS,
+    OK,
+    WARN,
+    Check,
+    DoctorCheck,
+    DoctorContext,
+    check_duplicate_titles,
+    check_links,
+)
+from foundry_tui.core.sessions.health import check_session_store
 
 
 def check_contradictions(ctx: DoctorContext) -> Iterator[Check]:
@@ -29,4 +40,10 @@ def _with_contradictions(checks: tuple[DoctorCheck, ...]) -> tuple[DoctorCheck, 
     return (*checks[:at], check_contradictions, *checks[at:])
 
 
-ALL_CHECKS: tuple[DoctorCheck, ...] = _with_contradictions(CHECKS)
+def _with_session_store(checks: tuple[DoctorCheck, ...]) -> tuple[DoctorCheck, ...]:
+    """`checks` with check_session_store after check_links (a link is its first question)."""
+    at = checks.index(check_links) + 1 if check_links in checks else len(checks)
+    return (*checks[:at], check_session_store, *checks[at:])
+
+
+ALL_CHECKS: tuple[DoctorCheck, ...] = _with_session_store(_with_contradictions(CHECKS))

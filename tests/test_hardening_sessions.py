@@ -11,18 +11,33 @@ import re
 import shutil
 import sqlite3
 import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from foundry_tui.core.errors import InputError
 from foundry_tui.core.paths import Layout
+from foundry_tui.core.sessions.context import SESSION_CONTEXT_TOKEN_BUDGET, hook_session_context, render_tiers
+from foundry_tui.core.sessions.curation import audit_line
+from foundry_tui.core.sessions.ledger import (
+    MAX_ENTRIES,
+    MAX_ENTRY_CHARS,
+    MAX_OBSERVATION_TIER_CHARS,
+    MAX_OBSERVATION_TIER_ENTRIES,
+    persist_observation,
+    persist_reflection,
+)
 from foundry_tui.core.sessions.store import (
+    MAX_AUDIT_RECORD_CHARS,
     SCHEMA,
     SessionStore,
     expected_schema,
     schema_rows,
 )
-from foundry_tui.core.sessions.working import memory_command
+from foundry_tui.core.sessions.working import MAX_FACT_CHARS, MAX_FACTS, memory_command
+from foundry_tui.core.tokens import estimate_tokens
 
 from .helpers import run_cli
 from .session_helpers import SESSION, payload
@@ -267,3 +282,113 @@ def test_doctor_is_silent_about_a_healthy_store(repo: Path) -> None:
     code, lines = doctor(repo)
     assert code == 0
     assert not any("session store" in line for line in lines), lines
+
+
+# ---- item 13: the observation tier, its audit, the prompt -----------------------------------
+
+
+@pytest.fixture
+def store(root: Path) -> Iterator[SessionStore]:
+    made = SessionStore(Layout(root))
+    yield made
+    made.close()
+
+
+def _full_call(number: int) -> list[str]:
+    """The most one memory_observe takes: MAX_ENTRIES entries of MAX_ENTRY_CHARS."""
+    return [f"call {number:03d} entry {i:02d} ".ljust(MAX_ENTRY_CHARS, "x") for i in range(MAX_ENTRIES)]
+
+
+def test_sixty_full_observations_keep_the_audit_and_the_context_bounded(store: SessionStore, root: Path) -> None:
+    calls = 61
+    for number in range(calls):
+        reply = persist_observation(store, SESSION, _full_call(number), 1_000)
+    kept = MAX_OBSERVATION_TIER_CHARS // MAX_ENTRY_CHARS
+    assert reply == (
+        f"observation saved: 50 new entries ({kept} in the tier), 1,000 tokens condensed; rolling counter reset, "
+        f"{calls * 1_000:,} tokens observed since the last reflection; the 50 oldest left the tier (it holds at "
+        f"most {MAX_OBSERVATION_TIER_ENTRIES} entries and {MAX_OBSERVATION_TIER_CHARS:,} characters; the audit "
+        "keeps them): call memory_reflect to condense it"
+    )
+    tier = store.memory(SESSION)["observation"]["entries"]
+    assert [e["text"] for e in tier] == _full_call(calls - 2) + _full_call(calls - 1)
+    conn = sqlite3.connect(store.path)
+    rows, largest, total = conn.execute(
+        "SELECT count(*), max(length(record)), sum(length(record)) FROM audit"
+    ).fetchone()
+    conn.close()
+    assert rows == calls
+    assert largest <= MAX_AUDIT_RECORD_CHARS
+    assert total < calls * 55_000  # each row holds its own 50 entries (the old copy of the tier: ~100 MB)
+    first = store.audit(SESSION)[0]["record"]
+    assert [e["text"] for e in first["entries"]] == _full_call(0)  # the dropped entries stay in the audit
+
+    context, request = hook_session_context(Layout(root), {"session_id": SESSION}, 30_000, 40_000)
+    assert estimate_tokens(context) <= SESSION_CONTEXT_TOKEN_BUDGET
+    lines = context.splitlines()
+    assert lines[0] == "[observation]"
+    assert lines[-1].endswith(_full_call(calls - 1)[-1])  # the newest is shown
+    left_out = kept - (len(lines) - 2)
+    assert lines[1] == (
+        f"- ({left_out} older entries not shown: session memory gets at most "
+        f"{SESSION_CONTEXT_TOKEN_BUDGET:,} tokens of a prompt)"
+    )
+    assert request.startswith("[memory_request] 61,000 tokens have been observed since the last reflection")
+
+
+def test_the_entry_bound_of_the_tier(store: SessionStore) -> None:
+    for number in range(5):
+        persist_observation(store, SESSION, [f"short {number} {i}" for i in range(MAX_ENTRIES)], 10)
+    tier = store.memory(SESSION)["observation"]["entries"]
+    assert len(tier) == MAX_OBSERVATION_TIER_ENTRIES
+    assert tier[0]["text"] == "short 1 0" and tier[-1]["text"] == "short 4 49"
+    timeline = store.audit(SESSION)
+    assert audit_line(timeline[-1]).endswith(
+        "observation: 50 entries added (200 in the tier), 50 oldest dropped, 50 tokens"
+    )
+    assert audit_line(timeline[0]).endswith("observation: 50 entries, 10 tokens")
+
+
+def test_every_tier_at_its_largest_fits_the_prompt_budget(store: SessionStore) -> None:
+    for number in range(MAX_FACTS):
+        memory_command(store, SESSION, "add", fact=f"fact {number:02d} ".ljust(MAX_FACT_CHARS, "f"))
+    persist_reflection(store, SESSION, [f"reflection {i:02d} ".ljust(MAX_ENTRY_CHARS, "r") for i in range(MAX_ENTRIES)])
+    for number in range(3):
+        persist_observation(store, SESSION, _full_call(number), 1_000)
+    text = render_tiers(store.memory(SESSION))
+    assert estimate_tokens(text) <= SESSION_CONTEXT_TOKEN_BUDGET
+    working, reflection, observation = text.split("\n\n")
+    assert working.count("\n") == MAX_FACTS  # working memory whole
+    assert reflection.splitlines()[1].startswith("- reflection 00 ")  # the first reflection entries
+    assert reflection.splitlines()[-1].endswith(
+        f"further entries not shown: session memory gets at most {SESSION_CONTEXT_TOKEN_BUDGET:,} tokens of a prompt)"
+    )
+    assert observation.splitlines()[-1].endswith(_full_call(2)[-1])  # the newest observations
+    # Small tiers are shown whole, as before.
+    assert (
+        render_tiers({"working": {"facts": ["a"]}, "reflection": None, "observation": None}) == "[working_memory]\n- a"
+    )
+
+
+def test_an_audit_record_over_its_bound_is_refused_and_nothing_is_written(store: SessionStore) -> None:
+    memory_command(store, SESSION, "add", fact="before")
+    record = {"facts": ["x" * MAX_AUDIT_RECORD_CHARS], "version": 2}
+    with pytest.raises(InputError) as caught, store.transaction() as conn:
+        store.write_record(conn, SESSION, "working", record)
+    size = len(json.dumps({**record, "at": "2026-11-30T08:00:00Z"}))
+    assert str(caught.value) == (
+        f"working record of {size:,} characters; an audit record holds at most "
+        f"{MAX_AUDIT_RECORD_CHARS:,}: write less at once"
+    )
+    assert len(store.audit(SESSION)) == 1
+    assert store.memory(SESSION)["working"]["facts"] == ["before"]
+
+
+def test_the_store_module_is_still_cheap_to_import() -> None:
+    """The hooks import the store on every prompt: sqlite3 and subprocess stay out of it."""
+    code = (
+        "import sys; import foundry_tui.core.sessions.store; "
+        "print(sorted(m for m in ('sqlite3', 'subprocess') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n"

@@ -34,7 +34,7 @@ import os
 import stat
 import time
 
-from foundry_tui.core.errors import FoundryError, NotFoundError
+from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.paths import LINK_ADVICE
 
 TYPE_CHECKING = False  # the hooks import this module: keep typing out of their start-up
@@ -60,6 +60,9 @@ FILE_STAMP_KEY = "store:file"  # in kv: "device:inode" of the file this code cre
 GIT_CHECK_TIMEOUT_SECONDS = 5.0
 MAX_SHOWN_OBJECTS = 3  # a foreign schema's objects named in its one-line refusal
 MAX_SHOWN_NAME_CHARS = 40
+# The most one audit record may hold (its JSON): every record written is bounded by its
+# tool's limits (50 entries of 1,000 characters, 40 facts of 300), JSON escaping included.
+MAX_AUDIT_RECORD_CHARS = 120_000
 TIERS = ("working", "observation", "reflection")
 # The objects are compared with a live database's, text included: any change to this text
 # needs SCHEMA_VERSION raised and a migration, or every existing store is refused.
@@ -509,15 +512,28 @@ class SessionStore:
         return {tier: memory.get(tier) for tier in TIERS}
 
     def write_record(
-        self, conn: sqlite3.Connection, session_id: str, tier: str, record: dict[str, Any]
+        self,
+        conn: sqlite3.Connection,
+        session_id: str,
+        tier: str,
+        record: dict[str, Any],
+        change: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Append `record` to the audit and make it the latest of its tier, in the caller's
-        transaction. Returns the record with its audit sequence number and time."""
+        """Make `record` the latest of its tier and append it to the audit, in the caller's
+        transaction; `change`, when given, is what the audit receives instead (what this
+        write changed: the observation tier's new entries, not a copy of the whole tier).
+        Returns the record with its audit sequence number and time. An audit record over
+        MAX_AUDIT_RECORD_CHARS is refused (nothing written)."""
         now = self.clock()
         record = {**record, "at": iso(now)}
+        audited = json.dumps(record if change is None else {**change, "at": record["at"]}, ensure_ascii=False)
+        if len(audited) > MAX_AUDIT_RECORD_CHARS:
+            raise InputError(
+                f"{tier} record of {len(audited):,} characters; an audit record holds at most "
+                f"{MAX_AUDIT_RECORD_CHARS:,}: write less at once"
+            )
         cursor = conn.execute(
-            "INSERT INTO audit (session_id, kind, record, at) VALUES (?, ?, ?, ?)",
-            (session_id, tier, json.dumps(record, ensure_ascii=False), now),
+            "INSERT INTO audit (session_id, kind, record, at) VALUES (?, ?, ?, ?)", (session_id, tier, audited, now)
         )
         record["seq"] = cursor.lastrowid
         if tier in TIERS:

@@ -246,15 +246,20 @@ class SessionStore:
     def check_place(self) -> str | None:
         """Refuse a store reached through a link (out of the root: the confinement rule of
         Layout.check_inside; inside it: no link either) or that is not a regular file.
-        Returns the stamp of the database file, None when there is none yet."""
-        self.layout.check_inside(self.path)
-        for path in (self.layout.scratch_dir, self.path, *self.side_files()):
+        Returns the stamp of the database file, None when there is none yet. On every
+        prompt: plain lstat calls on strings (about 0.05 ms), Layout's walk only past a link."""
+        scratch = str(self.layout.scratch_dir)
+        database = os.path.join(scratch, STORE_FILE)
+        if os.path.islink(str(self.layout.foundry)) or os.path.islink(scratch):
+            self.layout.check_inside(self.path)  # a link out of the root: its own message
+        stamp = None
+        for path in (scratch, database, *(database + suffix for suffix in SIDE_FILE_SUFFIXES)):
             try:
                 info = os.lstat(path)
             except FileNotFoundError:
                 continue
             except OSError as exc:
-                raise SessionStoreError(f"cannot open {self.layout.relative(path)}: {exc.strerror or exc}") from None
+                raise SessionStoreError(f"cannot open {self._shown_path(path)}: {exc.strerror or exc}") from None
             if stat.S_ISLNK(info.st_mode):
                 try:
                     target = os.readlink(path)
@@ -262,16 +267,23 @@ class SessionStore:
                     target = "?"
                 shown = target if target.isprintable() else repr(target)
                 raise SessionStoreError(
-                    f"refused: {self.layout.relative(path)} is a symbolic link to {shown}: the session store is "
+                    f"refused: {self._shown_path(path)} is a symbolic link to {shown}: the session store is "
                     f"never reached through a link; session memory is off until you {LINK_ADVICE}"
                 )
-            wanted = stat.S_ISDIR if path == self.layout.scratch_dir else stat.S_ISREG
-            if not wanted(info.st_mode):
-                kind = "folder" if wanted is stat.S_ISDIR else "regular file"
+            folder = path == scratch
+            if not (stat.S_ISDIR if folder else stat.S_ISREG)(info.st_mode):
                 raise SessionStoreError(
-                    f"refused: {self.layout.relative(path)} is not a {kind}: move it aside to use session memory"
+                    f"refused: {self._shown_path(path)} is not a {'folder' if folder else 'regular file'}: "
+                    "move it aside to use session memory"
                 )
-        return file_stamp(self.path) if os.path.lexists(self.path) else None
+            if path == database:
+                stamp = f"{info.st_dev}:{info.st_ino}"
+        return stamp
+
+    def _shown_path(self, path: str) -> str:
+        """`path` (the scratch folder or one of the store's files) relative to the root."""
+        scratch = self.layout.scratch_dir
+        return self.layout.relative(scratch if path == str(scratch) else scratch / os.path.basename(path))
 
     def _prepare(self, conn: sqlite3.Connection, opened: str | None) -> str | None:
         """Ready `conn` (creating the schema in an empty file); the reason when the file is a

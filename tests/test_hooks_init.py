@@ -149,7 +149,7 @@ def test_init_sets_up_and_is_idempotent(tmp_path: Path) -> None:
     assert json.loads((tmp_path / ".foundry/config.json").read_text())["indexTokenBudget"] == 2500
     assert (tmp_path / ".gitignore").read_text() == (
         "node_modules/\n# Foundry: per-session scratch, local metrics, temp files of interrupted writes\n"
-        ".foundry/scratch/\n.foundry/metrics/\n.foundry/**/.*.tmp\n"
+        ".foundry/scratch\n.foundry/metrics/\n.foundry/**/.*.tmp\n"
     )
     settings = json.loads((tmp_path / ".claude/settings.json").read_text())["hooks"]
     foundry = installed_program().shell()  # by its absolute path (tests/test_hardening_init.py)

@@ -209,7 +209,7 @@ def test_init_sets_the_triggers_and_ignores_the_store(tmp_path: Path) -> None:
     assert run.code == 0, run.err
     config = json.loads((tmp_path / ".foundry/config.json").read_text())
     assert config["sessionMemory"] == {"observationTriggerTokens": 30_000, "reflectionTriggerTokens": 40_000}
-    assert ".foundry/scratch/" in (tmp_path / ".gitignore").read_text().splitlines()
+    assert ".foundry/scratch" in (tmp_path / ".gitignore").read_text().splitlines()
 
 
 @pytest.mark.parametrize("value", [0, -5, "30000", 1.5, True])

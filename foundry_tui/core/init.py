@@ -38,8 +38,10 @@ from foundry_tui.core.program import (
     split_command,
 )
 
-# The last: the temp files a writer killed mid-write leaves beside its target (`.INDEX.md.<pid>.<n>.tmp`).
-IGNORE_LINES = (".foundry/scratch/", ".foundry/metrics/", ".foundry/**/.*.tmp")
+# Scratch without a trailing slash: ignored whether a folder, a file or a link (`scratch/`
+# matches a folder only). The last: the temp files a writer killed mid-write leaves beside
+# its target (`.INDEX.md.<pid>.<n>.tmp`).
+IGNORE_LINES = (".foundry/scratch", ".foundry/metrics/", ".foundry/**/.*.tmp")
 
 
 def mcp_entry(program: Program) -> dict[str, Any]:

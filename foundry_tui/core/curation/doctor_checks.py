@@ -1,7 +1,8 @@
-"""The doctor's checks that need the curation room (and the trust room's, core/trust/doctor_checks.py):
-core.memory may not import core.curation or core.trust (the import layers), so
-`core/memory/doctor.py` lists its own checks in `CHECKS` and its callers (the CLI, the
-memory screen) pass `ALL_CHECKS`, which adds these in report order."""
+"""The doctor's checks that need another room: core.memory may not import core.curation,
+core.trust or core.sessions (the import layers), so `core/memory/doctor.py` lists its own
+checks in `CHECKS` and its callers (the CLI, the memory screen) pass `ALL_CHECKS`, which adds
+these in report order: contradictions, who is trusted (core/trust/doctor_checks.py, after the
+config check) and the session store (core/sessions/health.py, after the links check)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from foundry_tui.core.memory.doctor import (
     DoctorContext,
     check_config,
     check_duplicate_titles,
+    check_links,
 )
+from foundry_tui.core.sessions.health import check_session_store
 from foundry_tui.core.trust.doctor_checks import check_trust
 
 
@@ -46,4 +49,10 @@ def _with_trust(checks: tuple[DoctorCheck, ...]) -> tuple[DoctorCheck, ...]:
     return (*checks[:at], check_trust, *checks[at:])
 
 
-ALL_CHECKS: tuple[DoctorCheck, ...] = _with_trust(_with_contradictions(CHECKS))
+def _with_session_store(checks: tuple[DoctorCheck, ...]) -> tuple[DoctorCheck, ...]:
+    """`checks` with check_session_store after check_links (a link is its first question)."""
+    at = checks.index(check_links) + 1 if check_links in checks else len(checks)
+    return (*checks[:at], check_session_store, *checks[at:])
+
+
+ALL_CHECKS: tuple[DoctorCheck, ...] = _with_session_store(_with_trust(_with_contradictions(CHECKS)))

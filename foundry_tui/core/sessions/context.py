@@ -7,11 +7,21 @@ order: `[working_memory]` and one line per fact, then `[reflection]`, then
 `[observation]` only when it is newer than the reflection. Empty tiers print nothing.
 When a trigger fires, a `[memory_request]` block asks the agent to condense and call
 `memory_observe` or `memory_reflect`.
+
+What the tiers add to a prompt is bounded by SESSION_CONTEXT_TOKEN_BUDGET: working memory
+first (40 facts of 300 characters fit well inside it), then the reflection and the
+observation share what is left (either takes what the other leaves). A tier cut short
+keeps its first reflection entries and its newest observations, and says how many it
+left out in one last line.
 """
 
 from __future__ import annotations
 
 from foundry_tui.core.sessions.ledger import OBSERVATION
+from foundry_tui.core.tokens import tokens_for_chars
+
+SESSION_CONTEXT_TOKEN_BUDGET = 8_000
+BLOCK_SEPARATOR = "\n\n"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,14 +31,14 @@ if TYPE_CHECKING:
     from foundry_tui.core.sessions.ledger import Ledger
 
 
-def _lines(entries: list[Any], timed: bool) -> str:
+def _lines(entries: list[Any], timed: bool) -> list[str]:
     lines = []
     for entry in entries:
         text = entry.get("text", "") if isinstance(entry, dict) else str(entry)
         at = entry.get("at", "") if isinstance(entry, dict) else ""
         stamp = f"{at[:10]} {at[11:16]} " if timed and len(at) >= 16 else ""
         lines.append(f"- {stamp}{text}")
-    return "\n".join(lines)
+    return lines
 
 
 def observation_is_current(memory: dict[str, Any]) -> bool:
@@ -39,18 +49,70 @@ def observation_is_current(memory: dict[str, Any]) -> bool:
     return not reflection or int(observation.get("seq", 0)) > int(reflection.get("seq", 0))
 
 
-def render_tiers(memory: dict[str, Any]) -> str:
-    """The tiers as the model reads them; "" when every tier is empty."""
-    blocks = []
+def _cost(block: str) -> int:
+    """Tokens of a block and the separator after it: summed over the blocks, never less
+    than the estimate of the text they make (a sum of ceilings)."""
+    return tokens_for_chars(len(block) + len(BLOCK_SEPARATOR)) if block else 0
+
+
+def _fit(header: str, lines: list[str], allowance: int, keep_newest: bool, budget: int) -> str:
+    """`header` and as many of `lines` as fit in `allowance` tokens (the first, or with
+    `keep_newest` the last, in their order), then a line saying how many were left out."""
+    block = "\n".join([header, *lines])
+    if _cost(block) <= allowance:
+        return block
+
+    def note(left_out: int) -> str:
+        which = "older" if keep_newest else "further"
+        return f"- ({left_out} {which} entries not shown: session memory gets at most {budget:,} tokens of a prompt)"
+
+    used = len(header) + 1 + len(note(len(lines)))  # the note at its widest
+    kept: list[str] = []
+    for line in reversed(lines) if keep_newest else lines:
+        if tokens_for_chars(used + 1 + len(line) + len(BLOCK_SEPARATOR)) > allowance:
+            break
+        kept.append(line)
+        used += 1 + len(line)
+    if tokens_for_chars(used + len(BLOCK_SEPARATOR)) > allowance:
+        return ""
+    left_out = note(len(lines) - len(kept))
+    if keep_newest:  # the note stands where the older entries would
+        return "\n".join([header, left_out, *reversed(kept)])
+    return "\n".join([header, *kept, left_out])
+
+
+def _shares(left: int, reflection: int, observation: int) -> tuple[int, int]:
+    """Token allowances of the reflection and the observation out of `left`: each what it
+    needs when both fit, else half, and either takes what the other leaves of its half."""
+    if reflection + observation <= left:
+        return reflection, observation
+    half = left // 2
+    if reflection <= half:
+        return reflection, left - reflection
+    if observation <= half:
+        return left - observation, observation
+    return half, left - half
+
+
+def render_tiers(memory: dict[str, Any], budget: int = SESSION_CONTEXT_TOKEN_BUDGET) -> str:
+    """The tiers as the model reads them, within `budget` tokens; "" when every tier is empty."""
     working = memory.get("working") or {}
-    if working.get("facts"):
-        blocks.append("[working_memory]\n" + "\n".join(f"- {fact}" for fact in working["facts"]))
+    facts = [f"- {fact}" for fact in working.get("facts") or []]
+    working_block = _fit("[working_memory]", facts, budget, False, budget) if facts else ""
     reflection = memory.get("reflection") or {}
-    if reflection.get("entries"):
-        blocks.append("[reflection]\n" + _lines(reflection["entries"], timed=False))
-    if observation_is_current(memory):
-        blocks.append("[observation]\n" + _lines(memory["observation"]["entries"], timed=True))
-    return "\n\n".join(blocks)
+    reflection_lines = _lines(reflection["entries"], timed=False) if reflection.get("entries") else []
+    observation_lines = _lines(memory["observation"]["entries"], timed=True) if observation_is_current(memory) else []
+    reflection_full = "\n".join(["[reflection]", *reflection_lines]) if reflection_lines else ""
+    observation_full = "\n".join(["[observation]", *observation_lines]) if observation_lines else ""
+    reflection_share, observation_share = _shares(
+        budget - _cost(working_block), _cost(reflection_full), _cost(observation_full)
+    )
+    blocks = [
+        working_block,
+        _fit("[reflection]", reflection_lines, reflection_share, False, budget) if reflection_lines else "",
+        _fit("[observation]", observation_lines, observation_share, True, budget) if observation_lines else "",
+    ]
+    return BLOCK_SEPARATOR.join(block for block in blocks if block)
 
 
 def render_request(kind: str, ledger: Ledger, observation_trigger: int, reflection_trigger: int) -> str:

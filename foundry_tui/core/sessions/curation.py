@@ -99,7 +99,16 @@ def audit_line(entry: dict[str, Any]) -> str:
     if kind == "working":
         what = f"working v{record.get('version')}: {_count(len(record.get('facts') or []), 'fact')}"
     elif kind == "observation":
-        what = f"observation: {_count(len(record.get('entries') or []), 'entry')}, {int(record.get('token_count') or 0):,} tokens"
+        # Since issue 28 an observation's audit record holds the entries it added (and how
+        # many the tier then held); before, a copy of the whole tier.
+        added = len(record.get("entries") or [])
+        in_tier = int(record.get("in_tier") or added)
+        what = f"observation: {_count(added, 'entry')}"
+        if in_tier != added:
+            what += f" added ({in_tier} in the tier)"
+        if record.get("dropped"):
+            what += f", {int(record['dropped'])} oldest dropped"
+        what += f", {int(record.get('token_count') or 0):,} tokens"
     elif kind == "reflection":
         what = f"reflection: {_count(len(record.get('entries') or []), 'entry')}"
     elif kind == PROMOTED:

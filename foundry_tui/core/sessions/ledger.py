@@ -28,6 +28,11 @@ DEFAULT_REFLECTION_TRIGGER = 40_000
 GENERATION_LAPSE_SECONDS = 20 * 60
 MAX_ENTRIES = 50
 MAX_ENTRY_CHARS = 1_000
+# The observation tier accumulates until a reflection condenses it; past either bound its
+# oldest entries leave it (each stays in the audit, which records every call's new entries).
+# One call's largest (50 entries of 1,000 characters) always fits.
+MAX_OBSERVATION_TIER_ENTRIES = 200
+MAX_OBSERVATION_TIER_CHARS = 100_000
 MAX_TOKEN_COUNT = 10_000_000
 
 
@@ -162,11 +167,23 @@ def _stamped(entries: list[str], at: str) -> list[dict[str, str]]:
     return [{"text": entry, "at": at} for entry in entries]
 
 
+def _within_tier_bounds(entries: list[dict[str, str]]) -> int:
+    """How many of the oldest `entries` must leave the observation tier for the rest to
+    fit MAX_OBSERVATION_TIER_ENTRIES and MAX_OBSERVATION_TIER_CHARS."""
+    dropped = max(0, len(entries) - MAX_OBSERVATION_TIER_ENTRIES)
+    chars = sum(len(entry["text"]) for entry in entries[dropped:])
+    while chars > MAX_OBSERVATION_TIER_CHARS:
+        chars -= len(entries[dropped]["text"])
+        dropped += 1
+    return dropped
+
+
 def persist_observation(store: SessionStore, session_id: str, entries: object, token_count: int | None = None) -> str:
     """`memory_observe`: add the entries to the observation tier (a fresh list when the
     latest observation is older than the latest reflection, which already condensed it),
     reset the rolling counter, add `token_count` (default: the rolling count being
-    condensed) to the observation counter, and end the generation."""
+    condensed) to the observation counter, and end the generation. Past the tier's bounds
+    its oldest entries leave it; the audit records only this call's entries."""
     from foundry_tui.core.sessions.store import iso
 
     cleaned = check_entries(entries, "memory_observe")
@@ -178,22 +195,30 @@ def persist_observation(store: SessionStore, session_id: str, entries: object, t
         counted = ledger.rolling if token_count is None else token_count
         latest, reflection = memory["observation"], memory["reflection"]
         carried = latest if latest and not (reflection and reflection["seq"] > latest["seq"]) else None
-        previous = list(carried["entries"]) if carried else []
-        record: dict[str, Any] = {
-            "entries": previous + _stamped(cleaned, iso(store.clock())),
-            "token_count": (int(carried["token_count"]) if carried else 0) + counted,
-        }
-        store.write_record(conn, session_id, OBSERVATION, record)
+        previous = [e for e in (carried["entries"] if carried else []) if isinstance(e, dict) and "text" in e]
+        added = _stamped(cleaned, iso(store.clock()))
+        combined = previous + added
+        dropped = _within_tier_bounds(combined)
+        total = (int(carried["token_count"]) if carried else 0) + counted
+        record: dict[str, Any] = {"entries": combined[dropped:], "token_count": total}
+        change = {"entries": added, "token_count": total, "in_tier": len(record["entries"]), "dropped": dropped}
+        store.write_record(conn, session_id, OBSERVATION, record, change)
         conn.execute(
             "UPDATE ledger SET rolling = 0, observation = observation + ? WHERE session_id = ?",
             (counted, session_id),
         )
         end_generation(conn, session_id)
         observed = ledger.observation + counted
+    left = (
+        f"; the {dropped:,} oldest left the tier (it holds at most {MAX_OBSERVATION_TIER_ENTRIES} entries and "
+        f"{MAX_OBSERVATION_TIER_CHARS:,} characters; the audit keeps them): call memory_reflect to condense it"
+        if dropped
+        else ""
+    )
     return (
         f"observation saved: {len(cleaned)} new entr{'y' if len(cleaned) == 1 else 'ies'} "
         f"({len(record['entries'])} in the tier), {counted:,} tokens condensed; "
-        f"rolling counter reset, {observed:,} tokens observed since the last reflection"
+        f"rolling counter reset, {observed:,} tokens observed since the last reflection{left}"
     )
 
 

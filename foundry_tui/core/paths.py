@@ -93,6 +93,11 @@ def _is_loop(path: Path) -> bool:
     return False
 
 
+def fact_file_name(fact_id: str) -> str:
+    """A fact's file name: its id and `.md` (the one place the name is built)."""
+    return f"{fact_id}.md"
+
+
 class Layout:
     """The on-disk layout of one project (ADR 0002).
 
@@ -129,6 +134,10 @@ class Layout:
     @property
     def facts_dir(self) -> Path:
         return self.memory_dir / "facts"
+
+    def fact_path(self, fact_id: str) -> Path:
+        """The file of fact `fact_id` (its id is its file name): `.foundry/memory/facts/<id>.md`."""
+        return self.facts_dir / fact_file_name(fact_id)
 
     @property
     def index_path(self) -> Path:

@@ -153,7 +153,7 @@ class Undo:
         )
         if newer:
             return f"{newer[0].id} was written and supersedes {self.fact_id}"
-        merged_file = layout.facts_dir / f"{self.fact_id}.md"
+        merged_file = layout.fact_path(self.fact_id)
         if merged_file in self.after and _read_or_none(merged_file) != self.after[merged_file]:
             return f"{self.fact_id}.md was {'removed' if not merged_file.exists() else 'changed'}"
         now = _fact_file_stats(project)
@@ -217,7 +217,7 @@ def merge_facts(project: Project, plan: MergePlan, today: _dt.date) -> MergeResu
         index_before = layout.read_bytes(layout.index_path) if layout.index_path.exists() else None
         create_fact(project, new)
         report = rebuild_index(project, today)
-        merged_file = layout.facts_dir / f"{new.id}.md"
+        merged_file = layout.fact_path(new.id)
         # What the merge left, read under the same lock: undo refuses if any of it changed.
         after = {merged_file: _read_or_none(merged_file), layout.index_path: _read_or_none(layout.index_path)}
         undo = Undo({merged_file: None, layout.index_path: index_before}, new.id, after, _fact_file_stats(project))

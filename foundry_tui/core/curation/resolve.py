@@ -36,7 +36,7 @@ from foundry_tui.core.memory.git_history import Repo, run_git
 from foundry_tui.core.memory.index_file import build_index, index_state
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.write import rebuild_index
-from foundry_tui.core.paths import decode_text
+from foundry_tui.core.paths import decode_text, fact_file_name
 
 
 def _marker_kind(line: str) -> str:
@@ -254,16 +254,16 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
         for name in sorted(misnamed, key=lambda n: (len(n), n)):
             fact = misnamed[name]
             rel = layout.relative(facts_dir / name)
-            owner = clean.get(f"{fact.id}.md") or (conflicted.get(f"{fact.id}.md") or (None,))[0]
-            if owner is None and f"{fact.id}.md" in taken:  # a file that does not load, or a note's
+            owner = clean.get(fact_file_name(fact.id)) or (conflicted.get(fact_file_name(fact.id)) or (None,))[0]
+            if owner is None and fact_file_name(fact.id) in taken:  # a file that does not load, or a note's
                 report.problems.append(
                     f"{rel} claims {fact.id}, but {fact.id}.md is there and does not load as a fact; "
                     f"both left as they are: repair or move {fact.id}.md, then run `foundry memory resolve` again"
                 )
                 continue
             to_delete.append(name)
-            if owner is None and f"{fact.id}.md" not in to_write:
-                to_write[f"{fact.id}.md"] = fact
+            if owner is None and fact_file_name(fact.id) not in to_write:
+                to_write[fact_file_name(fact.id)] = fact
                 report.lines.append(f"{rel}: claims {fact.id}; moved to {fact.id}.md")
             else:
                 renumber(fact, f"{rel} claims {fact.id}, which {fact.id}.md holds")
@@ -280,12 +280,12 @@ def resolve_memory(project: Project, today: _dt.date) -> ResolveReport:
         for fact in theirs_facts:
             changed = _relink(fact, links)
             if changed:
-                name = f"{fact.id}.md"
+                name = fact_file_name(fact.id)
                 if fact not in to_create:
                     to_write[name] = fact
                 report.lines.append(f"{fact.id}: {changed}")
         for fact in to_create:
-            if not exclusive_create(facts_dir / f"{fact.id}.md", render_fact_text(fact), inside=layout):
+            if not exclusive_create(layout.fact_path(fact.id), render_fact_text(fact), inside=layout):
                 raise FoundryError(f"{fact.id}.md appeared while resolving: run `foundry memory resolve` again")
         for name, fact in to_write.items():
             path = facts_dir / name

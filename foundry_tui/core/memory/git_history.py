@@ -25,7 +25,7 @@ from foundry_tui.core.memory.facts import (
     escape_controls,
     parse_fact_text,
 )
-from foundry_tui.core.paths import MAX_FILE_BYTES, Layout
+from foundry_tui.core.paths import MAX_FILE_BYTES, Layout, fact_file_name
 
 ZERO_SHA = "0" * 40
 
@@ -406,7 +406,9 @@ def memory_diff(layout: Layout, rev1: str, rev2: str) -> MemoryDiff:
         new = _parse(contents.get(blobs2.get(name, ZERO_SHA)), name[:-3])
         diff.events += fact_events(old, new)
     # A superseded fact's own file did not change: read it for its title.
-    untitled = [blobs2[f"{e.fact_id}.md"] for e in diff.events if not e.title and f"{e.fact_id}.md" in blobs2]
+    untitled = [
+        blobs2[fact_file_name(e.fact_id)] for e in diff.events if not e.title and fact_file_name(e.fact_id) in blobs2
+    ]
     contents.update(repo.read_blobs(untitled))
     _fill_titles(diff.events, contents, blobs2)
     return diff
@@ -415,7 +417,7 @@ def memory_diff(layout: Layout, rev1: str, rev2: str) -> MemoryDiff:
 def _fill_titles(events: list[MemoryEvent], contents: dict[str, bytes], blobs: dict[str, str]) -> list[MemoryEvent]:
     for event in events:
         if not event.title:
-            fact = _parse(contents.get(blobs.get(f"{event.fact_id}.md", ZERO_SHA)), event.fact_id)
+            fact = _parse(contents.get(blobs.get(fact_file_name(event.fact_id), ZERO_SHA)), event.fact_id)
             event.title = fact.title if fact is not None else ""
     return events
 

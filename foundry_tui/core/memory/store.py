@@ -31,7 +31,7 @@ from foundry_tui.core.memory.facts import (
 )
 from foundry_tui.core.memory.snapshot import Snapshot
 from foundry_tui.core.memory.vocabulary import TYPE_RANK
-from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, read_regular
+from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, fact_file_name, read_regular
 
 
 class BrokenFile:
@@ -466,7 +466,7 @@ class FactStore:
     def record_written(self, fact: Fact) -> None:
         """Take a fact this process has just written into the store without re-reading it."""
         self._materialise()
-        name = f"{fact.id}.md"
+        name = fact_file_name(fact.id)
         try:
             key = _cache.stat_key(os.stat(self.layout.facts_dir / name))
         except FileNotFoundError:

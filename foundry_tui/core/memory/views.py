@@ -11,6 +11,7 @@ from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.status import MemoryStatus
 from foundry_tui.core.memory.store import BrokenFile, Changes
+from foundry_tui.core.paths import fact_file_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def render_fact_detail(project: Project, fact: Fact, today: _dt.date, adr: tuple
     `adr` is the fact's source when it names an ADR, with that ADR's file (None: not found);
     the caller looks it up, since the memory layer knows nothing of ADRs."""
     reason = project.store.inactive_reason(fact, today)
-    path = project.layout.facts_dir / f"{fact.id}.md"
+    path = project.layout.fact_path(fact.id)
     lines = [
         f"{fact.id} · {fact.type} · {'inactive: ' + reason if reason else 'active'}",
         f"file: {project.layout.relative(path)}",
@@ -93,7 +94,7 @@ def fact_listing(project: Project, today: _dt.date, *, include_inactive: bool) -
                 "tags": list(fact.tags),
                 "active": reason is None,
                 "inactive": reason,
-                "file": f"{fact.id}.md",
+                "file": fact_file_name(fact.id),
             }
         )
     if include_inactive:

@@ -177,7 +177,7 @@ def create_fact(project: Project, new: Fact) -> None:
     project.layout.facts_dir.mkdir(parents=True, exist_ok=True)
     while True:
         new.id = format_id(number)
-        if exclusive_create(project.layout.facts_dir / f"{new.id}.md", render_fact_text(new), inside=project.layout):
+        if exclusive_create(project.layout.fact_path(new.id), render_fact_text(new), inside=project.layout):
             break
         number += 1
     project.store.record_written(new)
@@ -200,7 +200,7 @@ def rewrite_facts(
         done: list[str] = []
         try:
             for fact in facts:
-                path = project.layout.facts_dir / f"{fact.id}.md"
+                path = project.layout.fact_path(fact.id)
                 original = project.layout.read_text(path)
                 current = parse_fact_text(original, fact.id)
                 before = {name: getattr(current, name) for name in _IN_PLACE_FIELDS}

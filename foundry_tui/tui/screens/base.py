@@ -73,7 +73,7 @@ class FoundryScreen(Screen[ScreenResultType]):
     def fact_file(self, fact_id: str) -> str:
         """A fact's file as shown to the user (from the project's layout, relative to its root)."""
         layout = self.project.layout
-        return layout.relative(layout.facts_dir / f"{fact_id}.md")
+        return layout.relative(layout.fact_path(fact_id))
 
     def facts_folder(self) -> str:
         layout = self.project.layout

@@ -123,7 +123,7 @@ class FactDetail(VerticalScroll):
         table.add_column(style="dim", no_wrap=True)
         table.add_column()
         rows = [
-            ("file", self.files.relative(self.files.facts_dir / f"{fact.id}.md")),
+            ("file", self.files.relative(self.files.fact_path(fact.id))),
             ("scope", fact.scope),
             ("tags", ", ".join(fact.tags) or "—"),
             ("confidence", fact.confidence),

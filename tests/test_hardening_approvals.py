@@ -310,6 +310,15 @@ def test_a_proposal_is_shown_as_what_it_applies_not_as_it_says(project: Project)
     shown = run_cli("--root", str(root), "proposals", "show", "prop-0001", "--today", TODAY.isoformat()).out
     assert "--- active fact-0001, fact-0002, fact-0003\n" in shown
     assert shown.count("+expires: 2026-11-29") == 3
+    listed = run_cli("--root", str(root), "proposals", "list", "--json", "--today", TODAY.isoformat()).out
+    (entry,) = json.loads(listed)["proposals"]
+    # the machine-readable listing keeps the file's own words apart, as claims
+    assert not {"author", "title", "wouldDo"} & set(entry)
+    assert entry["claimed"]["author"] == "user:alice" and entry["request"]["ids"] == [
+        "fact-0001",
+        "fact-0002",
+        "fact-0003",
+    ]
 
 
 def _git(root: Path, *args: str, name: str) -> None:

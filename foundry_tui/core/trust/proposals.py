@@ -119,11 +119,10 @@ class Proposal:
             "id": self.id,
             "status": self.status,
             "operation": self.operation,
-            "author": self.author,
             "proposedOn": self.proposed_on,
-            "wouldDo": self.would_do,
-            "title": self.title,
-            "applies": self.summary,
+            "applies": self.summary,  # rebuilt from the request: what approval applies
+            # what the file says of itself, never checked: a pull request can write any of it
+            "claimed": {"author": self.author, "title": self.title, "wouldDo": self.would_do},
             "fact": self.fields,
             "request": meta.get("request", {}),
         }

@@ -256,7 +256,7 @@ def cmd_memory_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
+    from foundry_tui.core.checkup import ALL_CHECKS
     from foundry_tui.core.memory.doctor import run_doctor
 
     report = run_doctor(project_of(args), today_of(args), ALL_CHECKS)
@@ -499,7 +499,7 @@ def _signals_end_the_program() -> Iterator[None]:
 
 
 def cmd_proposals_list(args: argparse.Namespace) -> int:
-    from foundry_tui.core.trust.proposals import list_proposals, render_proposals
+    from foundry_tui.core.gate.proposals import list_proposals, render_proposals
 
     project = project_of(args)
     proposals = list_proposals(project.layout)
@@ -511,7 +511,7 @@ def cmd_proposals_list(args: argparse.Namespace) -> int:
 
 
 def cmd_proposals_show(args: argparse.Namespace) -> int:
-    from foundry_tui.core.trust.proposals import load_proposal, render_proposal
+    from foundry_tui.core.gate.proposals import load_proposal, render_proposal
 
     project = project_of(args)
     emit(render_proposal(project, load_proposal(project.layout, args.id), today_of(args)))

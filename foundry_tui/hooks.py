@@ -202,7 +202,7 @@ DENY_RESERVED = (
 
 def _aims_at_reserved(tool: str, value: str, cwd: Path, root: Path) -> bool:
     """An edit (or a shell command) that would write a proposal or a preferences file by hand."""
-    from foundry_tui.core.trust.reserved import PREFERENCES_FOLDER, PROPOSALS_WAVE, is_reserved_path
+    from foundry_tui.core.reserved import PREFERENCES_FOLDER, PROPOSALS_WAVE, is_reserved_path
 
     if tool == "Bash":  # a command line: look for the folders' names
         text = value.replace("\\", "/").lower()
@@ -280,7 +280,7 @@ def _reserved_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path
 def _links_or_writes_reserved(command: str, cwd: Path, root: Path) -> bool:
     """Whether a file the command writes, or a link it makes points at, is in a reserved folder."""
     from foundry_tui.core import read_gate
-    from foundry_tui.core.trust.reserved import is_reserved_path
+    from foundry_tui.core.reserved import is_reserved_path
 
     layout = Layout(root)
     for write in read_gate.shell_writes(command, cwd):

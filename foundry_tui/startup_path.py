@@ -49,7 +49,7 @@ HOOKS = (
     "foundry_tui.core.trust",
     "foundry_tui.core.trust.principal",
     "foundry_tui.core.trust.preferences",
-    "foundry_tui.core.trust.reserved",
+    "foundry_tui.core.reserved",
     "foundry_tui.core.memory.vocabulary",  # constants only, no imports: ~0.3 ms (python -X importtime)
     # SessionStart bounds the runbooks' frontmatter (alias bombs): ~0.3 ms of import
     # (python -X importtime -c "import foundry_tui.core.yaml_bounds", self time).

@@ -10,17 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foundry_tui.core.curation.conflicts import (
-    ClaimShape,
-    disagreement,
-    find_conflicts,
-    find_conflicts_in,
-    resolve_change,
-)
+from foundry_tui.core.curation.conflicts import ClaimShape, disagreement, find_conflicts, find_conflicts_in
 from foundry_tui.core.errors import InputError
+from foundry_tui.core.gate.changes import resolve_change
+from foundry_tui.core.gate.guard import guarded_write
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.core.trust.principal import Caller, Principal
 
 from .helpers import TODAY, run_cli, write
@@ -235,7 +230,7 @@ def test_a_pair_differing_only_in_its_number_disagrees_exactly_when_the_numbers_
 
 
 def test_an_untrusted_curators_resolution_is_parked_then_approved_with_its_type(demo: Project) -> None:
-    from foundry_tui.core.trust.proposals import approve_proposal, list_proposals
+    from foundry_tui.core.gate.proposals import approve_proposal, list_proposals
 
     config = demo.layout.root / ".foundry" / "config.json"
     config.write_text(json.dumps({**json.loads(config.read_text()), "trust": {"trusted": ["user:alice"]}}))

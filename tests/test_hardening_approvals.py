@@ -15,14 +15,14 @@ import pytest
 from textual.widgets import Label, OptionList, Static
 
 from foundry_tui.core import atomic
+from foundry_tui.core.gate.changes import Change, RetireChange, WriteChange
+from foundry_tui.core.gate.guard import guarded_write
+from foundry_tui.core.gate.proposals import Proposal, approve_proposal, list_proposals, reviews
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.trust.changes import Change, RetireChange, WriteChange
-from foundry_tui.core.trust.policy import guarded_write
+from foundry_tui.core.reserved import proposals_dir
 from foundry_tui.core.trust.preferences import request_clear, save_preferences
 from foundry_tui.core.trust.principal import Caller, Principal
-from foundry_tui.core.trust.proposals import Proposal, approve_proposal, list_proposals, reviews
-from foundry_tui.core.trust.reserved import proposals_dir
 from foundry_tui.core.yaml_bounds import MAX_YAML_DEPTH
 from foundry_tui.demo import make_demo_copy, remove_demo_copy, use_demo_environment
 from foundry_tui.tui.app import FoundryApp

@@ -23,18 +23,19 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from foundry_tui.core.artefacts.blackboard import blackboard_read, blackboard_write, list_waves
-from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
+from foundry_tui.core.checkup import ALL_CHECKS
 from foundry_tui.core.errors import ConfigError, InputError
 from foundry_tui.core.events import read_events
+from foundry_tui.core.gate.guard import guarded_memory_write
 from foundry_tui.core.memory.doctor import run_doctor
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.read_gate import command_writes_protected, edits_protected, shell_writes
+from foundry_tui.core.reserved import is_reserved_wave, proposals_dir
 from foundry_tui.core.trust.committed import MAX_COMMITTED_CONFIG_BYTES
-from foundry_tui.core.trust.policy import guarded_memory_write, trust_settings
+from foundry_tui.core.trust.policy import trust_settings
 from foundry_tui.core.trust.principal import Caller, Principal
-from foundry_tui.core.trust.reserved import is_reserved_wave, proposals_dir
 from foundry_tui.hooks import DENY_PROTECTED, DENY_RESERVED
 
 from .helpers import TODAY, Run, run_cli

@@ -14,9 +14,9 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from foundry_tui.core.events import read_events
-from foundry_tui.core.init import init_project
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.program import installed_program
+from foundry_tui.core.setup.init import init_project
 from foundry_tui.core.tokens import estimate_tokens
 
 from .helpers import TODAY

@@ -22,17 +22,18 @@ from foundry_tui.cli import command_handlers, main
 from foundry_tui.core.artefacts.runbook_new import new_runbook
 from foundry_tui.core.curation.merge import Undo, merge_facts, merge_plan
 from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.gate.changes import WriteChange
+from foundry_tui.core.gate.guard import GateResult
+from foundry_tui.core.gate.proposals import list_proposals, park
 from foundry_tui.core.memory.project import Project, find_fact
 from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.ops.actor import Actor
 from foundry_tui.core.ops.registry import all_operations
 from foundry_tui.core.sessions.store import SessionStore
 from foundry_tui.core.sessions.working import memory_command
-from foundry_tui.core.trust.changes import WriteChange
-from foundry_tui.core.trust.policy import GateResult, NotTrusted, WriteDenied
+from foundry_tui.core.trust.policy import NotTrusted, WriteDenied
 from foundry_tui.core.trust.preferences import PreferencesDeclined
 from foundry_tui.core.trust.principal import Caller, parse_principal
-from foundry_tui.core.trust.proposals import list_proposals, park
 from foundry_tui.mcp.registry import all_tools, call_tool
 
 from .helpers import TODAY, write

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from foundry_tui.core.errors import FoundryError, InputError
+from foundry_tui.core.reserved import data_dir, preferences_dir
 from foundry_tui.core.trust.preferences import (
     PreferencesDeclined,
     confirm_clear,
@@ -20,7 +21,6 @@ from foundry_tui.core.trust.preferences import (
     save_preferences,
 )
 from foundry_tui.core.trust.principal import Caller, Principal
-from foundry_tui.core.trust.reserved import data_dir, preferences_dir
 
 from .helpers import run_cli
 

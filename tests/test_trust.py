@@ -16,15 +16,16 @@ from hypothesis import strategies as st
 from foundry_tui.core.artefacts.blackboard import blackboard_write, list_waves
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.events import read_events
+from foundry_tui.core.gate.changes import RetireChange
+from foundry_tui.core.gate.guard import guarded_memory_write, guarded_write
+from foundry_tui.core.gate.proposals import approve_proposal, list_proposals
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.names import sanitise
 from foundry_tui.core.paths import Layout
-from foundry_tui.core.trust.changes import RetireChange
-from foundry_tui.core.trust.policy import WriteDenied, guarded_memory_write, guarded_write, parse_trust
+from foundry_tui.core.reserved import is_reserved_path, is_reserved_wave, proposals_dir
+from foundry_tui.core.trust.policy import WriteDenied, parse_trust
 from foundry_tui.core.trust.principal import Caller, Principal, is_unattended, parse_principal, resolve_caller
-from foundry_tui.core.trust.proposals import approve_proposal, list_proposals
-from foundry_tui.core.trust.reserved import is_reserved_path, is_reserved_wave, proposals_dir
 
 from .helpers import TODAY, Run, run_cli, write
 
@@ -264,11 +265,11 @@ def test_an_untrusted_write_parks_a_fact_v1_proposal_and_changes_no_fact(project
     )
 )
 def test_what_a_proposal_says_it_would_do_is_what_memory_write_does(writes: list[tuple[str, str]]) -> None:
-    """write_outcome (core/trust/changes.py) predicts memory_write's outcome without writing."""
+    """write_outcome (core/gate/changes.py) predicts memory_write's outcome without writing."""
     import tempfile
 
+    from foundry_tui.core.gate.changes import write_outcome
     from foundry_tui.core.memory.write import memory_write
-    from foundry_tui.core.trust.changes import write_outcome
 
     with tempfile.TemporaryDirectory() as folder:
         project = Project(Path(folder))

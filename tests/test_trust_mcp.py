@@ -14,9 +14,9 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from foundry_tui.core.events import read_events
+from foundry_tui.core.gate.proposals import list_proposals
 from foundry_tui.core.paths import Layout
-from foundry_tui.core.trust.proposals import list_proposals
-from foundry_tui.core.trust.reserved import preferences_dir, proposals_dir
+from foundry_tui.core.reserved import preferences_dir, proposals_dir
 
 from .helpers import run_cli
 

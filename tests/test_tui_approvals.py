@@ -12,11 +12,11 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, OptionList, Static, TextArea
 
+from foundry_tui.core.gate.guard import guarded_memory_write
+from foundry_tui.core.gate.proposals import list_proposals
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.trust.policy import guarded_memory_write
 from foundry_tui.core.trust.principal import Caller, Principal
-from foundry_tui.core.trust.proposals import list_proposals
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.screens.approvals import ApprovalsScreen
 from foundry_tui.tui.screens.confirm import ConfirmScreen

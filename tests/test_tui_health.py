@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Static, TabbedContent
 
 from foundry_tui.core.artefacts.health import NO_EVENTS
-from foundry_tui.core.init import init_project
+from foundry_tui.core.setup.init import init_project
 from foundry_tui.tui.screens.curator import CuratorScreen
 from foundry_tui.tui.screens.health import HealthScreen
 from foundry_tui.tui.widgets.row_list import RowList

@@ -71,3 +71,14 @@ def read_events(layout: Layout) -> list[dict[str, Any]]:
 def count_events(events: list[dict[str, Any]]) -> Counter[str]:
     """Counts by kind, in the order each kind first appears."""
     return Counter(e["kind"] for e in events)
+
+
+def missed_key(query: object) -> str | None:
+    """The key a memory_search event that found nothing is counted under (case and spacing
+    folded; the curator's missed searches and the health figures count by it), or None for
+    one not to learn from (not text, or a query that carried a secret)."""
+    from foundry_tui.core.secrets import REDACTED
+
+    if not isinstance(query, str) or query == REDACTED:
+        return None
+    return " ".join(query.lower().split())

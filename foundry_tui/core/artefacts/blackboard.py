@@ -41,7 +41,7 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
             )
     if isinstance(agent, str) and any(ord(c) < 32 or ord(c) == 127 for c in agent):
         raise InputError("the agent name contains a control character (a newline, a tab …): use a plain name")
-    from foundry_tui.core.trust.reserved import refuse_reserved_wave
+    from foundry_tui.core.reserved import refuse_reserved_wave
 
     refuse_reserved_wave(wave, layout)  # only the trust policy parks proposals there (by name or through a link)
     wave_name = sanitise(wave, "wave")
@@ -50,7 +50,7 @@ def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: A
         raise InputError("data must be a JSON object (the artifact)")
     refuse_secrets({"data": data})
     path = layout.blackboard_dir / wave_name / f"{agent_name}.json"
-    from foundry_tui.core.trust.reserved import refuse_reserved_path
+    from foundry_tui.core.reserved import refuse_reserved_path
 
     refuse_reserved_path(layout, path, layout.relative(path))  # the wave folder checked at once: no race to win
     _check_wave_owner(layout, wave, wave_name)
@@ -146,7 +146,7 @@ class Artifact:
 
 def list_waves(layout: Layout) -> list[str]:
     """The waves a general reader sees: the reserved proposals wave is not one of them."""
-    from foundry_tui.core.trust.reserved import is_reserved_wave
+    from foundry_tui.core.reserved import is_reserved_wave
 
     folder = layout.blackboard_dir
     if not folder.is_dir() or not layout.is_inside(folder):
@@ -159,7 +159,7 @@ def list_waves(layout: Layout) -> list[str]:
 
 
 def read_artifacts(layout: Layout, wave: str, agent: str | None = None) -> list[Artifact]:
-    from foundry_tui.core.trust.reserved import refuse_reserved_wave
+    from foundry_tui.core.reserved import refuse_reserved_wave
 
     refuse_reserved_wave(wave, layout)
     wave_name = sanitise(wave, "wave")
@@ -186,7 +186,7 @@ def read_artifact(layout: Layout, folder: Path, wave_name: str, name: str) -> Ar
     if name.startswith("."):
         return None
     path = folder / name
-    from foundry_tui.core.trust.reserved import is_reserved_path
+    from foundry_tui.core.reserved import is_reserved_path
 
     if is_reserved_path(layout, path):  # an artifact file linked to a proposal
         return Artifact(wave_name, name, path, "", None, RESERVED_LINK)

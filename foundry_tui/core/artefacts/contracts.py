@@ -252,7 +252,7 @@ def load_json_file(layout: Layout, raw_path: str) -> Any:
         path = layout.root / path
     if not inside(layout.root, path):
         raise InputError(f"path '{raw_path}' is outside the project root: name a file inside it")
-    from foundry_tui.core.trust.reserved import refuse_reserved_path
+    from foundry_tui.core.reserved import refuse_reserved_path
 
     refuse_reserved_path(layout, path, f"path '{raw_path}'")
     try:

@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
-from foundry_tui.core.curation.missed import missed_key
-from foundry_tui.core.events import MAX_LOG_BYTES
+from foundry_tui.core.events import MAX_LOG_BYTES, missed_key
 from foundry_tui.core.memory.cache import cache_file
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.timeline import Timeline, memory_timeline, memory_timeline_apart

@@ -88,7 +88,7 @@ def list_runbooks(layout: Layout) -> list[Runbook]:
         if path.name.startswith(".") or not layout.is_inside(path):  # never list (or read) a link out of the root
             continue
         if path.is_symlink():  # a link into a reserved folder must not leak its first lines
-            from foundry_tui.core.trust.reserved import is_reserved_path
+            from foundry_tui.core.reserved import is_reserved_path
 
             if is_reserved_path(layout, path):
                 continue
@@ -114,7 +114,7 @@ def get_runbook(layout: Layout, slug: str) -> str:
     """The runbook's full markdown. An unknown slug is an error listing the available ones."""
     check_slug(slug, "runbook slug")
     path = layout.runbooks_dir / f"{slug}.md"
-    from foundry_tui.core.trust.reserved import refuse_reserved_path
+    from foundry_tui.core.reserved import refuse_reserved_path
 
     refuse_reserved_path(layout, path, f"runbook '{slug}'")  # a runbook symlinked into a reserved folder
     try:

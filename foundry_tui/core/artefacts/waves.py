@@ -318,7 +318,7 @@ def _refuse_path(name: str, what: str) -> None:
 
 def find_wave(waves: list[Wave], wave: str) -> Wave:
     """The wave named `wave` exactly as listed (a path is refused), or a one-line NotFoundError."""
-    from foundry_tui.core.trust.reserved import refuse_reserved_wave
+    from foundry_tui.core.reserved import refuse_reserved_wave
 
     _refuse_path(wave, "wave")
     refuse_reserved_wave(wave)

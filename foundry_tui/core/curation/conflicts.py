@@ -13,7 +13,7 @@ place the other does not: Postmark / Amazon SES), or their polarity (one is nega
 read as two subjects (iOS 16 / Android 10), not a disagreement.
 
 Nothing is changed here; resolving (one stands, the other is superseded or retired) goes
-through the trust gate (core/trust/changes.py), see `resolve_change`.
+through the gate: the change is built by `resolve_change` (core/gate/changes.py).
 """
 
 from __future__ import annotations
@@ -223,29 +223,6 @@ def find_conflicts(project: Any, today: _dt.date) -> ConflictReport:
     """The contradicting pairs among the project's active facts."""
     project.sync()
     return ConflictReport(find_conflicts_in(project.active_facts(today)))
-
-
-RESOLUTIONS = ("supersede", "retire")
-
-
-def resolve_change(keep: Fact, other: Fact, how: str, today: _dt.date) -> Any:
-    """The change that resolves a contradiction in favour of `keep`, for the trust gate
-    (core/trust/policy.py: guarded_write), which writes it or parks it as a proposal:
-
-    - "supersede": memory_write's merge path writes one new fact stating `keep`'s claim (its
-      title, body and type) that supersedes `other` and lists both in `merged_from`, so both
-      old files stay, inactive, and the chain back to them stays readable;
-    - "retire": `other` expires yesterday; `keep` is untouched."""
-    from foundry_tui.core.errors import InputError
-    from foundry_tui.core.trust.changes import MergeChange, RetireChange
-
-    if keep.id == other.id:
-        raise InputError("pick one fact to keep and another to supersede or retire")
-    if how == "supersede":
-        return MergeChange([other.id, keep.id], title=keep.title, body=keep.body, type=keep.type)
-    if how == "retire":
-        return RetireChange([other.id], (today - _dt.timedelta(days=1)).isoformat())
-    raise InputError(f"resolve how? '{how}' is not one of {', '.join(RESOLUTIONS)}")
 
 
 def resolve_steps(keep: Fact, other: Fact, how: str, facts_dir: str) -> list[str]:

@@ -6,10 +6,9 @@ import datetime as _dt
 from collections import Counter
 
 from foundry_tui.core.curation.neardup import DupeFinder, terms
-from foundry_tui.core.events import read_events
+from foundry_tui.core.events import missed_key, read_events
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.secrets import REDACTED
 
 
 class MissedSearch:
@@ -23,14 +22,6 @@ class MissedSearch:
     def line(self) -> str:
         near = ", ".join(f"{f.id} ({score:.2f})" for f, score in self.near) or "no fact shares a word with it"
         return f'  "{self.query}" × {self.count}: nearest {near}'
-
-
-def missed_key(query: object) -> str | None:
-    """The key a missed query is counted under (case and spacing folded), or None for
-    one not to learn from (not text, or a query that carried a secret)."""
-    if not isinstance(query, str) or query == REDACTED:
-        return None
-    return " ".join(query.lower().split())
 
 
 def missed_searches(project: Project, today: _dt.date, near: int = 3) -> list[MissedSearch]:

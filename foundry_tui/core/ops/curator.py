@@ -15,14 +15,14 @@ if TYPE_CHECKING:
 
 @operation("proposal.approve", "curator", "apply a parked proposal as the approving curator")
 def approve(actor: Actor, proposal_id: str) -> str:
-    from foundry_tui.core.trust.proposals import approve_proposal
+    from foundry_tui.core.gate.proposals import approve_proposal
 
     return approve_proposal(actor.project, actor.caller, proposal_id, actor.today)
 
 
 @operation("proposal.reject", "curator", "mark a parked proposal rejected, with the reason")
 def reject(actor: Actor, proposal_id: str, reason: str) -> str:
-    from foundry_tui.core.trust.proposals import reject_proposal
+    from foundry_tui.core.gate.proposals import reject_proposal
 
     return reject_proposal(actor.project, actor.caller, proposal_id, reason, actor.today)
 

@@ -4,29 +4,32 @@ unattended, parked as a proposal unless trusted). Rebuilding the index is a cura
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from foundry_tui.core.ops.actor import Actor, require_curator
 from foundry_tui.core.ops.registry import operation
 
 if TYPE_CHECKING:
-    from foundry_tui.core.curation.merge import MergePlan
+    from foundry_tui.core.curation.merge import MergePlan, MergeResult
+    from foundry_tui.core.gate.changes import Change
+    from foundry_tui.core.gate.guard import GateResult
     from foundry_tui.core.memory.facts import Fact
     from foundry_tui.core.memory.index_file import IndexReport
     from foundry_tui.core.memory.request import WriteRequest
-    from foundry_tui.core.trust.changes import Change
-    from foundry_tui.core.trust.policy import GateResult
+    from foundry_tui.core.memory.write import RetireResult, WriteResult
+
+R = TypeVar("R")
 
 
-def _through_gate(actor: Actor, change: Change) -> GateResult:
-    from foundry_tui.core.trust.policy import guarded_write
+def _through_gate(actor: Actor, change: Change[R]) -> GateResult[R]:
+    from foundry_tui.core.gate.guard import guarded_write
 
     return guarded_write(actor.project, actor.caller, change, actor.today)
 
 
 @operation("fact.write", "gated", "memory_write: a new fact, or a new version superseding a same-titled one")
-def write_fact(actor: Actor, req: WriteRequest) -> GateResult:
-    from foundry_tui.core.trust.changes import WriteChange
+def write_fact(actor: Actor, req: WriteRequest) -> GateResult[WriteResult]:
+    from foundry_tui.core.gate.changes import WriteChange
 
     return _through_gate(actor, WriteChange(req))
 
@@ -39,31 +42,31 @@ def default_expiry(actor: Actor) -> str:
 
 
 @operation("fact.retire", "gated", "retire facts by setting expires (no file is deleted)")
-def retire_facts(actor: Actor, ids: list[str], expires: str | None = None) -> GateResult:
-    from foundry_tui.core.trust.changes import RetireChange
+def retire_facts(actor: Actor, ids: list[str], expires: str | None = None) -> GateResult[RetireResult]:
+    from foundry_tui.core.gate.changes import RetireChange
 
     return _through_gate(actor, RetireChange(ids, expires or default_expiry(actor)))
 
 
 @operation("fact.tag", "gated", "add a retrieval word to a fact's tags")
-def tag_fact(actor: Actor, fact_id: str, tag: str) -> GateResult:
-    from foundry_tui.core.trust.changes import TagChange
+def tag_fact(actor: Actor, fact_id: str, tag: str) -> GateResult[IndexReport]:
+    from foundry_tui.core.gate.changes import TagChange
 
     return _through_gate(actor, TagChange(fact_id, tag))
 
 
 @operation("fact.merge", "gated", "merge near-duplicates into one new fact superseding every source")
-def merge_facts(actor: Actor, plan: MergePlan) -> GateResult:
-    from foundry_tui.core.trust.changes import MergeChange
+def merge_facts(actor: Actor, plan: MergePlan) -> GateResult[MergeResult]:
+    from foundry_tui.core.gate.changes import MergeChange
 
     return _through_gate(actor, MergeChange.from_plan(plan))
 
 
 @operation("fact.keep_one", "gated", "settle a contradiction: keep one fact, supersede or retire the other")
-def keep_one(actor: Actor, keep: Fact, other: Fact, how: str) -> GateResult:
-    from foundry_tui.core.curation.conflicts import resolve_change
+def keep_one(actor: Actor, keep: Fact, other: Fact, how: str) -> GateResult[MergeResult | RetireResult]:
+    from foundry_tui.core.gate.changes import resolve_change
 
-    change: Change = resolve_change(keep, other, how, actor.today)
+    change: Change[MergeResult | RetireResult] = resolve_change(keep, other, how, actor.today)
     return _through_gate(actor, change)
 
 

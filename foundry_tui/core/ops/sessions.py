@@ -10,10 +10,11 @@ from foundry_tui.core.ops.actor import Actor, require_curator
 from foundry_tui.core.ops.registry import operation
 
 if TYPE_CHECKING:
+    from foundry_tui.core.gate.guard import GateResult
     from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.memory.write import WriteResult
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.store import SessionStore
-    from foundry_tui.core.trust.policy import GateResult
 
 
 @operation("session.tool", "open", "the session tools: working memory, observation and reflection of this session")
@@ -38,10 +39,12 @@ def edit_working_memory(
 
 
 @operation("session.promote", "gated", "write a session's working fact as a T1 fact")
-def promote(actor: Actor, store: SessionStore, session_id: str, request: WriteRequest, fact: str) -> GateResult:
+def promote(
+    actor: Actor, store: SessionStore, session_id: str, request: WriteRequest, fact: str
+) -> GateResult[WriteResult]:
+    from foundry_tui.core.gate.changes import WriteChange
+    from foundry_tui.core.gate.guard import guarded_write
     from foundry_tui.core.sessions.curation import note_promoted
-    from foundry_tui.core.trust.changes import WriteChange
-    from foundry_tui.core.trust.policy import guarded_write
 
     gate = guarded_write(actor.project, actor.caller, WriteChange(request, "promote"), actor.today)
     if gate.applied is not None and gate.applied.fact_id:
@@ -57,7 +60,7 @@ def promote_reference(
     title: str | None = None,
     type: str = "convention",
     tags: list[str] | None = None,
-) -> GateResult:
+) -> GateResult[WriteResult]:
     """`foundry session promote ID FACT`: find the working fact (by text or number), then promote it."""
     from foundry_tui.core.sessions.curation import promotion_for
 

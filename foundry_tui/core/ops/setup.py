@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     import datetime as _dt
     from pathlib import Path
 
-    from foundry_tui.core.init import InitReport
+    from foundry_tui.core.setup.init import InitReport
     from foundry_tui.core.trust.principal import Caller
 
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def init_project(
     root: Path, caller: Caller, profile: str | None, today: _dt.date, trusted: list[str] | None = None
 ) -> InitReport:
-    from foundry_tui.core.init import init_project as set_up
+    from foundry_tui.core.setup.init import init_project as set_up
 
     if trusted:
         _require_trust_change(root, caller, trusted)

@@ -1,5 +1,5 @@
 """The doctor's check of the session store (issue 28). core.memory may not import the
-sessions room, so core/curation/doctor_checks.py adds it to `ALL_CHECKS`.
+sessions room, so core/checkup.py adds it to `ALL_CHECKS`.
 
 It says what the store's own checks would refuse (a link, a file git tracks, a schema
 foundry did not create), without writing anything: the database is opened read-only,

@@ -1,6 +1,6 @@
 """The doctor's trust check: where the trusted list is read from, and a working copy whose
 trust section differs from the one committed at HEAD (it has no effect until committed).
-core.memory may not import core.trust, so the callers pass it in (core/curation/doctor_checks.py)."""
+core.memory may not import core.trust, so `ALL_CHECKS` (core/checkup.py) adds it."""
 
 from __future__ import annotations
 

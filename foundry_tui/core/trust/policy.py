@@ -1,9 +1,9 @@
-"""The write policy: the one gate every T1 write goes through, from the CLI, the MCP
-server and the TUI alike (ADR 0019).
+"""The write policy: who may change shared memory (ADR 0019). The gate that applies it to
+every T1 write, from the CLI, the MCP server and the TUI alike, is `core/gate/guard.py`:
 
-- unattended → denied: nothing is written, a `write_denied` event is recorded, and the
-  reply asks the agent to report the fact in its output instead;
-- trusted → written directly, exactly as before;
+- unattended → denied (`deny_unattended`): nothing is written, a `write_denied` event is
+  recorded, and the reply asks the agent to report the fact in its output instead;
+- trusted (`trust_settings(...).is_trusted`) → written directly, exactly as before;
 - anyone else → parked as a `fact.v1` proposal in `.foundry/blackboard/_proposals/`.
 
 Trusted principals are `trust.trusted` in `.foundry/config.json`; with no `trust` section
@@ -14,13 +14,10 @@ the working copy, which an agent can make unseen, has no effect until it is comm
 
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Any
 
 from foundry_tui.core.errors import ConfigError, FoundryError
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.trust.changes import Applied, Change, WriteChange
 from foundry_tui.core.trust.principal import Caller, Principal, parse_principal
 
 UNATTENDED_TEXT = (
@@ -98,32 +95,6 @@ def trust_settings(project: Project) -> TrustSettings:
     return parse_trust(project.config().raw, source=committed.source, in_git=committed.state == NOT_COMMITTED)
 
 
-class GateResult:
-    """What the gate did: `written` (with the core's result) or `parked` (with proposal ids)."""
-
-    __slots__ = ("applied", "proposal_ids", "status", "text")
-
-    def __init__(self, status: str, text: str, applied: Applied | None = None, proposal_ids: list[str] | None = None):
-        self.status = status
-        self.text = text
-        self.applied = applied
-        self.proposal_ids = proposal_ids or []
-
-    @property
-    def written(self) -> bool:
-        return self.status == "written"
-
-    @property
-    def result(self) -> Any:
-        return self.applied.result if self.applied is not None else None
-
-    def event_fields(self) -> dict[str, Any]:
-        """The fields an adapter records with the call's event."""
-        if self.applied is not None:
-            return {"action": self.applied.action, "id": self.applied.fact_id}
-        return {"action": "parked", "proposals": self.proposal_ids}
-
-
 def deny_unattended(project: Project, caller: Caller, operation: str) -> None:
     """Raise WriteDenied (and record `write_denied`) when nobody is watching this run."""
     if caller.unattended:
@@ -131,26 +102,6 @@ def deny_unattended(project: Project, caller: Caller, operation: str) -> None:
 
         record_event(project.layout, "write_denied", operation=operation, principal=str(caller.principal))
         raise WriteDenied(UNATTENDED_TEXT)
-
-
-def guarded_write(project: Project, caller: Caller, change: Change, today: _dt.date) -> GateResult:
-    """Apply `change` if `caller` may, park it as a proposal if not, refuse it when unattended.
-    Bad input is refused the same way in every case, before anything is parked."""
-    deny_unattended(project, caller, change.operation)
-    if trust_settings(project).is_trusted(caller.principal):
-        applied = change.apply(project, today)
-        return GateResult("written", applied.text, applied)
-    from foundry_tui.core.trust.proposals import park, parked_text
-
-    proposals = park(project, caller, change, today)
-    return GateResult("parked", parked_text(caller, proposals), proposal_ids=[p.id for p in proposals])
-
-
-def guarded_memory_write(
-    project: Project, caller: Caller, req: WriteRequest, today: _dt.date, operation: str = "write"
-) -> GateResult:
-    """memory_write through the gate; `operation="promote"` for a session-memory promotion."""
-    return guarded_write(project, caller, WriteChange(req, operation), today)
 
 
 def require_curator(project: Project, caller: Caller, action: str) -> None:

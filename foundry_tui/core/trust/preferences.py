@@ -15,8 +15,8 @@ import os
 from pathlib import Path
 
 from foundry_tui.core.errors import FoundryError, InputError
+from foundry_tui.core.reserved import preferences_dir
 from foundry_tui.core.trust.principal import Caller, Principal
-from foundry_tui.core.trust.reserved import preferences_dir
 
 MAX_CHARS = 20_000
 CLEAR_SUFFIX = ".clear-request"

@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from foundry_tui.core.gate.proposals import Review, marked_lines, reviews
 from foundry_tui.core.ops.curator import approve, reject
-from foundry_tui.core.trust.proposals import Review, marked_lines, reviews
 from foundry_tui.tui.commands import APPROVALS_COMMANDS
 from foundry_tui.tui.messages import MemoryChanged
 from foundry_tui.tui.screens.live import LiveScreen

@@ -20,9 +20,9 @@ from textual.widget import Widget
 from textual.widgets import SelectionList, Static, TabbedContent, TabPane
 
 from foundry_tui.core.artefacts.adr import adr_titles
+from foundry_tui.core.checkup import ALL_CHECKS
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
 from foundry_tui.core.curation.conflicts import Conflict, ConflictReport, find_conflicts_in
-from foundry_tui.core.curation.doctor_checks import ALL_CHECKS
 from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
 from foundry_tui.core.curation.missed import MissedSearch, missed_searches
 from foundry_tui.core.curation.neardup import DupeReport, find_dupes
@@ -288,9 +288,9 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write", name="Not merged", exit_on_error=False)
     def _merge(self, plan: MergePlan) -> Merged | MemoryChanged:
         gate = merge_facts(self.actor, plan)
-        if not gate.written:  # parked for a trusted curator: nothing written, nothing to undo
-            return deliver(self, MemoryChanged(gate.text))
         result = gate.result
+        if result is None:  # parked for a trusted curator: nothing written, nothing to undo
+            return deliver(self, MemoryChanged(gate.text))
         return deliver(
             self, self.Merged(f"{result.text().splitlines()[0]} — u undoes it", (result.undo, result.fact_id))
         )
@@ -333,9 +333,9 @@ class CuratorScreen(LiveScreen):
     @work(thread=True, group="write", name="Not resolved", exit_on_error=False)
     def _resolve(self, keep: Fact, other: Fact, how: str) -> MemoryChanged:
         gate = keep_one(self.actor, keep, other, how)
-        if not gate.written:  # parked for a trusted curator
+        if gate.applied is None:  # parked for a trusted curator
             return deliver(self, MemoryChanged(gate.text))
-        done = f"superseded by {gate.result.fact_id}" if how == "supersede" else "retired"
+        done = f"superseded by {gate.applied.fact_id}" if how == "supersede" else "retired"
         return deliver(self, MemoryChanged(f"Kept {keep.id}'s claim; {other.id} {done}"))
 
     def action_add_tag(self) -> None:
@@ -407,7 +407,7 @@ class CuratorScreen(LiveScreen):
     def _highlight_wanted_missed(self) -> None:
         if self.data is None or self.wanted_missed is None:
             return
-        from foundry_tui.core.curation.missed import missed_key  # the link keeps its code in one block
+        from foundry_tui.core.events import missed_key  # the link keeps its code in one block
 
         key = missed_key(self.wanted_missed)
         position = next((i for i, m in enumerate(self.data.missed) if missed_key(m.query) == key), None)

@@ -187,7 +187,7 @@ class MemoryScreen(FoundryScreen[None]):
     @work(thread=True, exclusive=True, group="proposals", name="proposals not counted", exit_on_error=False)
     def count_proposals(self) -> ProposalsCounted:
         """The header's count of proposals waiting for a curator (after the paint, like doctor)."""
-        from foundry_tui.core.trust.proposals import pending_count
+        from foundry_tui.core.gate.proposals import pending_count
 
         return deliver(self, self.ProposalsCounted(pending_count(self.project.layout)))
 
@@ -197,7 +197,7 @@ class MemoryScreen(FoundryScreen[None]):
     @work(thread=True, exclusive=True, group="doctor", name="doctor failed", exit_on_error=False)
     def check_doctor(self) -> DoctorChecked:
         """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
-        from foundry_tui.core.curation.doctor_checks import ALL_CHECKS  # the doctor's checks with curation's
+        from foundry_tui.core.checkup import ALL_CHECKS  # the doctor's checks with curation's
         from foundry_tui.core.memory.doctor import run_doctor
 
         with self.project.lock:

@@ -134,9 +134,9 @@ class StatusHeader(Widget):
 
     @work(thread=True, exclusive=True, group="status-header", name="Status not read", exit_on_error=False)
     def _count(self) -> None:
+        from foundry_tui.core.gate.proposals import pending_count
         from foundry_tui.core.memory.doctor import run_doctor
         from foundry_tui.core.memory.status import memory_status
-        from foundry_tui.core.trust.proposals import pending_count
 
         app: FoundryApp = self.app  # type: ignore[assignment]
         project, today = app.project, app.today

@@ -2,7 +2,8 @@
 policy alone. Every general tool that takes a wave or a path asks these guards first, so
 no tool becomes a side channel around the gate (spec 003's `isReservedBrainPath`).
 
-Imports only base modules, so the artefact tools can call it without a cycle.
+A base module (it imports only base modules): the artefact tools, the trust room and the
+gate's proposals all ask it, and no room imports another.
 """
 
 from __future__ import annotations

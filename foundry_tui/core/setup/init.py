@@ -10,6 +10,9 @@ The commands it writes start the installed program by its absolute path
 (core/program.py), so they start without PATH and never run the work tree's code.
 Foundry's own entry written earlier with a bare `foundry`, or with a program that is
 gone, is updated in place; one whose program is there is kept, as is everything else.
+
+Above the rooms (it writes memory's index and reads trust's principals); only the door
+calls it (core/ops/setup.py).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""Proposals: T1 changes parked by the write policy for a trusted curator to approve or reject.
+"""Proposals: T1 changes parked by the gate (core/gate/guard.py) for a trusted curator to approve or reject.
 
 Each is a `fact.v1` artifact at `.foundry/blackboard/_proposals/prop-NNNN.json` (a wave no
 general tool may touch): the fact fields as the change would leave the fact, and a
 `proposal` object with the operation, its arguments (`request`), the author (principal),
 the date, what it would do on that day, and its status. Approval applies it through the
 core write functions as the approving principal; rejection keeps it with the reason.
-Nothing here deletes a proposal.
+Nothing here deletes a proposal. A proposal file is checked against the `fact.v1` contract
+(core/artefacts/contracts.py) before it is trusted as one.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from typing import Any
 
 from foundry_tui.core.atomic import atomic_write, exclusive_create, folder_lock
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
+from foundry_tui.core.gate.changes import OPERATIONS, Change, Preview, RetireChange, change_from_proposal
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.paths import Layout
-from foundry_tui.core.trust.changes import OPERATIONS, Change, Preview, RetireChange, change_from_proposal
+from foundry_tui.core.reserved import proposals_dir
 from foundry_tui.core.trust.principal import Caller, parse_principal
-from foundry_tui.core.trust.reserved import proposals_dir
 from foundry_tui.core.yaml_bounds import YamlBoundsError, check_yaml_bounds
 
 SCHEMA = "fact.v1"
@@ -89,7 +90,7 @@ class Proposal:
             return {}
         return {k: v for k, v in self.data.items() if k not in ("schema", "producedBy", "summary", "proposal")}
 
-    def change(self) -> Change:
+    def change(self) -> Change[object]:
         request = self.meta.get("request", {})
         return change_from_proposal(self.operation, self.fields, request if isinstance(request, dict) else {})
 
@@ -230,7 +231,9 @@ def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
-def _artifact(proposal_id: str, caller: Caller, change: Change, preview: Preview, today: _dt.date) -> dict[str, Any]:
+def _artifact(
+    proposal_id: str, caller: Caller, change: Change[object], preview: Preview, today: _dt.date
+) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "producedBy": str(caller.principal),
@@ -249,10 +252,10 @@ def _artifact(proposal_id: str, caller: Caller, change: Change, preview: Preview
     }
 
 
-def park(project: Project, caller: Caller, change: Change, today: _dt.date) -> list[Proposal]:
+def park(project: Project, caller: Caller, change: Change[object], today: _dt.date) -> list[Proposal]:
     """Record `change` as proposals (a bulk retire: one per fact). Every part is checked
     before any file is written; no fact file changes."""
-    parts: list[Change] = list(change.split()) if isinstance(change, RetireChange) else [change]
+    parts: list[Change[object]] = list(change.split()) if isinstance(change, RetireChange) else [change]
     planned = [(part, part.previews(project, today)[0]) for part in parts]
     folder = _folder(project.layout)
     folder.mkdir(parents=True, exist_ok=True)
@@ -377,6 +380,11 @@ def render_proposals(project: Project, proposals: list[Proposal], today: _dt.dat
 # ---- who proposed it: the claim in the file, checked against git ----------------------------
 
 
+AuthorNotes = dict[str, tuple[str, str, list[tuple[str, str]], bool]]
+"""Per proposal file name: the adding commit's author name and e-mail, the authors of later
+commits changing it, and whether it has uncommitted changes (`author_notes`)."""
+
+
 def _matches(principal: str, name: str, email: str) -> bool:
     """Whether a git author is the principal `kind:login` claims: the login is the author's
     name, e-mail address or the address's local part (case aside)."""
@@ -384,7 +392,7 @@ def _matches(principal: str, name: str, email: str) -> bool:
     return login in {name.casefold(), email.casefold(), email.partition("@")[0].casefold()}
 
 
-def author_notes(layout: Layout) -> dict[str, tuple[str, str, list[tuple[str, str]], bool]]:
+def author_notes(layout: Layout) -> AuthorNotes:
     """Per proposal file name, from git: (the adding commit's author name, e-mail, the authors
     of later commits changing it, whether it has uncommitted changes). A file git does not
     hold (or no git at all) is absent: its author is only claimed."""
@@ -407,7 +415,7 @@ def author_notes(layout: Layout) -> dict[str, tuple[str, str, list[tuple[str, st
         return {}
     if log.returncode != 0:
         return {}
-    found: dict[str, tuple[str, str, list[tuple[str, str]], bool]] = {}
+    found: AuthorNotes = {}
     later: dict[str, list[tuple[str, str]]] = {}
     closed: set[str] = set()
     for record in log.stdout.decode("utf-8", "replace").split("\0")[1:]:  # newest commit first
@@ -434,7 +442,7 @@ def author_notes(layout: Layout) -> dict[str, tuple[str, str, list[tuple[str, st
     return found
 
 
-def author_line(proposal: Proposal, notes: dict[str, tuple[str, str, list[tuple[str, str]], bool]]) -> str:
+def author_line(proposal: Proposal, notes: AuthorNotes) -> str:
     """`by user:bob` when git confirms it; else `claimed by user:bob (why not confirmed)`."""
     claimed = proposal.author
     note = notes.get(proposal.path.name)
@@ -488,7 +496,7 @@ class Review:
         )
 
 
-def review(project: Project, proposal: Proposal, today: _dt.date, notes: dict[str, Any] | None = None) -> Review:
+def review(project: Project, proposal: Proposal, today: _dt.date, notes: AuthorNotes | None = None) -> Review:
     """`proposal` reviewed now (`notes`: author_notes, read once for many). A lock time-out
     is let through; a change that could not be applied now says why."""
     from foundry_tui.core.memory.facts import render_fact_text

@@ -1,20 +1,28 @@
-"""The T1 changes the write policy gates: write, promote, merge, retire and tag.
+"""The T1 changes the gate gates (core/gate/guard.py): write, promote, merge, retire and tag.
 
 Each change can say what it would do today (written into a proposal, touching nothing),
-apply itself through the core write functions, and travel in a proposal as JSON: the
-fact fields of a `fact.v1` artifact (what the fact will look like) plus the operation's
-own arguments (`request`).
+apply itself through the core write functions (memory's writes, curation's merge), and
+travel in a proposal as JSON: the fact fields of a `fact.v1` artifact (what the fact will
+look like) plus the operation's own arguments (`request`). A change's type parameter is
+what its core write function returns (`Change[MergeResult]` for a merge).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project, find_fact
 from foundry_tui.core.memory.request import WriteRequest
+
+if TYPE_CHECKING:
+    from foundry_tui.core.curation.merge import MergePlan, MergeResult
+    from foundry_tui.core.memory.index_file import IndexReport
+    from foundry_tui.core.memory.write import RetireResult, WriteResult
+
+R_co = TypeVar("R_co", covariant=True)
 
 OPERATIONS = ("write", "promote", "merge", "retire", "tag")
 FACT_FIELDS = ("type", "scope", "title", "tags", "confidence", "source", "expires", "body")
@@ -55,12 +63,12 @@ def _next_id(project: Project) -> str:
     return format_id(project.store.max_number() + 1)
 
 
-class Applied:
+class Applied(Generic[R_co]):
     """What applying a change did: the reply text, the fact it wrote (if any), the core result."""
 
     __slots__ = ("action", "fact_id", "result", "text")
 
-    def __init__(self, text: str, action: str, fact_id: str | None, result: Any) -> None:
+    def __init__(self, text: str, action: str, fact_id: str | None, result: R_co) -> None:
         self.text = text
         self.action = action
         self.fact_id = fact_id
@@ -135,7 +143,7 @@ def request_from_fields(fields: dict[str, Any]) -> WriteRequest:
     return req
 
 
-class Change:
+class Change(Generic[R_co]):
     """A T1 change. Subclasses say what it would do, do it, and (de)serialise it."""
 
     operation = ""
@@ -148,7 +156,7 @@ class Change:
         """Each fact the change produces or alters, checked, with what it would do today."""
         raise NotImplementedError
 
-    def apply(self, project: Project, today: _dt.date) -> Applied:
+    def apply(self, project: Project, today: _dt.date) -> Applied[R_co]:
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -159,7 +167,7 @@ class Change:
         """What applying it would do now (InputError when it could not be applied)."""
         raise NotImplementedError
 
-    def with_author(self, author: str, proposal_id: str) -> Change:
+    def with_author(self, author: str, proposal_id: str) -> Change[R_co]:
         """The change as approval applies it (a written fact's source names who proposed it)."""
         return self
 
@@ -170,7 +178,7 @@ def attributed_source(source: str | None, author: str, proposal_id: str) -> str:
     return f"{source or 'conversation'}; proposed by {author} in {proposal_id}"
 
 
-class WriteChange(Change):
+class WriteChange(Change["WriteResult"]):
     """memory_write (or a session-memory promotion, operation `promote`)."""
 
     def __init__(self, req: WriteRequest, operation: str = "write") -> None:
@@ -187,7 +195,7 @@ class WriteChange(Change):
             fields["supersedes"] = existing.id
         return [Preview(fields, would_do)]
 
-    def apply(self, project: Project, today: _dt.date) -> Applied:
+    def apply(self, project: Project, today: _dt.date) -> Applied[WriteResult]:
         from foundry_tui.core.memory.write import memory_write
 
         result = memory_write(project, self.req, today)
@@ -213,14 +221,14 @@ class WriteChange(Change):
             return Outcome([], [new], "created")
         return Outcome([older], [new], f"updated {older.id}")
 
-    def with_author(self, author: str, proposal_id: str) -> Change:
+    def with_author(self, author: str, proposal_id: str) -> WriteChange:
         r = self.req
         source = attributed_source(r.source or "", author, proposal_id)
         req = WriteRequest(r.title, r.body, r.type, r.scope, r.tags, r.confidence, source, r.expires)
         return WriteChange(req, self.operation)
 
 
-class MergeChange(Change):
+class MergeChange(Change["MergeResult"]):
     """A curator merge: the merged fact replaces every source (core/curation/merge.py)."""
 
     operation = "merge"
@@ -240,14 +248,14 @@ class MergeChange(Change):
         self.type = type
 
     @classmethod
-    def from_plan(cls, plan: Any) -> MergeChange:
+    def from_plan(cls, plan: MergePlan) -> MergeChange:
         """A planned (maybe edited) merge: its sources, title, body and type."""
         return cls(plan.source_ids, plan.request.title, plan.request.body, type=plan.request.type)
 
     def request(self) -> dict[str, Any]:
         return {"ids": self.ids}
 
-    def plan(self, project: Project) -> Any:
+    def plan(self, project: Project) -> MergePlan:
         from foundry_tui.core.curation.merge import merge_plan
 
         plan = merge_plan(project, self.ids, title=self.title, body=self.body, type=self.type)
@@ -267,7 +275,7 @@ class MergeChange(Change):
         fields["merged_from"] = plan.source_ids
         return [Preview(fields, f"merge {', '.join(plan.source_ids)} into a new fact")]
 
-    def apply(self, project: Project, today: _dt.date) -> Applied:
+    def apply(self, project: Project, today: _dt.date) -> Applied[MergeResult]:
         from foundry_tui.core.curation.merge import merge_facts
 
         result = merge_facts(project, self.plan(project), today)
@@ -283,11 +291,11 @@ class MergeChange(Change):
         new.id = _next_id(project)
         return Outcome(list(plan.sources), [new], preview.would_do)
 
-    def with_author(self, author: str, proposal_id: str) -> Change:
+    def with_author(self, author: str, proposal_id: str) -> MergeChange:
         return MergeChange(self.ids, self.title, self.body, (author, proposal_id), self.type)
 
 
-class RetireChange(Change):
+class RetireChange(Change["RetireResult"]):
     """Retire facts by setting `expires`; one proposal per fact when parked."""
 
     operation = "retire"
@@ -332,14 +340,14 @@ class RetireChange(Change):
     def split(self) -> list[RetireChange]:
         return [RetireChange([fact_id], self.expires) for fact_id in self.ids]
 
-    def apply(self, project: Project, today: _dt.date) -> Applied:
+    def apply(self, project: Project, today: _dt.date) -> Applied[RetireResult]:
         from foundry_tui.core.memory.write import retire_facts
 
         result = retire_facts(project, self.ids, self.expires, today)
         return Applied(result.text(), "retired", None, result)
 
 
-class TagChange(Change):
+class TagChange(Change["IndexReport"]):
     """Add a retrieval word to a fact's tags."""
 
     operation = "tag"
@@ -374,14 +382,14 @@ class TagChange(Change):
         after.tags = tuple(preview.fact.get("tags", ()))
         return Outcome([before], [after], preview.would_do)
 
-    def apply(self, project: Project, today: _dt.date) -> Applied:
+    def apply(self, project: Project, today: _dt.date) -> Applied[IndexReport]:
         from foundry_tui.core.memory.write import add_tag
 
         report = add_tag(project, self.fact_id, self.tag, today)
         return Applied(f"tagged: {self.fact_id} +{self.tag.strip()}\n{report.write_line()}", "tagged", None, report)
 
 
-def change_from_proposal(operation: str, fields: dict[str, Any], request: dict[str, Any]) -> Change:
+def change_from_proposal(operation: str, fields: dict[str, Any], request: dict[str, Any]) -> Change[object]:
     """Rebuild the change a proposal records; InputError when it cannot be (a hand edit)."""
     ids = request.get("ids")
     if operation in ("write", "promote"):
@@ -407,3 +415,24 @@ def change_from_proposal(operation: str, fields: dict[str, Any], request: dict[s
             raise InputError("a tag proposal needs request.tag and exactly one id")
         return TagChange(ids[0], tag)
     raise InputError(f"unknown operation '{operation}': one of {', '.join(OPERATIONS)}")
+
+
+RESOLUTIONS = ("supersede", "retire")
+
+
+def resolve_change(keep: Fact, other: Fact, how: str, today: _dt.date) -> MergeChange | RetireChange:
+    """The change that resolves a contradiction (core/curation/conflicts.py) in favour of
+    `keep`, for the gate (core/gate/guard.py: guarded_write), which writes it or parks it
+    as a proposal:
+
+    - "supersede": memory_write's merge path writes one new fact stating `keep`'s claim (its
+      title, body and type) that supersedes `other` and lists both in `merged_from`, so both
+      old files stay, inactive, and the chain back to them stays readable;
+    - "retire": `other` expires yesterday; `keep` is untouched."""
+    if keep.id == other.id:
+        raise InputError("pick one fact to keep and another to supersede or retire")
+    if how == "supersede":
+        return MergeChange([other.id, keep.id], title=keep.title, body=keep.body, type=keep.type)
+    if how == "retire":
+        return RetireChange([other.id], (today - _dt.timedelta(days=1)).isoformat())
+    raise InputError(f"resolve how? '{how}' is not one of {', '.join(RESOLUTIONS)}")

@@ -22,11 +22,14 @@ import datetime as _dt
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.curation import claims
 from foundry_tui.core.curation.neardup import surface, terms
 from foundry_tui.core.memory.facts import Fact, id_order
+
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.project import Project
 
 FRAME_SLACK = 1  # words either frame may have that the other lacks when their numbers differ
 SAME_WORDS = 0.5  # the smaller share of either title's other words the other title says
@@ -219,7 +222,7 @@ class ConflictReport:
         return {"conflicts": [c.to_dict() for c in self.conflicts]}
 
 
-def find_conflicts(project: Any, today: _dt.date) -> ConflictReport:
+def find_conflicts(project: Project, today: _dt.date) -> ConflictReport:
     """The contradicting pairs among the project's active facts."""
     project.sync()
     return ConflictReport(find_conflicts_in(project.active_facts(today)))

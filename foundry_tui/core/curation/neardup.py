@@ -19,12 +19,17 @@ import operator
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, KeysView, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.collector_hold import held
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation import claims
 from foundry_tui.core.memory.facts import Fact, id_order
+
+if TYPE_CHECKING:
+    import datetime as _dt
+
+    from foundry_tui.core.memory.project import Project
 
 # Tags say which topic a fact is about, not what it claims: they propose candidates and count at
 # half credit in the cover, but carry no weight in the cosine (shared tags are no shared claim).
@@ -814,7 +819,7 @@ class DupeReport:
         }
 
 
-def find_dupes(project: Any, today: Any, threshold: float | None = None) -> DupeReport:
+def find_dupes(project: Project, today: _dt.date, threshold: float | None = None) -> DupeReport:
     """Near-duplicate groups among the project's active facts (threshold from config unless given)."""
     project.sync()
     level = project.config().dupe_threshold if threshold is None else threshold

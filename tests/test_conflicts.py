@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from foundry_tui.core.curation.conflicts import ClaimShape, disagreement, find_conflicts, find_conflicts_in
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.gate.changes import resolve_change
+from foundry_tui.core.gate.changes import MergeChange, resolve_change
 from foundry_tui.core.gate.guard import guarded_write
 from foundry_tui.core.memory.facts import Fact
 from foundry_tui.core.memory.project import Project
@@ -179,8 +179,10 @@ def test_resolve_by_superseding_and_by_retiring(demo: Project) -> None:
     write(demo, *PG15, type="decision")
     conflict = find_conflicts(demo, TODAY).conflicts[0]
     caller = Caller(Principal("user", "curator"))
-    gate = guarded_write(demo, caller, resolve_change(conflict.a, conflict.b, "supersede", TODAY), TODAY)
-    assert gate.written
+    change = resolve_change(conflict.a, conflict.b, "supersede", TODAY)
+    assert isinstance(change, MergeChange)  # one new fact stating a's claim, superseding both
+    gate = guarded_write(demo, caller, change, TODAY)
+    assert gate.written and gate.result is not None
     new = demo.store.facts[gate.result.fact_id]
     assert (new.title, new.type, new.supersedes) == (conflict.a.title, "decision", "fact-0017")
     assert new.extras["merged_from"] == ["fact-0017", "fact-0009"]

@@ -43,7 +43,7 @@ def _trust_alice(root: Path) -> None:
     config_path.write_text(json.dumps({**config, "trust": {"trusted": ["user:alice"]}}))
 
 
-def _park(project: Project, change: Change) -> list[Proposal]:
+def _park(project: Project, change: Change[object]) -> list[Proposal]:
     """bob's change, parked (alice alone is trusted)."""
     gate = guarded_write(project, BOB, change, TODAY)
     assert gate.status == "parked", gate.text

@@ -419,7 +419,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 def cmd_hook(args: argparse.Namespace) -> int:
     from foundry_tui.hooks import run_hook
 
-    return run_hook(args.event, sys.stdin, sys.stdout, args.root)
+    return run_hook(args.event, sys.stdin, sys.stdout, args.root, args.agent)
 
 
 def root_label(root: Path) -> str:
@@ -746,10 +746,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(commands, "tui", cmd_tui, "open the terminal application")
     p.add_argument("--no-watch", action="store_true", help="do not watch the files for changes")
     p.add_argument("--at", metavar="REV", help="open the memory as of a git revision, read-only")
-    p = sub(commands, "hook", cmd_hook, "run a Claude Code hook (event JSON on stdin)")
-    from foundry_tui.core.hook_events import HOOK_EVENTS
+    p = sub(commands, "hook", cmd_hook, "run an agent's hook (its event JSON on stdin, its answer on stdout)")
+    from foundry_tui.core.hook_events import AGENT_NAMES, DEFAULT_AGENT, HOOK_WORDS
 
-    p.add_argument("event", choices=list(HOOK_EVENTS))
+    p.add_argument("event", choices=list(HOOK_WORDS))
+    p.add_argument(
+        "--agent",
+        choices=list(AGENT_NAMES),
+        default=DEFAULT_AGENT,
+        help="whose event and answer format (default: claude)",
+    )
     return parser
 
 

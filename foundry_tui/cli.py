@@ -272,7 +272,15 @@ def cmd_init(args: argparse.Namespace) -> int:
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root) if args.root else Path.cwd()
-    report = init_project(root, caller_of(args), args.profile, today_of(args), trusted=args.trusted)
+    from foundry_tui.core.agent_config import parse_agents
+
+    try:
+        agents = [name for text in args.agent for name in parse_agents(text)] if args.agent else None
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    report = init_project(
+        root, caller_of(args), args.profile, today_of(args), trusted=args.trusted, agents=agents, remove=args.remove
+    )
     emit(report.text())
     return 1 if report.problems else 0
 
@@ -665,7 +673,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(commands, "doctor", cmd_doctor, "check the memory's health (exit 1 on any FAIL)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    p = sub(commands, "init", cmd_init, "set this repository up: folders, config, .gitignore, .mcp.json, hooks")
+    p = sub(
+        commands,
+        "init",
+        cmd_init,
+        "set this repository up: folders, config, .gitignore, each agent's MCP server and hooks",
+    )
+    p.add_argument(
+        "--agent",
+        action="append",
+        metavar="NAMES",
+        help="the agents to wire, comma-separated: claude, codex, cursor, gemini (default: those whose folders "
+        "or settings are here, else claude; repeatable)",
+    )
+    p.add_argument(
+        "--remove", action="store_true", help="take Foundry's entries out of the --agent files again, nothing else"
+    )
     p.add_argument("--profile", help="startup-mvp (2500-token index), standard (4000) or full (6000)")
     p.add_argument(
         "--trusted",

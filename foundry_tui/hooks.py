@@ -202,6 +202,17 @@ DENY_PROTECTED = {
         "Foundry: agents do not change .gitattributes: it attaches filters and drivers that run commands on git "
         "calls. Ask a person to change it."
     ),
+    **{
+        name: f"Foundry: agents do not change {name}: it decides which MCP servers and which hooks {agent} runs "
+        "with, this gate among them. Ask a person to change it."
+        for name, agent in (
+            (".codex/config.toml", "Codex"),
+            (".codex/hooks.json", "Codex"),
+            (".cursor/mcp.json", "Cursor"),
+            (".cursor/hooks.json", "Cursor"),
+            (".gemini/settings.json", "Gemini CLI"),
+        )
+    },
 }
 DENY_RESERVED = (
     "Foundry memory: the proposals wave (.foundry/blackboard/_proposals/) and the user-preferences folder are "

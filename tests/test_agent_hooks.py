@@ -125,7 +125,9 @@ def test_a_payload_nobody_knows_gets_the_quiet_answer(demo_root: Path, agent: st
         if word == "session-start" and answer not in (None, {}):  # the index, whatever the payload says
             assert_valid(agent, word, payload if isinstance(payload, dict) else {}, answer)
             continue
-        quiet = None if agent in SILENT else {"continue": True} if (agent, word) == ("cursor", "user-prompt-submit") else {}
+        quiet = (
+            None if agent in SILENT else {"continue": True} if (agent, word) == ("cursor", "user-prompt-submit") else {}
+        )
         assert answer == quiet, payload
 
 

@@ -56,7 +56,10 @@ def test_each_agent_gets_its_own_files_in_its_own_format(tmp_path: Path) -> None
             }
         ],
         "PostToolUse": [
-            {"matcher": "apply_patch", "hooks": [{"type": "command", "command": hook_command("post-tool-use", "codex")}]}
+            {
+                "matcher": "apply_patch",
+                "hooks": [{"type": "command", "command": hook_command("post-tool-use", "codex")}],
+            }
         ],
     }
 
@@ -110,7 +113,7 @@ USER_FILES = {
     "codex": {
         ".codex/config.toml": (
             'model = "gpt-5-codex"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\nargs = []\n\n'
-            '[features]\nhooks = true   # the user\'s own comment\n'
+            "[features]\nhooks = true   # the user's own comment\n"
         ),
         ".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}}',
     },

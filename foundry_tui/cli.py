@@ -272,7 +272,15 @@ def cmd_init(args: argparse.Namespace) -> int:
     from foundry_tui.core.paths import find_root
 
     root = find_root(args.root) if args.root else Path.cwd()
-    report = init_project(root, caller_of(args), args.profile, today_of(args), trusted=args.trusted)
+    from foundry_tui.core.agent_config import parse_agents
+
+    try:
+        agents = [name for text in args.agent for name in parse_agents(text)] if args.agent else None
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    report = init_project(
+        root, caller_of(args), args.profile, today_of(args), trusted=args.trusted, agents=agents, remove=args.remove
+    )
     emit(report.text())
     return 1 if report.problems else 0
 
@@ -419,7 +427,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 def cmd_hook(args: argparse.Namespace) -> int:
     from foundry_tui.hooks import run_hook
 
-    return run_hook(args.event, sys.stdin, sys.stdout, args.root)
+    return run_hook(args.event, sys.stdin, sys.stdout, args.root, args.agent)
 
 
 def root_label(root: Path) -> str:
@@ -665,7 +673,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(commands, "doctor", cmd_doctor, "check the memory's health (exit 1 on any FAIL)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    p = sub(commands, "init", cmd_init, "set this repository up: folders, config, .gitignore, .mcp.json, hooks")
+    p = sub(
+        commands,
+        "init",
+        cmd_init,
+        "set this repository up: folders, config, .gitignore, each agent's MCP server and hooks",
+    )
+    p.add_argument(
+        "--agent",
+        action="append",
+        metavar="NAMES",
+        help="the agents to wire, comma-separated: claude, codex, cursor, gemini (default: those whose folders "
+        "or settings are here, else claude; repeatable)",
+    )
+    p.add_argument(
+        "--remove", action="store_true", help="take Foundry's entries out of the --agent files again, nothing else"
+    )
     p.add_argument("--profile", help="startup-mvp (2500-token index), standard (4000) or full (6000)")
     p.add_argument(
         "--trusted",
@@ -746,10 +769,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(commands, "tui", cmd_tui, "open the terminal application")
     p.add_argument("--no-watch", action="store_true", help="do not watch the files for changes")
     p.add_argument("--at", metavar="REV", help="open the memory as of a git revision, read-only")
-    p = sub(commands, "hook", cmd_hook, "run a Claude Code hook (event JSON on stdin)")
-    from foundry_tui.core.hook_events import HOOK_EVENTS
+    p = sub(commands, "hook", cmd_hook, "run an agent's hook (its event JSON on stdin, its answer on stdout)")
+    from foundry_tui.core.hook_events import AGENT_NAMES, DEFAULT_AGENT, HOOK_WORDS
 
-    p.add_argument("event", choices=list(HOOK_EVENTS))
+    p.add_argument("event", choices=list(HOOK_WORDS))
+    p.add_argument(
+        "--agent",
+        choices=list(AGENT_NAMES),
+        default=DEFAULT_AGENT,
+        help="whose event and answer format (default: claude)",
+    )
     return parser
 
 

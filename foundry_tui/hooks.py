@@ -1,8 +1,13 @@
-"""Claude Code hooks: `foundry hook session-start | user-prompt-submit | pre-tool-use`.
+"""The hooks: `foundry hook session-start | user-prompt-submit | pre-tool-use | post-tool-use
+[--agent claude|codex|cursor|gemini]`.
 
-Each reads the event JSON on stdin and answers with `hookSpecificOutput` JSON on
-stdout. A hook never breaks the agent: on any internal error it prints nothing and
-exits 0.
+One core decides, whatever the agent: the index and the runbooks at session start
+(`session_context`), the facts that bear on a prompt (`prompt_facts`), the read gate before
+a read, an edit or a shell command (`gate_reason`), and after an edit `after_edit_notice`
+(core/edit_notice.py; nothing yet). Each agent's event JSON comes in on stdin and its answer
+goes out on stdout in its own format: Claude Code's here (`hookSpecificOutput`), the others'
+in foundry_tui/hook_dialects.py. A hook never breaks the agent: on any internal error it
+answers the agent's quiet answer (nothing, or `{}`) and exits 0.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from foundry_tui.core.hook_events import HOOK_EVENTS
+from foundry_tui.core.hook_events import DEFAULT_AGENT, HOOK_EVENTS
 from foundry_tui.core.paths import Layout
 
 PROMPT_MIN_CHARS = 12  # only prompts longer than this get facts
@@ -92,7 +97,9 @@ def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
         return "", ""
 
 
-def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+def session_context(event: dict[str, Any], root: Path) -> str:
+    """What an agent reads at session start: the session's tiers (with a session id), how to
+    search, today's index, the person's preferences, the runbooks, git, a memory request."""
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
     from foundry_tui.core.memory.index_file import served_index
     from foundry_tui.core.memory.project import Project
@@ -110,8 +117,11 @@ def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
         git_summary(root),
         request,
     ]
-    context = "\n\n".join(part for part in parts if part)
-    return _output(HOOK_EVENTS["session-start"][0], additionalContext=context)
+    return "\n\n".join(part for part in parts if part)
+
+
+def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+    return _output(HOOK_EVENTS["session-start"][0], additionalContext=session_context(event, root))
 
 
 def user_preferences_section() -> list[str]:
@@ -192,6 +202,17 @@ DENY_PROTECTED = {
         "Foundry: agents do not change .gitattributes: it attaches filters and drivers that run commands on git "
         "calls. Ask a person to change it."
     ),
+    **{
+        name: f"Foundry: agents do not change {name}: it decides which MCP servers and which hooks {agent} runs "
+        "with, this gate among them. Ask a person to change it."
+        for name, agent in (
+            (".codex/config.toml", "Codex"),
+            (".codex/hooks.json", "Codex"),
+            (".cursor/mcp.json", "Cursor"),
+            (".cursor/hooks.json", "Cursor"),
+            (".gemini/settings.json", "Gemini CLI"),
+        )
+    },
 }
 DENY_RESERVED = (
     "Foundry memory: the proposals wave (.foundry/blackboard/_proposals/) and the user-preferences folder are "
@@ -217,11 +238,23 @@ def _aims_at_reserved(tool: str, value: str, cwd: Path, root: Path) -> bool:
 def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     tool = event.get("tool_name")
     tool_input = event.get("tool_input")
-    if not isinstance(tool, str) or not isinstance(tool_input, dict) or tool not in READ_TOOLS | EDIT_TOOLS | {"Bash"}:
+    if not isinstance(tool, str) or not isinstance(tool_input, dict):
+        return None
+    cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
+    reason = gate_reason(tool, tool_input, cwd, root)
+    if reason is None:
+        return None
+    return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
+
+
+def gate_reason(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
+    """Why a call (in Claude Code's tool names: Read, Grep, Glob, LS, Bash, Edit, Write, …) is
+    denied, or None: it reads or edits fact files, changes a file that decides trust and
+    hooks, or writes a reserved folder by hand. A denial is logged (`gate_blocked`)."""
+    if tool not in READ_TOOLS | EDIT_TOOLS | {"Bash"}:
         return None
     from foundry_tui.core import read_gate
 
-    cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
     if tool == "Bash":
         command = tool_input.get("command")
         hit = read_gate.command_reads_facts(command, cwd, root) if isinstance(command, str) else None
@@ -243,7 +276,18 @@ def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     from foundry_tui.core.events import record_event
 
     record_event(Layout(root), "gate_blocked", tool=tool, target=hit[:200])
-    return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
+    return reason
+
+
+def post_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+    """After an edit: Claude Code is not wired for it (core/hook_events.py), so this answers
+    what the other agents' dialects answer, the notice or nothing."""
+    tool_input = event.get("tool_input")
+    path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+    from foundry_tui.core.edit_notice import after_edit_notice
+
+    notice = after_edit_notice(Layout(root), [path] if isinstance(path, str) else [])
+    return None if notice is None else {"systemMessage": notice}
 
 
 def _protected_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> tuple[str, str] | None:
@@ -297,20 +341,66 @@ def _writes(command: str) -> bool:
     return bool(re.search(r">|\b(tee|cp|mv|rm|sed\s+-i|touch|install|ln|truncate|dd)\b", command))
 
 
-HANDLERS = {"session-start": session_start, "user-prompt-submit": user_prompt_submit, "pre-tool-use": pre_tool_use}
+HANDLERS = {
+    "session-start": session_start,
+    "user-prompt-submit": user_prompt_submit,
+    "pre-tool-use": pre_tool_use,
+    "post-tool-use": post_tool_use,
+}
 
 
-def run_hook(name: str, stdin: IO[str], stdout: IO[str], root: str | None = None) -> int:
-    """Run one hook. Always exits 0; prints nothing when it has nothing to say or fails."""
+def run_hook(name: str, stdin: IO[str], stdout: IO[str], root: str | None = None, agent: str = DEFAULT_AGENT) -> int:
+    """Run one hook for `agent`. Always exits 0; answers the agent's quiet answer when it has
+    nothing to say or fails (nothing for Claude Code and Codex, `{}` for Cursor and Gemini)."""
+    quiet: dict[str, Any] | None = None
     try:
+        if agent != DEFAULT_AGENT:
+            from foundry_tui.hook_dialects import DIALECTS
+
+            quiet = DIALECTS[agent].quiet(name, {})
         raw = stdin.read()
         event = json.loads(raw) if raw.strip() else {}
+        if agent != DEFAULT_AGENT and isinstance(event, dict):
+            quiet = DIALECTS[agent].quiet(name, event)
         if not isinstance(event, dict):
-            return 0
-        answer = HANDLERS[name](event, _root(event, root))
-        if answer is not None:
-            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+            answer = None
+        elif agent == DEFAULT_AGENT:
+            answer = HANDLERS[name](event, _root(event, root))
+        else:
+            answer = dialect_answer(agent, name, event, root)
     except Exception as exc:  # never break the agent
         if os.environ.get("FOUNDRY_DEBUG"):
             print(f"foundry hook {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        answer = None
+    answer = answer if answer is not None else quiet
+    if answer is not None:
+        stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
+
+
+def dialect_answer(agent: str, word: str, event: dict[str, Any], root: str | None) -> dict[str, Any] | None:
+    """The core's decision for another agent's event, in that agent's answer (hook_dialects.py)."""
+    from foundry_tui.hook_dialects import DIALECTS
+
+    dialect = DIALECTS[agent]
+    native = dialect.native_event(word, event)
+    base = dialect.base_dir(event)
+    project = _root({"cwd": base} if base else {}, root)
+    if word == "session-start":
+        # The session tiers read Claude Code's transcript: another agent's session id is not asked about.
+        context = session_context({k: v for k, v in event.items() if k != "session_id"}, project)
+        return dialect.context_answer(native, context)
+    if word == "user-prompt-submit":
+        facts = prompt_facts({"prompt": dialect.prompt(event)}, project)
+        return dialect.context_answer(native, facts) if facts else None
+    if word == "pre-tool-use":
+        cwd = Path(base) if base else project
+        for tool, tool_input, where in dialect.tool_calls(native, event):
+            reason = gate_reason(tool, tool_input, cwd / where if where else cwd, project)
+            if reason is not None:
+                return dialect.deny_answer(native, reason)
+        return None
+    from foundry_tui.core.edit_notice import after_edit_notice
+
+    notice = after_edit_notice(Layout(project), dialect.edited_paths(native, event))
+    return dialect.context_answer(native, notice) if notice else None

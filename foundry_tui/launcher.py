@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from foundry_tui.core.hook_events import HOOK_EVENTS
+from foundry_tui.core.hook_events import AGENT_NAMES, DEFAULT_AGENT, HOOK_WORDS
 
 # typing costs more to import than this whole start-up path: names for the type checker only.
 TYPE_CHECKING = False
@@ -16,25 +16,29 @@ if TYPE_CHECKING:
 
 
 def _fast_args(argv: Sequence[str]) -> tuple[list[str], dict[str, str]] | None:
-    """Split `[--root X] [--today Y] mcp|hook EVENT [--root X] [--today Y]` into words and
-    options; None for anything else (argparse then handles it, help and errors included)."""
+    """Split `[--root X] [--today Y] mcp|hook EVENT [--root X] [--today Y] [--agent NAME]` into
+    words and options; None for anything else (argparse then handles it, help and errors included)."""
     words: list[str] = []
     options: dict[str, str] = {}
     items = list(argv)
     while items:
         item = items.pop(0)
-        if item in ("--root", "--today"):
+        if item in ("--root", "--today", "--agent"):
             if not items:
                 return None
             options[item[2:]] = items.pop(0)
-        elif item.startswith(("--root=", "--today=")):
+        elif item.startswith(("--root=", "--today=", "--agent=")):
             key, _, value = item[2:].partition("=")
             options[key] = value
         elif item.startswith("-"):
             return None
         else:
             words.append(item)
-    if words == ["mcp"] or (len(words) == 2 and words[0] == "hook" and words[1] in HOOK_EVENTS):
+    if options.get("agent", DEFAULT_AGENT) not in AGENT_NAMES:
+        return None
+    if words == ["mcp"] and "agent" not in options:
+        return words, options
+    if len(words) == 2 and words[0] == "hook" and words[1] in HOOK_WORDS:
         return words, options
     return None
 
@@ -59,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words[0] == "hook":
         from foundry_tui.hooks import run_hook
 
-        return run_hook(words[1], sys.stdin, sys.stdout, options.get("root"))
+        return run_hook(words[1], sys.stdin, sys.stdout, options.get("root"), options.get("agent", DEFAULT_AGENT))
     from foundry_tui.core.errors import FoundryError
     from foundry_tui.core.paths import find_root
 

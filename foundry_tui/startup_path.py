@@ -23,6 +23,10 @@ HOOKS = (
     "foundry_tui.launcher",
     "foundry_tui.hooks",
     "foundry_tui.core.hook_events",
+    # The other agents' hooks (--agent codex|cursor|gemini): their event and answer formats,
+    # the standard library only; and the after-edit notice, which imports nothing.
+    "foundry_tui.hook_dialects",
+    "foundry_tui.core.edit_notice",
     "foundry_tui.core",
     "foundry_tui.core.errors",
     "foundry_tui.core.paths",

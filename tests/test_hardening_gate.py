@@ -262,6 +262,12 @@ PROTECTED_EDITS = [
     (".git/config", ".git"),
     (".GIT/HOOKS/post-checkout", ".git"),
     (".gitattributes", ".gitattributes"),
+    # The other agents' MCP servers and hooks (issue 32).
+    (".codex/config.toml", ".codex/config.toml"),
+    (".codex/hooks.json", ".codex/hooks.json"),
+    ("./.Cursor/MCP.json", ".cursor/mcp.json"),
+    (".cursor/hooks.json", ".cursor/hooks.json"),
+    ("src/../.gemini/settings.json", ".gemini/settings.json"),
 ]
 
 
@@ -301,6 +307,9 @@ def _decision(root: Path, tool: str, tool_input: dict[str, Any], **env: str) -> 
         ("Bash", {"command": "install -m 755 /tmp/h .git/hooks/pre-commit"}, ".git"),
         ("Bash", {"command": "git config core.hooksPath /tmp/hooks"}, ".git"),
         ("Bash", {"command": "echo '* filter=run' >> .gitattributes"}, ".gitattributes"),
+        ("Write", {"file_path": ".cursor/hooks.json", "content": "{}"}, ".cursor/hooks.json"),
+        ("Bash", {"command": "echo '{}' > .gemini/settings.json"}, ".gemini/settings.json"),
+        ("Bash", {"command": "sed -i /foundry/d .codex/config.toml"}, ".codex/config.toml"),
     ],
     ids=lambda v: str(v)[:50],
 )

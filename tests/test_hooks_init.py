@@ -196,10 +196,10 @@ def test_init_reports_a_malformed_file_and_leaves_it(tmp_path: Path) -> None:
 
 def test_the_gate_and_session_start_say_exactly_this(demo_root: Path) -> None:
     """The texts an agent reads (built from the Layout, so they follow it)."""
-    from foundry_tui.core.hook_events import HOOK_EVENTS
+    from foundry_tui.core.hook_events import HOOK_EVENTS, HOOK_WORDS
     from foundry_tui.hooks import HANDLERS
 
-    assert set(HANDLERS) == set(HOOK_EVENTS)  # every event word the CLI accepts has its handler
+    assert set(HANDLERS) == set(HOOK_WORDS) >= set(HOOK_EVENTS)  # every event word the CLI accepts has its handler
     payload = {"tool_name": "Read", "cwd": str(demo_root), "tool_input": {"file_path": ".foundry/memory/facts/x.md"}}
     assert hook("pre-tool-use", payload)[1]["hookSpecificOutput"]["permissionDecisionReason"] == (
         "Foundry memory: do not read .foundry/memory/facts/ directly: it loads every fact into context, the cost the "

@@ -117,6 +117,25 @@ def test_hooks_import_only_their_start_up_path(demo_root: Path, event: str) -> N
     _check(modules, startup_path.HOOKS, startup_path.SESSION_START_ALSO if event == "session-start" else ())
 
 
+# The other agents' dialects (foundry_tui/hook_dialects.py), on their own documented payloads.
+AGENT_PAYLOADS = {
+    ("codex", "user-prompt-submit"): "codex/user-prompt-submit.json",
+    ("codex", "pre-tool-use"): "codex/pre-tool-use-apply-patch.json",
+    ("cursor", "pre-tool-use"): "cursor/before-read-file.json",
+    ("cursor", "post-tool-use"): "cursor/after-file-edit.json",
+    ("gemini", "session-start"): "gemini/session-start.json",
+    ("gemini", "pre-tool-use"): "gemini/before-tool-shell.json",
+}
+
+
+@pytest.mark.parametrize(("agent", "event"), sorted(AGENT_PAYLOADS))
+def test_each_dialect_imports_only_the_hooks_start_up_path(demo_root: Path, agent: str, event: str) -> None:
+    data = Path(__file__).parent / "data" / "agents" / AGENT_PAYLOADS[agent, event]
+    payload = json.loads(data.read_text(encoding="utf-8").replace("{root}", str(demo_root)))["payload"]
+    modules = _modules_at_first_answer(demo_root, ["hook", event, "--agent", agent], json.dumps(payload))
+    _check(modules, startup_path.HOOKS, startup_path.SESSION_START_ALSO if event == "session-start" else ())
+
+
 # Runs the launcher's `foundry tui …` up to the app's run (not run: there is no terminal),
 # recording the modules loaded by then and what cmd_tui was given.
 TUI_PROBE = r"""

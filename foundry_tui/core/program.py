@@ -15,7 +15,6 @@ is, first found:
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
@@ -26,9 +25,7 @@ import sysconfig
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from foundry_tui.core.hook_events import HOOK_EVENTS
 from foundry_tui.core.paths import Layout
 
 SCRIPT_NAME = "foundry"
@@ -170,29 +167,16 @@ class ConfiguredCommand:
     words: tuple[str, ...]
 
 
-def _json_object(layout: Layout, name: str) -> dict[str, Any]:
-    """The file's JSON object; {} when it is missing or unusable (init reports those)."""
-    try:
-        data = json.loads(layout.read_text(layout.root / name))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def configured_commands(layout: Layout) -> list[ConfiguredCommand]:
-    """Foundry's server in .mcp.json and its hooks in .claude/settings.json, as written there."""
-    found = []
-    servers = _json_object(layout, MCP_FILE).get("mcpServers")
-    words = mcp_words(servers.get(MCP_SERVER)) if isinstance(servers, dict) else None
-    if words is not None and is_foundry_command(words, "mcp"):
-        found.append(ConfiguredCommand(MCP_FILE, f'server "{MCP_SERVER}"', tuple(words)))
-    hooks = _json_object(layout, SETTINGS_FILE).get("hooks")
-    for word, (event, _matcher) in HOOK_EVENTS.items():
-        groups = hooks.get(event) if isinstance(hooks, dict) else None
-        for group in groups if isinstance(groups, list) else []:
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            for hook in entries if isinstance(entries, list) else []:
-                command = hook.get("command") if isinstance(hook, dict) else None
-                if isinstance(command, str) and is_foundry_hook(command, word):
-                    found.append(ConfiguredCommand(SETTINGS_FILE, f"hook {event}", tuple(split_command(command) or ())))
-    return found
+    """Foundry's server and hooks in every agent's files (core/agent_config.py: .mcp.json and
+    .claude/settings.json, .codex/, .cursor/, .gemini/), as written there."""
+    from foundry_tui.core.agent_config import all_configured_commands
+
+    return all_configured_commands(layout)
+
+
+def agent_problems(layout: Layout) -> list[str]:
+    """The entries missing, and the files unreadable, of each agent Foundry is wired into."""
+    from foundry_tui.core.agent_config import agent_problems as problems
+
+    return problems(layout)

@@ -415,6 +415,12 @@ PROTECTED_FILES: dict[tuple[str, ...], str] = {
     (".claude", "settings.json"): ".claude/settings.json",
     (".claude", "settings.local.json"): ".claude/settings.local.json",
     (".gitattributes",): ".gitattributes",
+    # The other agents' MCP servers and hooks (core/agent_config.py), for the same reasons.
+    (".codex", "config.toml"): ".codex/config.toml",
+    (".codex", "hooks.json"): ".codex/hooks.json",
+    (".cursor", "mcp.json"): ".cursor/mcp.json",
+    (".cursor", "hooks.json"): ".cursor/hooks.json",
+    (".gemini", "settings.json"): ".gemini/settings.json",
 }
 GIT_DIR = ".git"
 USER_SETTINGS = "~/.claude/settings.json"  # the user's Claude Code settings: hooks too (disableAllHooks)

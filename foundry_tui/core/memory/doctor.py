@@ -33,7 +33,7 @@ from foundry_tui.core.memory.index_file import IndexReport, build_index, index_s
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
 from foundry_tui.core.paths import LINK_ADVICE, Layout, UnsafePathError
-from foundry_tui.core.program import configured_commands, find_program
+from foundry_tui.core.program import agent_problems, configured_commands, find_program
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -437,7 +437,7 @@ def check_git_ignore(ctx: DoctorContext) -> Iterator[Check]:
 
 
 def check_commands(ctx: DoctorContext) -> Iterator[Check]:
-    """Foundry's commands in .mcp.json, .claude/settings.json and its git hooks: an agent
+    """Foundry's commands in each agent's files (core/agent_config.py) and its git hooks: an agent
     whose command cannot be found starts without Foundry and says nothing, a git hook skips
     the repair (silent when none is configured)."""
     agents = configured_commands(ctx.layout)
@@ -448,8 +448,13 @@ def check_commands(ctx: DoctorContext) -> Iterator[Check]:
         for c in (*agents, *hooks)
         if find_program(c.words[0]) is None
     ]
-    if missing:
-        yield Check("commands", FAIL, f"{_plural(len(missing), 'command')} cannot be found", missing)
+    partial = agent_problems(ctx.layout)  # an agent wired in part, or a file of its that cannot be read
+    if missing or partial:
+        summary = ", ".join(
+            [f"{_plural(len(missing), 'command')} cannot be found"] * bool(missing)
+            + [f"{len(partial)} agent entr{'y' if len(partial) == 1 else 'ies'} missing or unreadable"] * bool(partial)
+        )
+        yield Check("commands", FAIL, summary, [*missing, *partial])
     elif agents or hooks:
         summary = (
             f"{_plural(len(agents), 'command')} for agents and {_plural(len(hooks), 'git hook')} can start foundry"

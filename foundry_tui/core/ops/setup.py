@@ -1,4 +1,5 @@
-"""The door for `foundry init`: the folders, config, hooks and MCP entry a repository needs.
+"""The door for `foundry init`: the folders, config, hooks and MCP entries a repository needs
+(for each agent named, or the ones found; `remove` takes an agent's entries out again).
 It creates only what is missing and never changes a fact (`open`); naming who is trusted
 (`--trusted`) changes the gate itself, so that part is a curator's."""
 
@@ -18,13 +19,21 @@ if TYPE_CHECKING:
 
 @operation("project.init", "open", "set a repository up for Foundry (idempotent; merges into existing files)")
 def init_project(
-    root: Path, caller: Caller, profile: str | None, today: _dt.date, trusted: list[str] | None = None
+    root: Path,
+    caller: Caller,
+    profile: str | None,
+    today: _dt.date,
+    trusted: list[str] | None = None,
+    *,
+    agents: list[str] | None = None,
+    remove: bool = False,
 ) -> InitReport:
+    """`agents`: whose MCP server and hooks to write (or, with `remove`, take out again)."""
     from foundry_tui.core.setup.init import init_project as set_up
 
-    if trusted:
+    if trusted and not remove:
         _require_trust_change(root, caller, trusted)
-    return set_up(root, profile, today, trusted=trusted)
+    return set_up(root, profile, today, trusted=trusted, agents=agents, remove=remove)
 
 
 def _require_trust_change(root: Path, caller: Caller, trusted: list[str]) -> None:

@@ -1,8 +1,9 @@
 """`foundry init`: wire a repository up, idempotently, merging into files that exist.
 
 It creates the tier folders, `config.json` from a profile, the `.gitignore` lines for
-scratch and metrics, `.mcp.json` registering the server as `foundry`, the three hooks
-in `.claude/settings.json`, and an empty INDEX.md. A second run changes nothing; an
+scratch and metrics, each agent's MCP server entry (`foundry`) and hooks in its own files
+and format (core/agent_setup.py: Claude Code's `.mcp.json` and `.claude/settings.json`,
+Codex's `.codex/`, Cursor's `.cursor/`, Gemini's `.gemini/`), and an empty INDEX.md. A second run changes nothing; an
 existing JSON file is merged, never overwritten, and a malformed one is reported
 and left untouched.
 
@@ -23,33 +24,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from foundry_tui.core.agent_config import detected_agents
+from foundry_tui.core.agent_setup import read_json, unwire_agent, wire_agent
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.config import DEFAULT_PROFILE, PROFILES, profile_config
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.hook_events import HOOK_EVENTS
 from foundry_tui.core.paths import Layout
-from foundry_tui.core.program import (
-    MCP_FILE,
-    MCP_SERVER,
-    SETTINGS_FILE,
-    Program,
-    installed_program,
-    is_foundry_command,
-    is_foundry_hook,
-    is_stale,
-    mcp_words,
-    split_command,
-)
+from foundry_tui.core.program import Program, installed_program
 
 # Scratch without a trailing slash: ignored whether a folder, a file or a link (`scratch/`
 # matches a folder only). The last: the temp files a writer killed mid-write leaves beside
 # its target (`.INDEX.md.<pid>.<n>.tmp`).
 IGNORE_LINES = (".foundry/scratch", ".foundry/metrics/", ".foundry/**/.*.tmp")
-
-
-def mcp_entry(program: Program) -> dict[str, Any]:
-    words = program.command("mcp")
-    return {"type": "stdio", "command": words[0], "args": words[1:]}
 
 
 @dataclass
@@ -66,25 +52,8 @@ class InitReport:
 
 def _load_json(path: Path, layout: Layout, report: InitReport) -> tuple[bool, Any]:
     """(usable, data): data is None when the file does not exist."""
-    try:
-        text = layout.read_text(path)
-    except FileNotFoundError:
-        return True, None
-    except (OSError, UnicodeDecodeError) as exc:
-        report.problems.append(f"{layout.relative(path)} cannot be read ({exc}); left untouched")
-        return False, None
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        report.problems.append(
-            f"{layout.relative(path)} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-            "left untouched: fix it, then run `foundry init` again"
-        )
-        return False, None
-    if not isinstance(data, dict):
-        report.problems.append(f"{layout.relative(path)} is not a JSON object; left untouched")
-        return False, None
-    return True, data
+    usable, _text, data = read_json(path, layout, report.problems)
+    return usable, data
 
 
 def _write_json(path: Path, data: Any, layout: Layout) -> None:
@@ -156,87 +125,6 @@ def _gitignore(layout: Layout, report: InitReport) -> None:
     )
 
 
-def _mcp(layout: Layout, program: Program, report: InitReport) -> None:
-    path = layout.root / MCP_FILE
-    usable, data = _load_json(path, layout, report)
-    if not usable:
-        return
-    data = data if data is not None else {}
-    servers = data.get("mcpServers")
-    if servers is not None and not isinstance(servers, dict):
-        report.problems.append(".mcp.json: mcpServers is not an object; left untouched")
-        return
-    servers = servers or {}
-    entry = mcp_entry(program)
-    current = servers.get(MCP_SERVER)
-    if isinstance(current, dict):
-        words = mcp_words(current)
-        if words is None or not is_foundry_command(words, "mcp") or not is_stale(words):
-            return  # someone's own server entry, or Foundry's that starts: kept
-        verb = "updated"
-        entry = {**current, "command": entry["command"], "args": entry["args"]}
-    elif current is not None:
-        return  # not an object: not Foundry's to rewrite
-    else:
-        verb = "merged" if path.exists() else "created"
-    _write_json(path, {**data, "mcpServers": {**servers, MCP_SERVER: entry}}, layout)
-    report.add(verb, f'.mcp.json (server "{MCP_SERVER}": {program.shell("mcp")})')
-
-
-def _hooks(layout: Layout, program: Program, report: InitReport) -> None:
-    path = layout.root / SETTINGS_FILE
-    usable, data = _load_json(path, layout, report)
-    if not usable:
-        return
-    data = data if data is not None else {}
-    hooks = data.get("hooks", {})
-    if not isinstance(hooks, dict):
-        report.problems.append(".claude/settings.json: hooks is not an object; left untouched")
-        return
-    hooks = dict(hooks)
-    added = updated = 0
-    for word, (event, matcher) in HOOK_EVENTS.items():
-        groups = hooks.get(event, [])
-        if not isinstance(groups, list):
-            report.problems.append(f".claude/settings.json: hooks.{event} is not a list; left untouched")
-            return
-        command = program.shell("hook", word)
-        ours = [
-            h
-            for g in groups
-            if isinstance(g, dict) and isinstance(g.get("hooks"), list)
-            for h in g["hooks"]
-            if isinstance(h, dict) and is_foundry_hook(h.get("command"), word)
-        ]
-        if any(not is_stale(split_command(h["command"]) or []) for h in ours):
-            continue  # Foundry's hook is there and starts
-        if ours:  # each stale one (a bare `foundry`, a program that is gone) now runs this program
-            hooks[event] = _with_command(groups, {id(h) for h in ours}, command)
-            updated += 1
-            continue
-        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command}]}
-        if matcher:
-            group = {"matcher": matcher, **group}
-        hooks[event] = [*groups, group]
-        added += 1
-    if added or updated:
-        verb = "updated" if path.exists() and not added else "merged" if path.exists() else "created"
-        _write_json(path, {**data, "hooks": hooks}, layout)
-        changes = [f"+{n} hook{'s' if n > 1 else ''}" for n in [added] if n]
-        changes += [f"{n} hook{'s' if n > 1 else ''} updated" for n in [updated] if n]
-        report.add(verb, f".claude/settings.json ({', '.join(changes)}: {program.shell('hook')} <event>)")
-
-
-def _with_command(groups: list[Any], stale: set[int], command: str) -> list[Any]:
-    """`groups` with each hook whose id() is in `stale` running `command`; all else as it was."""
-    return [
-        {**g, "hooks": [{**h, "command": command} if id(h) in stale else h for h in g["hooks"]]}
-        if isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(id(h) in stale for h in g["hooks"])
-        else g
-        for g in groups
-    ]
-
-
 def _git(layout: Layout, program: Program, report: InitReport) -> None:
     """Merge driver, .gitattributes and hooks for merges that keep every fact (core/git_setup.py)."""
     from foundry_tui.core.git_setup import setup_git
@@ -266,9 +154,29 @@ def _trust(layout: Layout, trusted: list[str] | None, report: InitReport) -> Non
 
 
 def init_project(
-    root: Path, profile: str | None = None, today: _dt.date | None = None, *, trusted: list[str] | None = None
+    root: Path,
+    profile: str | None = None,
+    today: _dt.date | None = None,
+    *,
+    trusted: list[str] | None = None,
+    agents: list[str] | None = None,
+    remove: bool = False,
 ) -> InitReport:
-    """Set `root` up for Foundry; safe to run again. `trusted` writes the trust section."""
+    """Set `root` up for Foundry; safe to run again. `trusted` writes the trust section.
+    `agents` (core/agent_config.py): whose MCP server and hooks to write; default, the
+    agents whose folders or settings are in the repository, else Claude Code. `remove`:
+    take Foundry's entries out of those agents' files instead, and nothing else."""
+    layout = Layout(root)
+    report = InitReport()
+    chosen = agents or detected_agents(layout)
+    if remove:
+        if not agents:
+            raise InputError("--remove needs --agent: name the agents to take Foundry out of")
+        for name in chosen:
+            unwire_agent(layout, name, report.add, report.problems)
+        if not report.lines and not report.problems:
+            report.lines.append(f"Foundry is not wired into {', '.join(chosen)} here; nothing changed.")
+        return report
     if trusted:  # checked before anything is written
         from foundry_tui.core.trust.principal import parse_principal
 
@@ -276,8 +184,6 @@ def init_project(
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.memory.write import memory_index
 
-    layout = Layout(root)
-    report = InitReport()
     _folders(layout, report)
     _config(layout, profile, report)
     _trust(layout, trusted, report)
@@ -285,8 +191,8 @@ def init_project(
     program = installed_program()
     if program.problem:
         report.problems.append(program.problem)
-    _mcp(layout, program, report)
-    _hooks(layout, program, report)
+    for name in chosen:
+        wire_agent(layout, name, program, report.add, report.problems)
     _git(layout, program, report)
     if not layout.index_path.exists():
         try:

@@ -226,7 +226,7 @@ class FoundryServer:
         if method == "tools/list":
             from foundry_tui.mcp.registry import all_tools
 
-            return {"tools": [tool.listing() for tool in all_tools()]}
+            return {"tools": [tool.listing(self.protocol_version) for tool in all_tools()]}
         if method == "tools/call":
             return self.call_tool(params)
         if method == "resources/list":

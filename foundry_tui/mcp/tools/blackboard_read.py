@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,4 +30,13 @@ def handle(call: ToolCall) -> Reply:
     ), {}
 
 
-TOOL = Tool("blackboard_read", DESCRIPTION, SCHEMA, handle, writes=False, acts_for_caller=False)
+TOOL = Tool(
+    "blackboard_read",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Read a wave's artifacts",
+    writes=False,
+    hints=READ_ONLY,
+    acts_for_caller=False,
+)

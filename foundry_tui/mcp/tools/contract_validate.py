@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,4 +38,13 @@ def handle(call: ToolCall) -> Reply:
     return text, {"schema": call.args["schema"], "valid": valid}
 
 
-TOOL = Tool("contract_validate", DESCRIPTION, SCHEMA, handle, writes=False, acts_for_caller=False)
+TOOL = Tool(
+    "contract_validate",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Validate an artifact against a contract",
+    writes=False,
+    hints=READ_ONLY,
+    acts_for_caller=False,
+)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from foundry_tui.core import config
 from foundry_tui.core.memory import vocabulary as vocab
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,4 +39,13 @@ def handle(call: ToolCall) -> Reply:
     return text, {"query": call.args["query"], "hits": len(hits)}
 
 
-TOOL = Tool("memory_search", DESCRIPTION, SCHEMA, handle, writes=False, acts_for_caller=False)
+TOOL = Tool(
+    "memory_search",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Search project memory",
+    writes=False,
+    hints=READ_ONLY,
+    acts_for_caller=False,
+)

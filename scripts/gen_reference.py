@@ -31,7 +31,7 @@ GLOBAL_DESTS = ("root", "today", "demo")
 
 def tool_listings() -> list[dict[str, Any]]:
     """The tools as the MCP server's `tools/list` lists them to a client of the latest protocol
-    (name, title, description, inputSchema, annotations)."""
+    (name, title, description, inputSchema, outputSchema when it has one, annotations)."""
     from foundry_tui.mcp.registry import all_tools
 
     return [tool.listing() for tool in all_tools()]
@@ -149,6 +149,22 @@ def _schema_type(schema: dict[str, Any]) -> str:
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
+def _output_rows(schema: dict[str, Any], prefix: str = "") -> list[str]:
+    """One row per field of an output schema; the fields of an array's objects as `name[].field`."""
+    rows = []
+    required = set(schema.get("required", []))
+    for name, prop in schema.get("properties", {}).items():
+        field = f"{prefix}{name}"
+        rows.append(
+            f"| `{field}` | {_cell(_schema_type(prop))} | {'yes' if name in required else 'no'} "
+            f"| {_cell(prop.get('description', ''))} |"
+        )
+        items = prop.get("items")
+        if prop.get("type") == "array" and isinstance(items, dict) and items.get("type") == "object":
+            rows += _output_rows(items, f"{field}[].")
+    return rows
+
+
 def render_mcp_tools() -> str:
     tools = tool_listings()
     out = [HEADER.format(command=COMMAND, origin="the MCP server's `tools/list`")]
@@ -159,6 +175,8 @@ def render_mcp_tools() -> str:
         "",
         "Every tool states its four behaviour hints (MCP tool annotations, sent to clients of protocol",
         "2025-03-26 and later); none reaches beyond the project, so `openWorldHint` is false throughout.",
+        "The tools whose replies a program parses also return `structuredContent` beside the unchanged",
+        "text, described by their `outputSchema` (protocol 2025-06-18); an error result carries none.",
         "",
         "| tool | title | " + " | ".join(HINTS) + " |",
         "| --- | --- | " + " | ".join("---" for _ in HINTS) + " |",
@@ -183,6 +201,10 @@ def render_mcp_tools() -> str:
                     f"| `{name}` | {_cell(_schema_type(prop))} | {'yes' if name in required else 'no'} | {meaning} |"
                 )
             out.append("")
+        if "outputSchema" in tool:
+            out += ["Structured content (`outputSchema`):", ""]
+            out += ["| field | type | always | meaning |", "| --- | --- | --- | --- |"]
+            out += [*_output_rows(tool["outputSchema"]), ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

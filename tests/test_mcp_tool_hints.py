@@ -12,7 +12,7 @@ from mcp import Client
 
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import resolve_caller
-from foundry_tui.mcp.registry import all_tools, call_tool, tool_named
+from foundry_tui.mcp.registry import all_tools, answer_tool, tool_named
 from foundry_tui.mcp.server import FoundryServer
 from foundry_tui.mcp.tool import READ_ONLY, Hints, Tool, changes, schema_object
 
@@ -76,6 +76,8 @@ async def test_the_sdk_client_reads_the_hints(demo_root: Path) -> None:
         read = (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint, hints.open_world_hint)
         assert read == EXPECTED[tool.name], tool.name
         assert tool.title == hints.title == tool_named(tool.name).title
+    with_output = {tool.name for tool in tools if tool.output_schema is not None}
+    assert with_output == {"contract_validate", "blackboard_read"}
 
 
 def _handler(call: Any) -> tuple[str, dict[str, Any]]:
@@ -108,7 +110,19 @@ def test_older_clients_get_only_the_fields_their_version_has(demo_root: Path) ->
     middle = _server_listing(demo_root, "2025-03-26")
     assert {tuple(entry) for entry in middle} == {("name", "description", "inputSchema", "annotations")}
     latest = {entry["name"]: tuple(entry) for entry in _server_listing(demo_root, "2025-06-18")}
-    assert set(latest.values()) == {("name", "title", "description", "inputSchema", "annotations")}
+    assert latest["blackboard_read"] == ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+    assert latest["memory_write"] == ("name", "title", "description", "inputSchema", "annotations")
+
+
+def test_older_clients_get_no_structured_content(demo_root: Path) -> None:
+    for version, structured in (("2025-03-26", False), ("2025-06-18", True)):
+        server = FoundryServer(demo_root, caller=resolve_caller())
+        init = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        server.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})
+        params = {"name": "contract_validate", "arguments": {"schema": "finding.v1", "data": {}}}
+        answer = server.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params})
+        assert isinstance(answer, dict)
+        assert ("structuredContent" in answer["result"]) is structured, version
 
 
 # Calls each read-only tool makes on the demo, all of which succeed (a failed call proves nothing).
@@ -137,6 +151,6 @@ def test_a_tool_that_says_it_is_read_only_changes_nothing(demo_root: Path) -> No
     caller = resolve_caller()
     before = _tree(demo_root)
     for name, args in READ_CALLS.items():
-        text, _fields = call_tool(Project(demo_root), name, args, TODAY, caller)
+        text, _fields, _structured = answer_tool(Project(demo_root), name, args, TODAY, caller)
         assert text and "failed" not in text, (name, text)
         assert _tree(demo_root) == before, f"{name} says it is read-only but changed the project"

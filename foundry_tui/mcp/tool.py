@@ -1,7 +1,8 @@
-"""What an MCP tool is: its name, title and the description the model reads, its input schema,
-its handler (the one core call it makes, through the door for a change), whether it writes
-and acts for the server's principal, and its behaviour hints (MCP tool annotations). One
-module per tool under `mcp/tools/` holds each; `mcp/registry.py` lists them."""
+"""What an MCP tool is: its name, title and the description the model reads, its input schema
+(and, for a reply a program parses, its output schema), its handler (the one core call it
+makes, through the door for a change), whether it writes and acts for the server's principal,
+and its behaviour hints (MCP tool annotations). One module per tool under `mcp/tools/` holds
+each; `mcp/registry.py` lists them."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
 
 
 # The protocol versions that added what a listing or a result may carry (MCP's changelogs):
-# tool annotations came with 2025-03-26; a tool's top-level title with 2025-06-18. An older
-# client is sent neither.
+# tool annotations came with 2025-03-26; a tool's top-level title, its outputSchema and a
+# result's structuredContent with 2025-06-18. An older client is sent neither.
 ANNOTATIONS_FROM = "2025-03-26"
 STRUCTURED_FROM = "2025-06-18"
 LATEST_VERSION = "2025-06-18"
@@ -28,9 +29,10 @@ LATEST_VERSION = "2025-06-18"
 
 class ToolCall:
     """One call: the tool's name and arguments (checked against its schema), the project, the
-    date that decides expiry, and the server's principal (fixed when it started)."""
+    date that decides expiry, and the server's principal (fixed when it started). A handler
+    whose tool has an output schema sets `structured` beside the text it returns."""
 
-    __slots__ = ("args", "caller", "name", "project", "today")
+    __slots__ = ("args", "caller", "name", "project", "structured", "today")
 
     def __init__(self, name: str, args: dict[str, Any], project: Project, today: _dt.date, caller: Caller) -> None:
         self.name = name
@@ -38,6 +40,7 @@ class ToolCall:
         self.project = project
         self.today = today
         self.caller = caller
+        self.structured: dict[str, Any] | None = None
 
     def actor(self) -> Actor:
         """The caller, project and day, as the door's operations take them."""
@@ -86,9 +89,20 @@ def changes(*, destructive: bool, idempotent: bool) -> Hints:
 class Tool:
     """One tool. `writes`: it changes something on disk (through the door), which its `hints`
     must agree with; `acts_for_caller`: it acts as the server's principal, so arguments naming
-    someone else are dropped."""
+    someone else are dropped; `output_schema`: the JSON Schema of the structured content its
+    handler gives beside the text (ToolCall.structured), for a reply a program parses."""
 
-    __slots__ = ("acts_for_caller", "description", "handle", "hints", "name", "schema", "title", "writes")
+    __slots__ = (
+        "acts_for_caller",
+        "description",
+        "handle",
+        "hints",
+        "name",
+        "output_schema",
+        "schema",
+        "title",
+        "writes",
+    )
 
     def __init__(
         self,
@@ -101,6 +115,7 @@ class Tool:
         writes: bool,
         hints: Hints,
         acts_for_caller: bool,
+        output_schema: dict[str, Any] | None = None,
     ) -> None:
         if hints.read_only == writes:
             raise ValueError(f"{name}: writes={writes} but readOnlyHint={hints.read_only}")
@@ -112,6 +127,7 @@ class Tool:
         self.writes = writes
         self.hints = hints
         self.acts_for_caller = acts_for_caller
+        self.output_schema = output_schema
 
     def listing(self, protocol_version: str = LATEST_VERSION) -> dict[str, Any]:
         """The tool as `tools/list` gives it to a client of `protocol_version`."""
@@ -120,6 +136,8 @@ class Tool:
             entry["title"] = self.title
         entry["description"] = self.description
         entry["inputSchema"] = self.schema
+        if protocol_version >= STRUCTURED_FROM and self.output_schema is not None:
+            entry["outputSchema"] = self.output_schema
         if protocol_version >= ANNOTATIONS_FROM:
             entry["annotations"] = self.hints.annotations(self.title)
         return entry

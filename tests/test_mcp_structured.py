@@ -1,5 +1,5 @@
-"""structuredContent beside the text, for the replies a program parses: blackboard_read and
-contract_validate. The official SDK client validates every result of a
+"""structuredContent beside the text, for the replies a program parses: memory_search,
+blackboard_read and contract_validate. The official SDK client validates every result of a
 tool with an outputSchema against it (ClientSession.validate_tool_result, mcp 2.x) and raises
 when it does not conform; each result is validated here with jsonschema too, so the test
 does not rest on one client's habit."""
@@ -7,12 +7,15 @@ does not rest on one client's habit."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 from mcp import Client
 from mcp_types import CallToolResult
+
+from foundry_tui.core.tokens import estimate_tokens
 
 from .test_mcp_sdk import _params
 
@@ -30,6 +33,46 @@ def _text(result: CallToolResult) -> str:
 
 async def _schemas(client: Client) -> dict[str, Any]:
     return {t.name: t.output_schema for t in (await client.list_tools()).tools if t.output_schema is not None}
+
+
+async def test_memory_search_pages_and_their_structured_hits(demo_root: Path) -> None:
+    async with Client(_params(demo_root)) as client:
+        schemas = await _schemas(client)
+        assert set(schemas) == {"memory_search", "blackboard_read", "contract_validate"}
+        query = "database migrations api json orders payments"
+        plain = await _call(client, schemas, "memory_search", {"query": query})
+        everything = [h["id"] for h in plain.structured_content["hits"]]  # type: ignore[index]
+        assert re.findall(r"^### (fact-\d+)", _text(plain), re.M) == everything and len(everything) > 3
+        assert plain.structured_content["next_cursor"] is None  # type: ignore[index]
+        seen: list[str] = []
+        arguments: dict[str, Any] = {"query": query, "max_tokens": 200}
+        while True:
+            page = await _call(client, schemas, "memory_search", arguments)
+            data = page.structured_content
+            assert data is not None and data["offset"] == len(seen)
+            ids = [h["id"] for h in data["hits"]]
+            assert re.findall(r"^### (fact-\d+)", _text(page), re.M) == ids
+            assert len(ids) == 1 or estimate_tokens(_text(page)) <= 200
+            seen += ids
+            if data["next_cursor"] is None:
+                break
+            assert _text(page).endswith(f'search again with cursor "{data["next_cursor"]}".')
+            arguments = {"query": query, "cursor": data["next_cursor"]}
+        assert seen == everything
+        first = plain.structured_content["hits"][0]  # type: ignore[index]
+        fact = (demo_root / f".foundry/memory/facts/{first['id']}.md").read_text()
+        assert first["title"] in fact and first["body"] in fact
+        assert f"**{first['title']}**" in _text(plain) and first["body"] in _text(plain)
+        none = await _call(client, schemas, "memory_search", {"query": "kubernetes"})
+        assert none.structured_content == {
+            "query": "kubernetes",
+            "ranker": "spec",
+            "offset": 0,
+            "hits": [],
+            "next_cursor": None,
+        }
+        failed = await client.call_tool("memory_search", {"query": query, "cursor": "forged"})
+        assert failed.is_error and failed.structured_content is None
 
 
 async def test_blackboard_read_structured(demo_root: Path) -> None:

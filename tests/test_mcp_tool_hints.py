@@ -77,7 +77,7 @@ async def test_the_sdk_client_reads_the_hints(demo_root: Path) -> None:
         assert read == EXPECTED[tool.name], tool.name
         assert tool.title == hints.title == tool_named(tool.name).title
     with_output = {tool.name for tool in tools if tool.output_schema is not None}
-    assert with_output == {"contract_validate", "blackboard_read"}
+    assert with_output == {"memory_search", "contract_validate", "blackboard_read"}
 
 
 def _handler(call: Any) -> tuple[str, dict[str, Any]]:
@@ -110,7 +110,7 @@ def test_older_clients_get_only_the_fields_their_version_has(demo_root: Path) ->
     middle = _server_listing(demo_root, "2025-03-26")
     assert {tuple(entry) for entry in middle} == {("name", "description", "inputSchema", "annotations")}
     latest = {entry["name"]: tuple(entry) for entry in _server_listing(demo_root, "2025-06-18")}
-    assert latest["blackboard_read"] == ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+    assert latest["memory_search"] == ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
     assert latest["memory_write"] == ("name", "title", "description", "inputSchema", "annotations")
 
 
@@ -119,7 +119,7 @@ def test_older_clients_get_no_structured_content(demo_root: Path) -> None:
         server = FoundryServer(demo_root, caller=resolve_caller())
         init = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
         server.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})
-        params = {"name": "contract_validate", "arguments": {"schema": "finding.v1", "data": {}}}
+        params = {"name": "memory_search", "arguments": {"query": "postgres"}}
         answer = server.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params})
         assert isinstance(answer, dict)
         assert ("structuredContent" in answer["result"]) is structured, version
@@ -127,7 +127,7 @@ def test_older_clients_get_no_structured_content(demo_root: Path) -> None:
 
 # Calls each read-only tool makes on the demo, all of which succeed (a failed call proves nothing).
 READ_CALLS: dict[str, dict[str, Any]] = {
-    "memory_search": {"query": "postgres migrations"},
+    "memory_search": {"query": "postgres migrations", "max_tokens": 200},
     "runbook_list": {},
     "runbook_get": {"slug": "deploy-production"},
     "contract_validate": {"schema": "finding.v1", "data": {"title": "t"}},

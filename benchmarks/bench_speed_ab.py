@@ -5,8 +5,11 @@ pass two source trees of foundry-tui (for instance `git archive` of two commits)
 
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 7 --what tui
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 9 --what mcp
+    python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 21 --what mcp-init
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 5 --what neardup
 
+`--what mcp-init` times `foundry mcp` from spawn to its initialize reply (what every agent
+session waits for), then the `tools/list` that follows it ("A tools/list", "B tools/list").
 `--what neardup` times `find_dupes` on bench_memory's facts (bench_speed.py's row), and
 `--what neardup-varied` a scan of bench_neardup.py's varied text plus its labelled facts; each
 run is a fresh process that prints its wall and CPU seconds.
@@ -81,6 +84,34 @@ def mcp_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: in
 
 generate_vocab: list[object] = []
 
+
+def mcp_init_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: int) -> dict[str, list[float]]:
+    """Milliseconds from spawning `foundry mcp` to its initialize reply, and of the tools/list after it."""
+    runs: dict[str, list[float]] = {}
+    old, here = dict(os.environ), os.getcwd()
+    try:
+        for attempt in range(repeats + 1):  # the first round writes bytecode and warms the disk cache
+            for name, tree in trees.items():
+                os.environ.clear()
+                os.environ.update(env)  # bench_memory.Server inherits this process's environment
+                os.environ["PYTHONPATH"] = tree
+                os.chdir(tree)  # the server is `python -m`: the working folder comes before PYTHONPATH
+                start = time.perf_counter()
+                server = Server(root)
+                server.request("initialize", INIT["params"])  # type: ignore[arg-type]
+                spawned = (time.perf_counter() - start) * 1000
+                listed = server.request("tools/list", {})[0]
+                server.close()
+                if attempt:
+                    runs.setdefault(name, []).append(spawned)
+                    runs.setdefault(f"{name} tools/list", []).append(listed)
+    finally:
+        os.chdir(here)
+        os.environ.clear()
+        os.environ.update(old)
+    return runs
+
+
 NEARDUP_VARIED = """
 import sys, time
 sys.path.insert(0, sys.argv[2])
@@ -127,7 +158,7 @@ def main() -> None:
     parser.add_argument("b", help="source tree B (the one after)")
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--what", choices=["tui", "mcp", "neardup", "neardup-varied"], default="tui")
+    parser.add_argument("--what", choices=["tui", "mcp", "mcp-init", "neardup", "neardup-varied"], default="tui")
     args = parser.parse_args()
     trees = {"A": str(Path(args.a).resolve()), "B": str(Path(args.b).resolve())}
     base = Path(tempfile.mkdtemp(prefix=f"foundry-ab-{args.count}-"))
@@ -146,6 +177,9 @@ def main() -> None:
             unit = "s"
         elif args.what == "mcp":
             runs = mcp_runs(trees, root, env, args.repeats)
+            unit = "ms"
+        elif args.what == "mcp-init":
+            runs = mcp_init_runs(trees, root, env, args.repeats)
             unit = "ms"
         else:
             varied = args.count if args.what == "neardup-varied" else None

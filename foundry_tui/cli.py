@@ -113,17 +113,31 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_search(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.search import memory_search, search_hint
+    from foundry_tui.core.memory.search import search_hint, search_page
 
     project = project_of(args)
-    text, hits = memory_search(
-        project, args.query, today_of(args), type=args.type, limit=args.limit, explain=args.explain, ranker=args.ranker
+    page = search_page(
+        project,
+        args.query,
+        today_of(args),
+        type=args.type,
+        limit=args.limit,
+        explain=args.explain,
+        ranker=args.ranker,
+        max_tokens=args.max_tokens,
+        cursor=args.cursor,
     )
-    hint = "" if args.explain else search_hint(project, args.query, hits, args.ranker)
+    hint = "" if args.explain or page.offset else search_hint(project, args.query, page.hits, args.ranker)
     if hint:  # beside the spec's exact reply, never in it
         print(hint, file=sys.stderr)
-    payload = {"query": args.query, "ranker": project.ranker(args.ranker), "hits": [h.to_dict() for h in hits]}
-    emit_json_or_text(args, payload, text)
+    payload = {
+        "query": args.query,
+        "ranker": page.ranker,
+        "offset": page.offset,
+        "hits": [h.to_dict() for h in page.hits],
+        "next_cursor": page.next_cursor,
+    }
+    emit_json_or_text(args, payload, page.text)
     return 0
 
 
@@ -625,6 +639,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--ranker", choices=("spec", "bm25"), help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)"
     )
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="only the hits that keep the reply within N tokens (always one); a cursor gives the next page",
+    )
+    p.add_argument("--cursor", help="the cursor a page ended with: the next page of the same search")
 
     sub(mem, "index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
     p = sub(mem, "prune", cmd_memory_prune, "list facts to retire (changes nothing)")

@@ -30,7 +30,8 @@ GLOBAL_DESTS = ("root", "today", "demo")
 
 
 def tool_listings() -> list[dict[str, Any]]:
-    """The tools as the MCP server's `tools/list` lists them (name, description, inputSchema)."""
+    """The tools as the MCP server's `tools/list` lists them to a client of the latest protocol
+    (name, title, description, inputSchema, outputSchema when it has one, annotations)."""
     from foundry_tui.mcp.registry import all_tools
 
     return [tool.listing() for tool in all_tools()]
@@ -145,6 +146,25 @@ def _schema_type(schema: dict[str, Any]) -> str:
     return f"{kind} ({', '.join(bounds)})" if bounds else kind
 
 
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def _output_rows(schema: dict[str, Any], prefix: str = "") -> list[str]:
+    """One row per field of an output schema; the fields of an array's objects as `name[].field`."""
+    rows = []
+    required = set(schema.get("required", []))
+    for name, prop in schema.get("properties", {}).items():
+        field = f"{prefix}{name}"
+        rows.append(
+            f"| `{field}` | {_cell(_schema_type(prop))} | {'yes' if name in required else 'no'} "
+            f"| {_cell(prop.get('description', ''))} |"
+        )
+        items = prop.get("items")
+        if prop.get("type") == "array" and isinstance(items, dict) and items.get("type") == "object":
+            rows += _output_rows(items, f"{field}[].")
+    return rows
+
+
 def render_mcp_tools() -> str:
     tools = tool_listings()
     out = [HEADER.format(command=COMMAND, origin="the MCP server's `tools/list`")]
@@ -153,23 +173,38 @@ def render_mcp_tools() -> str:
         f"`foundry mcp` serves {len(tools)} tools over stdio (newline-delimited JSON-RPC 2.0). Arguments are",
         "checked against each tool's input schema: a wrong type is a JSON-RPC `-32602` error, never coerced.",
         "",
+        "Every tool states its four behaviour hints (MCP tool annotations, sent to clients of protocol",
+        "2025-03-26 and later); none reaches beyond the project, so `openWorldHint` is false throughout.",
+        "The tools whose replies a program parses also return `structuredContent` beside the unchanged",
+        "text, described by their `outputSchema` (protocol 2025-06-18); an error result carries none.",
+        "",
+        "| tool | title | " + " | ".join(HINTS) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in HINTS) + " |",
     ]
-    out += [f"- [`{tool['name']}`](#{tool['name']})" for tool in tools] + [""]
+    for tool in tools:
+        hints = tool["annotations"]
+        cells = " | ".join(f"`{json.dumps(hints[key])}`" for key in HINTS)
+        out.append(f"| [`{tool['name']}`](#{tool['name']}) | {_cell(tool['title'])} | {cells} |")
+    out.append("")
     for tool in tools:
         schema = tool["inputSchema"]
         required = set(schema.get("required", []))
-        out += [f"## {tool['name']}", "", _cell(tool["description"]), ""]
+        out += [f"## {tool['name']}", "", f"_{_cell(tool['title'])}._ {_cell(tool['description'])}", ""]
         properties: dict[str, Any] = schema.get("properties", {})
         if not properties:
             out += ["No arguments.", ""]
-            continue
-        out += ["| argument | type | required | meaning |", "| --- | --- | --- | --- |"]
-        for name, prop in properties.items():
-            meaning = _cell(prop.get("description", ""))
-            out.append(
-                f"| `{name}` | {_cell(_schema_type(prop))} | {'yes' if name in required else 'no'} | {meaning} |"
-            )
-        out.append("")
+        else:
+            out += ["| argument | type | required | meaning |", "| --- | --- | --- | --- |"]
+            for name, prop in properties.items():
+                meaning = _cell(prop.get("description", ""))
+                out.append(
+                    f"| `{name}` | {_cell(_schema_type(prop))} | {'yes' if name in required else 'no'} | {meaning} |"
+                )
+            out.append("")
+        if "outputSchema" in tool:
+            out += ["Structured content (`outputSchema`):", ""]
+            out += ["| field | type | always | meaning |", "| --- | --- | --- | --- |"]
+            out += [*_output_rows(tool["outputSchema"]), ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

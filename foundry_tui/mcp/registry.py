@@ -47,14 +47,25 @@ def all_tools() -> list[Tool]:
     return [tool_named(name) for name in TOOL_NAMES]
 
 
-def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date, caller: Any = None) -> Reply:
-    """Run one tool; return its reply text and the fields to record with its event. Raises
-    FoundryError for the caller to turn into an error result. `caller` is the server's
-    principal, fixed when it started (resolved from the environment if not given)."""
+def answer_tool(
+    project: Any, name: str, args: dict[str, Any], today: _dt.date, caller: Any = None
+) -> tuple[str, dict[str, Any], dict[str, Any] | None]:
+    """Run one tool; return its reply text, the fields to record with its event, and its
+    structured content (None for a tool without an output schema). Raises FoundryError for the
+    caller to turn into an error result. `caller` is the server's principal, fixed when it
+    started (resolved from the environment if not given)."""
     from foundry_tui.mcp.tool import ToolCall
 
     if caller is None:
         from foundry_tui.core.trust.principal import resolve_caller
 
         caller = resolve_caller()
-    return tool_named(name).handle(ToolCall(name, args, project, today, caller))
+    call = ToolCall(name, args, project, today, caller)
+    text, fields = tool_named(name).handle(call)
+    return text, fields, call.structured
+
+
+def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date, caller: Any = None) -> Reply:
+    """answer_tool's reply text and event fields."""
+    text, fields, _structured = answer_tool(project, name, args, today, caller)
+    return text, fields

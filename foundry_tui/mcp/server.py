@@ -226,7 +226,7 @@ class FoundryServer:
         if method == "tools/list":
             from foundry_tui.mcp.registry import all_tools
 
-            return {"tools": [tool.listing() for tool in all_tools()]}
+            return {"tools": [tool.listing(self.protocol_version) for tool in all_tools()]}
         if method == "tools/call":
             return self.call_tool(params)
         if method == "resources/list":
@@ -244,8 +244,8 @@ class FoundryServer:
 
     def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
         from foundry_tui.core.errors import FoundryError, os_error_text
-        from foundry_tui.mcp.registry import TOOL_NAMES, call_tool, tool_named
-        from foundry_tui.mcp.tool import check_arguments, drop_identity_arguments
+        from foundry_tui.mcp.registry import TOOL_NAMES, answer_tool, tool_named
+        from foundry_tui.mcp.tool import STRUCTURED_FROM, check_arguments, drop_identity_arguments
 
         name = params.get("name")
         if not isinstance(name, str) or name not in TOOL_NAMES:
@@ -257,8 +257,9 @@ class FoundryServer:
         if problem:
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
         project = self.project()
+        structured = None
         try:
-            text, fields = call_tool(project, tool.name, args, self.today(), self.caller)
+            text, fields, structured = answer_tool(project, tool.name, args, self.today(), self.caller)
             is_error = fields.get("written") is False  # a tool that refused to write says so in its fields
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
@@ -277,7 +278,12 @@ class FoundryServer:
 
             record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
-        return {"content": [{"type": "text", "text": text}], "isError": is_error}
+        result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": is_error}
+        # Beside the text, never instead of it: the reply a model reads stays the spec's. An error
+        # result carries none (its schema describes what the tool returns when it succeeds).
+        if structured is not None and not is_error and self.protocol_version >= STRUCTURED_FROM:
+            result["structuredContent"] = structured
+        return result
 
     def _resolved_caller(self) -> Any:
         """The server's principal; resolved from the environment when none was given."""

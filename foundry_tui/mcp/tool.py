@@ -1,7 +1,8 @@
-"""What an MCP tool is: its name, the description the model reads, its input schema, its
-handler (the one core call it makes, through the door for a change), and whether it writes
-and acts for the server's principal. One module per tool under `mcp/tools/` holds each;
-`mcp/registry.py` lists them."""
+"""What an MCP tool is: its name, title and the description the model reads, its input schema
+(and, for a reply a program parses, its output schema), its handler (the one core call it
+makes, through the door for a change), whether it writes and acts for the server's principal,
+and its behaviour hints (MCP tool annotations). One module per tool under `mcp/tools/` holds
+each; `mcp/registry.py` lists them."""
 
 from __future__ import annotations
 
@@ -18,11 +19,20 @@ if TYPE_CHECKING:
     Reply = tuple[str, dict[str, Any]]  # the reply text, and the fields of the call's event
 
 
+# The protocol versions that added what a listing or a result may carry (MCP's changelogs):
+# tool annotations came with 2025-03-26; a tool's top-level title, its outputSchema and a
+# result's structuredContent with 2025-06-18. An older client is sent neither.
+ANNOTATIONS_FROM = "2025-03-26"
+STRUCTURED_FROM = "2025-06-18"
+LATEST_VERSION = "2025-06-18"
+
+
 class ToolCall:
     """One call: the tool's name and arguments (checked against its schema), the project, the
-    date that decides expiry, and the server's principal (fixed when it started)."""
+    date that decides expiry, and the server's principal (fixed when it started). A handler
+    whose tool has an output schema sets `structured` beside the text it returns."""
 
-    __slots__ = ("args", "caller", "name", "project", "today")
+    __slots__ = ("args", "caller", "name", "project", "structured", "today")
 
     def __init__(self, name: str, args: dict[str, Any], project: Project, today: _dt.date, caller: Caller) -> None:
         self.name = name
@@ -30,6 +40,7 @@ class ToolCall:
         self.project = project
         self.today = today
         self.caller = caller
+        self.structured: dict[str, Any] | None = None
 
     def actor(self) -> Actor:
         """The caller, project and day, as the door's operations take them."""
@@ -38,11 +49,60 @@ class ToolCall:
         return Actor(self.project, self.caller, self.today)
 
 
-class Tool:
-    """One tool. `writes`: it changes something on disk (through the door); `acts_for_caller`:
-    it acts as the server's principal, so arguments naming someone else are dropped."""
+class Hints:
+    """What a tool does to its environment, as MCP's tool annotations say it, every one stated
+    (the protocol's defaults assume the worst: not read-only, destructive, not idempotent, open
+    world). `read_only`: it changes nothing (the events log every call appends to is metrics,
+    not the tool's effect); `destructive`: it may replace or remove what is there, rather than
+    only add; `idempotent`: the same call again has no further effect; `open_world`: it reaches
+    beyond the project (no Foundry tool does: the memory tool is the protocol's own example of
+    a closed world)."""
 
-    __slots__ = ("acts_for_caller", "description", "handle", "name", "schema", "writes")
+    __slots__ = ("destructive", "idempotent", "open_world", "read_only")
+
+    def __init__(self, *, read_only: bool, destructive: bool, idempotent: bool, open_world: bool) -> None:
+        if read_only and (destructive or not idempotent):
+            raise ValueError("a read-only tool is neither destructive nor anything but idempotent")
+        self.read_only = read_only
+        self.destructive = destructive
+        self.idempotent = idempotent
+        self.open_world = open_world
+
+    def annotations(self, title: str) -> dict[str, Any]:
+        return {
+            "title": title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+
+READ_ONLY = Hints(read_only=True, destructive=False, idempotent=True, open_world=False)
+
+
+def changes(*, destructive: bool, idempotent: bool) -> Hints:
+    """The hints of a tool that writes inside the project."""
+    return Hints(read_only=False, destructive=destructive, idempotent=idempotent, open_world=False)
+
+
+class Tool:
+    """One tool. `writes`: it changes something on disk (through the door), which its `hints`
+    must agree with; `acts_for_caller`: it acts as the server's principal, so arguments naming
+    someone else are dropped; `output_schema`: the JSON Schema of the structured content its
+    handler gives beside the text (ToolCall.structured), for a reply a program parses."""
+
+    __slots__ = (
+        "acts_for_caller",
+        "description",
+        "handle",
+        "hints",
+        "name",
+        "output_schema",
+        "schema",
+        "title",
+        "writes",
+    )
 
     def __init__(
         self,
@@ -51,18 +111,36 @@ class Tool:
         schema: dict[str, Any],
         handle: Callable[[ToolCall], Reply],
         *,
+        title: str,
         writes: bool,
+        hints: Hints,
         acts_for_caller: bool,
+        output_schema: dict[str, Any] | None = None,
     ) -> None:
+        if hints.read_only == writes:
+            raise ValueError(f"{name}: writes={writes} but readOnlyHint={hints.read_only}")
         self.name = name
+        self.title = title
         self.description = description
         self.schema = schema
         self.handle = handle
         self.writes = writes
+        self.hints = hints
         self.acts_for_caller = acts_for_caller
+        self.output_schema = output_schema
 
-    def listing(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "inputSchema": self.schema}
+    def listing(self, protocol_version: str = LATEST_VERSION) -> dict[str, Any]:
+        """The tool as `tools/list` gives it to a client of `protocol_version`."""
+        entry: dict[str, Any] = {"name": self.name}
+        if protocol_version >= STRUCTURED_FROM:
+            entry["title"] = self.title
+        entry["description"] = self.description
+        entry["inputSchema"] = self.schema
+        if protocol_version >= STRUCTURED_FROM and self.output_schema is not None:
+            entry["outputSchema"] = self.output_schema
+        if protocol_version >= ANNOTATIONS_FROM:
+            entry["annotations"] = self.hints.annotations(self.title)
+        return entry
 
 
 def schema_object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:

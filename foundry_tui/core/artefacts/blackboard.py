@@ -131,12 +131,17 @@ class Artifact:
 
     def summary(self) -> str:
         """summary, else title, else goal, cut at 400 characters; `(no summary field)` when none."""
+        found = self.summary_field()
+        return "(no summary field)" if found is None else found
+
+    def summary_field(self) -> str | None:
+        """summary, else title, else goal, on one line and cut at 400 characters; None when none."""
         if isinstance(self.data, dict):
             for key in ("summary", "title", "goal"):
                 value = self.data.get(key)
                 if value not in (None, ""):
                     return " ".join(str(value).split())[:SUMMARY_LIMIT]
-        return "(no summary field)"
+        return None
 
     def header(self) -> str:
         if self.problem:
@@ -208,7 +213,11 @@ def read_artifact(layout: Layout, folder: Path, wave_name: str, name: str) -> Ar
 
 def blackboard_read(layout: Layout, wave: str, agent: str | None = None, full: bool = False) -> str:
     """The blackboard_read reply: summary lines by default, verbatim JSON blocks with `full`."""
-    artifacts = read_artifacts(layout, wave, agent)
+    return render_read(read_artifacts(layout, wave, agent), wave, agent, full)
+
+
+def render_read(artifacts: list[Artifact], wave: str, agent: str | None = None, full: bool = False) -> str:
+    """The blackboard_read reply for `artifacts`, read from `wave` (and `agent`, if given)."""
     if not artifacts:
         who = f" from agent '{agent}'" if agent is not None else ""
         return f"No artifacts in wave '{sanitise(wave, 'wave')}'{who}."

@@ -276,12 +276,25 @@ def contract_validate(
     layout: Layout, schema_id: str, data: Any = None, path: str | None = None, *, has_data: bool | None = None
 ) -> tuple[bool, str]:
     """(valid, reply text). Exactly one of `data` or `path`; else the spec's error text."""
+    found = contract_findings(layout, schema_id, data, path, has_data=has_data)
+    return not found, validation_text(schema_id, found)
+
+
+def contract_findings(
+    layout: Layout, schema_id: str, data: Any = None, path: str | None = None, *, has_data: bool | None = None
+) -> list[Found]:
+    """Every violation of contract `schema_id` by `data` or the JSON file at `path` (exactly one
+    of them; else the spec's error text), in the order the reply lists them."""
     given_data = data is not None if has_data is None else has_data
     if given_data == (path is not None):
         raise InputError(PROVIDE_ONE)
     schema = load_contract(layout, schema_id)
     artifact = load_json_file(layout, path) if path is not None else data
-    problems = violations(schema, artifact, schema_id)
-    if not problems:
-        return True, f"VALID against {schema_id}"
-    return False, "\n".join([f"INVALID against {schema_id}:", *(f"- {p}" for p in problems)])
+    return ContractChecker(schema, schema_id).check(artifact)
+
+
+def validation_text(schema_id: str, found: list[Found]) -> str:
+    """The contract_validate reply for `found`: VALID, or INVALID and one line per violation."""
+    if not found:
+        return f"VALID against {schema_id}"
+    return "\n".join([f"INVALID against {schema_id}:", *(f"- {f.message}" for f in found)])

@@ -26,12 +26,18 @@ class MissedSearch:
 
 def missed_searches(project: Project, today: _dt.date, near: int = 3) -> list[MissedSearch]:
     """memory_search events with no hits, most frequent first, each with its nearest facts:
-    those sharing the most (idf-weighted) normalised words with it, synonyms included."""
+    those sharing the most (idf-weighted) normalised words with it, synonyms included. A next
+    page (an `offset`) found nothing new, which is no missed search."""
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     for event in read_events(project.layout):
         key = missed_key(event.get("query"))
-        if event.get("kind") == "memory_search" and event.get("hits") == 0 and key is not None:
+        if (
+            event.get("kind") == "memory_search"
+            and event.get("hits") == 0
+            and not event.get("offset")
+            and key is not None
+        ):
             counts[key] += 1
             spelled.setdefault(key, event["query"].strip())
     project.sync()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,4 +32,14 @@ def handle(call: ToolCall) -> Reply:
     return outcome.text, {"schema": call.args["schema"], "written": outcome.written}
 
 
-TOOL = Tool("blackboard_write", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=False)
+# It replaces the agent's earlier artifact in the wave; the same artifact again leaves the same file.
+TOOL = Tool(
+    "blackboard_write",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Hand an artifact to the next wave",
+    writes=True,
+    hints=changes(destructive=True, idempotent=True),
+    acts_for_caller=False,
+)

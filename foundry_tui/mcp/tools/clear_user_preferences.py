@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,4 +21,14 @@ def handle(call: ToolCall) -> Reply:
     return request_clear(call.caller), {}
 
 
-TOOL = Tool("clear_user_preferences", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=True)
+# It only parks a request (the person confirms the deletion); asking again parks the same request.
+TOOL = Tool(
+    "clear_user_preferences",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Ask to clear the person's preferences",
+    writes=True,
+    hints=changes(destructive=False, idempotent=True),
+    acts_for_caller=True,
+)

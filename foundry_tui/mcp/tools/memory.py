@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,4 +30,15 @@ def handle(call: ToolCall) -> Reply:
     return session_tool(call.project.layout, call.name, call.args)
 
 
-TOOL = Tool("memory", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=False)
+# remove and replace take facts out; the same add again is `unchanged`, and the same remove or
+# replace finds nothing left to do.
+TOOL = Tool(
+    "memory",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Edit working memory",
+    writes=True,
+    hints=changes(destructive=True, idempotent=True),
+    acts_for_caller=False,
+)

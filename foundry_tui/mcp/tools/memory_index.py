@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,4 +20,14 @@ def handle(call: ToolCall) -> Reply:
     return rebuild_index(call.actor()).rebuild_text(), {}
 
 
-TOOL = Tool("memory_index", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=False)
+# INDEX.md is derived from the facts: rewriting it loses nothing, and again changes nothing.
+TOOL = Tool(
+    "memory_index",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Rebuild the memory index",
+    writes=True,
+    hints=changes(destructive=False, idempotent=True),
+    acts_for_caller=False,
+)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,4 +32,15 @@ def handle(call: ToolCall) -> Reply:
     return session_tool(call.project.layout, call.name, call.args)
 
 
-TOOL = Tool("memory_observe", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=False)
+# Each call appends its entries (the oldest leave the tier but stay in the audit): the same call
+# twice adds them twice.
+TOOL = Tool(
+    "memory_observe",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Save observations",
+    writes=True,
+    hints=changes(destructive=False, idempotent=False),
+    acts_for_caller=False,
+)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,4 +23,14 @@ def handle(call: ToolCall) -> Reply:
     return session_tool(call.project.layout, call.name, call.args)
 
 
-TOOL = Tool("memory_reflect", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=False)
+# It replaces the session's reflection; the same entries again leave the same one.
+TOOL = Tool(
+    "memory_reflect",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Save a reflection",
+    writes=True,
+    hints=changes(destructive=True, idempotent=True),
+    acts_for_caller=False,
+)

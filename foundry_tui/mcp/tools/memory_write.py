@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from foundry_tui.core.memory import vocabulary as vocab
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,4 +76,15 @@ def handle(call: ToolCall) -> Reply:
     return gate.text, gate.event_fields()
 
 
-TOOL = Tool("memory_write", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=True)
+# Only additive: a new file, the fact it supersedes left as it is. Not idempotent: the same fact
+# again is `unchanged` for a trusted caller, but parks one more proposal for an untrusted one.
+TOOL = Tool(
+    "memory_write",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Store a fact",
+    writes=True,
+    hints=changes(destructive=False, idempotent=False),
+    acts_for_caller=True,
+)

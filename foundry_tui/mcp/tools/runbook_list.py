@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,4 +21,13 @@ def handle(call: ToolCall) -> Reply:
     return render_runbook_list(list_runbooks(call.project.layout)), {}
 
 
-TOOL = Tool("runbook_list", DESCRIPTION, SCHEMA, handle, writes=False, acts_for_caller=False)
+TOOL = Tool(
+    "runbook_list",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="List runbooks",
+    writes=False,
+    hints=READ_ONLY,
+    acts_for_caller=False,
+)

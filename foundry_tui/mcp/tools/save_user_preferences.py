@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,4 +21,14 @@ def handle(call: ToolCall) -> Reply:
     return save(call.caller, call.args["content"]), {"chars": len(call.args["content"])}
 
 
-TOOL = Tool("save_user_preferences", DESCRIPTION, SCHEMA, handle, writes=True, acts_for_caller=True)
+# It replaces the whole text; the same text again changes nothing.
+TOOL = Tool(
+    "save_user_preferences",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Save the person's preferences",
+    writes=True,
+    hints=changes(destructive=True, idempotent=True),
+    acts_for_caller=True,
+)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.mcp.tool import Tool, schema_object
+from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,4 +18,13 @@ def handle(call: ToolCall) -> Reply:
     return token_report(call.project, call.today), {}
 
 
-TOOL = Tool("token_report", DESCRIPTION, SCHEMA, handle, writes=False, acts_for_caller=False)
+TOOL = Tool(
+    "token_report",
+    DESCRIPTION,
+    SCHEMA,
+    handle,
+    title="Report token accounting",
+    writes=False,
+    hints=READ_ONLY,
+    acts_for_caller=False,
+)

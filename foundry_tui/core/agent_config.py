@@ -8,7 +8,7 @@ entries there are recognised and read back (doctor's `commands` check, `foundry 
 | cursor | `.cursor/mcp.json` `mcpServers` | `.cursor/hooks.json` `version: 1`, event → flat list | https://cursor.com/docs/context/mcp, https://cursor.com/docs/agent/hooks |
 | gemini | `.gemini/settings.json` `mcpServers` | the same file's `hooks` (event → groups) | https://geminicli.com/docs/tools/mcp-server, https://geminicli.com/docs/hooks/reference |
 
-Reading needs json and tomllib only (the doctor imports this through core/program.py).
+Reading needs json and tomllib only (the doctor imports this for its `commands` check).
 """
 
 from __future__ import annotations

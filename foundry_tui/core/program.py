@@ -26,8 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from foundry_tui.core.paths import Layout
-
 SCRIPT_NAME = "foundry"
 MODULE = "foundry_tui"
 ISOLATED_MODULE = ("-I", "-m", MODULE)
@@ -165,18 +163,3 @@ class ConfiguredCommand:
     file: str
     entry: str
     words: tuple[str, ...]
-
-
-def configured_commands(layout: Layout) -> list[ConfiguredCommand]:
-    """Foundry's server and hooks in every agent's files (core/agent_config.py: .mcp.json and
-    .claude/settings.json, .codex/, .cursor/, .gemini/), as written there."""
-    from foundry_tui.core.agent_config import all_configured_commands
-
-    return all_configured_commands(layout)
-
-
-def agent_problems(layout: Layout) -> list[str]:
-    """The entries missing, and the files unreadable, of each agent Foundry is wired into."""
-    from foundry_tui.core.agent_config import agent_problems as problems
-
-    return problems(layout)

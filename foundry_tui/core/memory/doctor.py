@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from foundry_tui.core.agent_config import agent_problems
+from foundry_tui.core.agent_config import all_configured_commands as configured_commands
 from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
 from foundry_tui.core.errors import ConfigError, FoundryError
@@ -33,7 +35,7 @@ from foundry_tui.core.memory.index_file import IndexReport, build_index, index_s
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
 from foundry_tui.core.paths import LINK_ADVICE, Layout, UnsafePathError
-from foundry_tui.core.program import agent_problems, configured_commands, find_program
+from foundry_tui.core.program import find_program
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 

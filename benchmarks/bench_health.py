@@ -45,7 +45,7 @@ from foundry_tui.core.memory.index_file import build_index
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.vocabulary import TYPES
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.screens.health import HealthScreen
+from foundry_tui.tui.health.screen import HealthScreen
 from tests.tui_helpers import settle
 
 TODAY = _dt.date(2026, 11, 30)

@@ -27,9 +27,9 @@ from bench_memory import TODAY, generate, queries
 
 from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.screens.memory import MemoryScreen
-from foundry_tui.tui.widgets.index_pane import IndexPane
-from foundry_tui.tui.widgets.search_pane import SearchPane
+from foundry_tui.tui.memory.index_pane import IndexPane
+from foundry_tui.tui.memory.screen import MemoryScreen
+from foundry_tui.tui.memory.search_pane import SearchPane
 from tests.tui_helpers import settle
 
 

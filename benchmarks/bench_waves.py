@@ -23,7 +23,7 @@ from textual.widgets.tree import TreeNode
 from foundry_tui.core.artefacts.blackboard import blackboard_write
 from foundry_tui.core.artefacts.waves import InspectedArtifact, WaveCache, inspect_waves
 from foundry_tui.core.paths import Layout
-from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
+from foundry_tui.tui.board.artifact_tree import ArtifactTree
 
 FINDING = {
     "title": "Checkout p95 regressed",

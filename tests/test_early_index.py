@@ -16,9 +16,9 @@ from foundry_tui.core.memory.index_file import index_order
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.views import IndexView, Overview, early_index
 from foundry_tui.core.memory.vocabulary import TYPES
-from foundry_tui.tui.screens.memory import MemoryScreen
-from foundry_tui.tui.widgets.index_pane import IndexPane
-from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.common.status_header import StatusHeader
+from foundry_tui.tui.memory.index_pane import IndexPane
+from foundry_tui.tui.memory.screen import MemoryScreen
 
 from .helpers import TODAY
 from .tui_helpers import make_app, settle

@@ -26,8 +26,8 @@ from foundry_tui.core.trust.principal import Caller, Principal
 from foundry_tui.core.yaml_bounds import MAX_YAML_DEPTH
 from foundry_tui.demo import make_demo_copy, remove_demo_copy, use_demo_environment
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.screens.approvals import ApprovalsScreen
-from foundry_tui.tui.screens.base import BUSY_DELAY
+from foundry_tui.tui.common.base import BUSY_DELAY
+from foundry_tui.tui.curator.approvals import ApprovalsScreen
 
 from .helpers import TODAY, run_cli
 from .tui_helpers import notifications, open_mode, press, settle

@@ -305,7 +305,7 @@ def test_a_retire_never_makes_an_active_fact_live_longer(demo_root: Path) -> Non
 
 
 async def test_bulk_retire_in_the_curator_offers_active_facts_only(demo_root: Path) -> None:
-    from foundry_tui.tui.screens.curator import CuratorScreen
+    from foundry_tui.tui.curator.screen import CuratorScreen
 
     app = make_app(demo_root)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -17,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Label
 
 import foundry_tui.tui
-from foundry_tui.tui.widgets.key_footer import KeyFooter, _first_char_from
+from foundry_tui.tui.common.key_footer import KeyFooter, _first_char_from
 
 from .tui_helpers import Cell, drawn, text_of
 

@@ -362,7 +362,7 @@ def test_every_tui_write_names_a_door_operation() -> None:
 
 async def test_r_in_the_tui_is_refused_to_an_untrusted_principal(demo_root: Path) -> None:
     from foundry_tui.tui.app import FoundryApp
-    from foundry_tui.tui.screens.confirm import ConfirmScreen
+    from foundry_tui.tui.common.confirm import ConfirmScreen
 
     from .tui_helpers import notifications, settle
 
@@ -382,7 +382,7 @@ async def test_r_in_the_tui_is_refused_to_an_untrusted_principal(demo_root: Path
 
 async def test_u_in_the_tui_is_refused_once_the_curator_is_no_longer_trusted(demo_root: Path) -> None:
     from foundry_tui.tui.app import FoundryApp
-    from foundry_tui.tui.screens.curator import CuratorScreen
+    from foundry_tui.tui.curator.screen import CuratorScreen
 
     from .tui_helpers import notifications, open_mode, press, select
 

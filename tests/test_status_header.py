@@ -13,8 +13,8 @@ from textual.widgets import Label, ProgressBar
 import foundry_tui.tui
 from foundry_tui.core.memory.doctor import FAIL, OK, WARN, Check, DoctorReport
 from foundry_tui.core.memory.status import MemoryStatus
-from foundry_tui.tui.text import plain
-from foundry_tui.tui.widgets.status_header import GAUGE_WIDTH, StatusHeader
+from foundry_tui.tui.common.status_header import GAUGE_WIDTH, StatusHeader
+from foundry_tui.tui.common.text import plain
 
 from .tui_helpers import drawn, text_of
 

@@ -18,9 +18,9 @@ from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.trust.principal import Caller, Principal
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.screens.approvals import ApprovalsScreen
-from foundry_tui.tui.screens.confirm import ConfirmScreen
-from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.common.confirm import ConfirmScreen
+from foundry_tui.tui.common.status_header import StatusHeader
+from foundry_tui.tui.curator.approvals import ApprovalsScreen
 
 from .helpers import TODAY
 from .tui_helpers import notifications, open_mode, press, settle, snapshot_steps

@@ -22,14 +22,14 @@ from textual.widgets import Input, Static
 from foundry_tui.core.artefacts.blackboard import blackboard_write
 from foundry_tui.core.artefacts.waves import contract_text
 from foundry_tui.core.paths import Layout
+from foundry_tui.tui.board.artifact_diff import ArtifactDiffScreen
+from foundry_tui.tui.board.artifact_tree import ArtifactTree
+from foundry_tui.tui.board.artifact_view import ArtifactView
+from foundry_tui.tui.board.contract_view import ContractView
+from foundry_tui.tui.board.revealing_scroll import row_of
+from foundry_tui.tui.board.screen import BlackboardScreen
+from foundry_tui.tui.board.wave_table import WaveTable
 from foundry_tui.tui.commands import FoundryCommands
-from foundry_tui.tui.screens.artifact_diff import ArtifactDiffScreen
-from foundry_tui.tui.screens.blackboard import BlackboardScreen
-from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
-from foundry_tui.tui.widgets.artifact_view import ArtifactView
-from foundry_tui.tui.widgets.contract_view import ContractView
-from foundry_tui.tui.widgets.revealing_scroll import row_of
-from foundry_tui.tui.widgets.wave_table import WaveTable
 
 from .test_waves import REVIEW
 from .tui_helpers import make_app, notifications, open_mode, press, select_artifact, settle
@@ -134,7 +134,7 @@ async def test_filters_by_text_validity_agent_and_schema(demo_root: Path) -> Non
 
 
 async def test_new_artifacts_arrive_live_and_are_highlighted(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("foundry_tui.tui.screens.blackboard.FRESH_SECONDS", 1.0)
+    monkeypatch.setattr("foundry_tui.tui.board.screen.FRESH_SECONDS", 1.0)
     app = make_app(demo_root, watch=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await _board(pilot)

@@ -14,10 +14,10 @@ from textual.widgets import Select, Static
 
 from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.tui.screens.curator import CuratorScreen
-from foundry_tui.tui.screens.doctor import DoctorScreen
-from foundry_tui.tui.screens.resolve import ResolveScreen
-from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.common.status_header import StatusHeader
+from foundry_tui.tui.curator.resolve import ResolveScreen
+from foundry_tui.tui.curator.screen import CuratorScreen
+from foundry_tui.tui.health.doctor import DoctorScreen
 
 from .helpers import write
 from .tui_helpers import Steps, make_app, notifications, open_mode, option_ids, press, select, settle, snapshot_steps

@@ -16,9 +16,9 @@ from textual.widgets import Select, SelectionList, Static
 
 from foundry_tui.core import atomic
 from foundry_tui.core.memory.facts import parse_fact_text
-from foundry_tui.tui.screens.confirm import ConfirmScreen
-from foundry_tui.tui.screens.curator import CuratorScreen
-from foundry_tui.tui.screens.merge import MergeScreen
+from foundry_tui.tui.common.confirm import ConfirmScreen
+from foundry_tui.tui.curator.merge import MergeScreen
+from foundry_tui.tui.curator.screen import CuratorScreen
 
 from .tui_helpers import Steps, make_app, notifications, open_mode, option_ids, press, select, settle, snapshot_steps
 

@@ -21,12 +21,12 @@ from textual.widgets import Input, Static, TextArea
 from foundry_tui.core.memory.facts import parse_fact_text
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.commands import FoundryCommands
-from foundry_tui.tui.screens.confirm import ConfirmScreen
-from foundry_tui.tui.screens.empty import EmptyScreen
-from foundry_tui.tui.screens.memory import MemoryScreen
-from foundry_tui.tui.screens.write_fact import WriteFactScreen
-from foundry_tui.tui.widgets.fact_detail import FactDetail
-from foundry_tui.tui.widgets.search_pane import SearchResults
+from foundry_tui.tui.common.confirm import ConfirmScreen
+from foundry_tui.tui.common.empty import EmptyScreen
+from foundry_tui.tui.memory.fact_detail import FactDetail
+from foundry_tui.tui.memory.screen import MemoryScreen
+from foundry_tui.tui.memory.search_pane import SearchResults
+from foundry_tui.tui.memory.write_fact import WriteFactScreen
 
 from .helpers import TODAY, run_cli
 from .tui_helpers import make_app, option_ids, select, select_artifact, settle
@@ -379,8 +379,14 @@ from pathlib import Path
 from typing import Any
 from foundry_tui.tui.app import FoundryApp
 
-def screens():
-    return sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("foundry_tui.tui.screens."))
+def screens():  # the loaded modules of foundry_tui.tui that define a screen
+    from textual.screen import Screen
+    return sorted(
+        name.removeprefix("foundry_tui.tui.")
+        for name, module in list(sys.modules.items())
+        if name.startswith("foundry_tui.tui.")
+        and any(isinstance(v, type) and issubclass(v, Screen) and v.__module__ == name for v in vars(module).values())
+    )
 
 async def settled(pilot):
     for _ in range(4):
@@ -404,8 +410,13 @@ asyncio.run(main())
 """
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=demo_root, check=True)
     at_start, after_f6 = run.stdout.splitlines()
-    assert at_start == "MemoryScreen base memory"  # the dialogs and the doctor's screen load on first use too
-    assert after_f6 == "CuratorScreen base curator dialog live memory merge"
+    assert (
+        at_start == "MemoryScreen common.base common.confirming memory.screen"
+    )  # the dialogs and the doctor's screen load on first use too
+    assert (
+        after_f6
+        == "CuratorScreen common.base common.confirming common.dialog common.live curator.merge curator.screen memory.screen"
+    )
 
 
 async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -> None:

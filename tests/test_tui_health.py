@@ -17,10 +17,10 @@ from textual.widgets import DataTable, OptionList, Static, TabbedContent
 
 from foundry_tui.core.artefacts.health import NO_EVENTS
 from foundry_tui.core.setup.init import init_project
-from foundry_tui.tui.screens.curator import CuratorScreen
-from foundry_tui.tui.screens.health import HealthScreen
-from foundry_tui.tui.widgets.row_list import RowList
-from foundry_tui.tui.widgets.status_header import StatusHeader
+from foundry_tui.tui.common.row_list import RowList
+from foundry_tui.tui.common.status_header import StatusHeader
+from foundry_tui.tui.curator.screen import CuratorScreen
+from foundry_tui.tui.health.screen import HealthScreen
 
 from .helpers import TODAY
 from .tui_helpers import make_app, open_mode, press, settle, snapshot_steps

@@ -13,10 +13,10 @@ from typing import Any
 from textual.widgets import Input, TabbedContent, TextArea
 
 from foundry_tui.core.memory.project import Project
-from foundry_tui.tui.screens.curator import CuratorScreen
-from foundry_tui.tui.screens.memory import MemoryScreen
-from foundry_tui.tui.screens.merge import MergeScreen
-from foundry_tui.tui.screens.write_fact import WriteFactScreen
+from foundry_tui.tui.curator.merge import MergeScreen
+from foundry_tui.tui.curator.screen import CuratorScreen
+from foundry_tui.tui.memory.screen import MemoryScreen
+from foundry_tui.tui.memory.write_fact import WriteFactScreen
 
 from .helpers import TODAY, run_cli, write
 from .tui_helpers import make_app, notifications, open_mode, option_ids, press, select, settle
@@ -173,7 +173,7 @@ async def test_curator_lists_merges_and_missed_searches_with_markup_literally(de
 
 
 async def test_a_notification_naming_a_markup_tag_is_text(demo_root: Path) -> None:
-    from foundry_tui.tui.screens.confirm import ConfirmScreen
+    from foundry_tui.tui.common.confirm import ConfirmScreen
 
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:

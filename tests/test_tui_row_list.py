@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from foundry_tui.tui.widgets.row_list import Row, RowList
+from foundry_tui.tui.common.row_list import Row, RowList
 
 
 class OneList(App[None]):

@@ -16,7 +16,7 @@ from foundry_tui.core.paths import Layout
 from foundry_tui.core.sessions.ledger import ingest_transcript, persist_observation, persist_reflection
 from foundry_tui.core.sessions.store import SessionStore
 from foundry_tui.core.sessions.working import memory_command, working_facts
-from foundry_tui.tui.screens.sessions import SessionsScreen
+from foundry_tui.tui.sessions.screen import SessionsScreen
 
 from .session_helpers import OTHER_SESSION, SESSION, assistant_lines, usage
 from .tui_helpers import make_app, settle, snapshot_steps

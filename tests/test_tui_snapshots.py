@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from foundry_tui.tui.screens.blackboard import BlackboardScreen
+from foundry_tui.tui.board.screen import BlackboardScreen
 
 from .tui_helpers import Steps, make_app, select, select_artifact, settle, snapshot_steps
 
@@ -117,7 +117,7 @@ def test_blackboard_diff(snap_compare: Compare, demo_root: Path) -> None:
 def test_blackboard_new_artifact_highlighted(
     snap_compare: Compare, demo_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("foundry_tui.tui.screens.blackboard.FRESH_SECONDS", 600.0)  # still lit when pictured
+    monkeypatch.setattr("foundry_tui.tui.board.screen.FRESH_SECONDS", 600.0)  # still lit when pictured
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await _steps("f3")(pilot)

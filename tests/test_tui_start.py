@@ -20,9 +20,9 @@ from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.views import IndexView, Overview
 from foundry_tui.tui import collector
 from foundry_tui.tui.app import FoundryApp
+from foundry_tui.tui.memory.index_pane import IndexPane
+from foundry_tui.tui.memory.screen import MemoryScreen
 from foundry_tui.tui.preload import Preload
-from foundry_tui.tui.screens.memory import MemoryScreen
-from foundry_tui.tui.widgets.index_pane import IndexPane
 
 from .helpers import TODAY
 from .test_early_index import generate, rendered, same_view, warm

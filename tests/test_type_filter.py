@@ -11,9 +11,9 @@ from textual.color import Color
 from textual.pilot import Pilot, _get_mouse_message_arguments
 from textual.widget import Widget
 
-from foundry_tui.tui.widgets.search_pane import SearchPane
-from foundry_tui.tui.widgets.type_filter import TypeFilter
-from foundry_tui.tui.widgets.type_options import TypeOptions
+from foundry_tui.tui.memory.search_pane import SearchPane
+from foundry_tui.tui.memory.type_filter import TypeFilter
+from foundry_tui.tui.memory.type_options import TypeOptions
 
 from .tui_helpers import make_app, option_ids, press, settle
 

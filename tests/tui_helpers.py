@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.widgets.row_list import RowList
+from foundry_tui.tui.common.row_list import RowList
 
 from .helpers import TODAY
 
@@ -98,8 +98,8 @@ def option_ids(pilot: Pilot[Any], list_id: str) -> list[str]:
 async def select_artifact(pilot: Pilot[Any], key: str) -> None:
     """Move the board's artifacts pane to the artifact `wave/name.json`, as the arrow keys
     would, and wait until its panes have scrolled to its first violation (once laid out)."""
-    from foundry_tui.tui.widgets.artifact_tree import ArtifactTree
-    from foundry_tui.tui.widgets.revealing_scroll import RevealingScroll
+    from foundry_tui.tui.board.artifact_tree import ArtifactTree
+    from foundry_tui.tui.board.revealing_scroll import RevealingScroll
 
     tree = pilot.app.screen.query_one(ArtifactTree)
     tree.focus()

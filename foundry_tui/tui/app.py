@@ -19,8 +19,8 @@ from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import Caller, resolve_caller
 from foundry_tui.tui import collector
 from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
-from foundry_tui.tui.messages import FilesChanged
-from foundry_tui.tui.workers import worker_state_changed
+from foundry_tui.tui.common.messages import FilesChanged
+from foundry_tui.tui.common.workers import worker_state_changed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
     """A mode's screen, its module imported only when the mode is first shown."""
 
     def make() -> Screen[Any]:
-        screen_class: type[Screen[Any]] = getattr(importlib.import_module(f"foundry_tui.tui.screens.{module}"), name)
+        screen_class: type[Screen[Any]] = getattr(importlib.import_module(module), name)
         screen = screen_class()
         # A new screen's widgets are styled as they mount, so it is up to date with the CSS;
         # left at Textual's -1, the first switch to its mode re-parses every stylesheet twice
@@ -59,14 +59,14 @@ class FoundryApp(App[None]):
         Binding("escape", "switch_mode('memory')", show=False),
     ]
     MODES = {
-        "memory": lazy_screen("memory", "MemoryScreen"),
-        "blackboard": lazy_screen("blackboard", "BlackboardScreen"),
-        "library": lazy_screen("library", "LibraryScreen"),
-        "health": lazy_screen("health", "HealthScreen"),
-        "curator": lazy_screen("curator", "CuratorScreen"),
-        "sessions": lazy_screen("sessions", "SessionsScreen"),
-        "history": lazy_screen("history", "HistoryScreen"),
-        "approvals": lazy_screen("approvals", "ApprovalsScreen"),
+        "memory": lazy_screen("foundry_tui.tui.memory.screen", "MemoryScreen"),
+        "blackboard": lazy_screen("foundry_tui.tui.board.screen", "BlackboardScreen"),
+        "library": lazy_screen("foundry_tui.tui.library.screen", "LibraryScreen"),
+        "health": lazy_screen("foundry_tui.tui.health.screen", "HealthScreen"),
+        "curator": lazy_screen("foundry_tui.tui.curator.screen", "CuratorScreen"),
+        "sessions": lazy_screen("foundry_tui.tui.sessions.screen", "SessionsScreen"),
+        "history": lazy_screen("foundry_tui.tui.history.screen", "HistoryScreen"),
+        "approvals": lazy_screen("foundry_tui.tui.curator.approvals", "ApprovalsScreen"),
     }
 
     def __init__(
@@ -102,7 +102,7 @@ class FoundryApp(App[None]):
             self._first_switch = True
             self.call_later(self._open_first)
         else:
-            self.push_screen(lazy_screen("empty", "EmptyScreen")())
+            self.push_screen(lazy_screen("foundry_tui.tui.common.empty", "EmptyScreen")())
             self.call_after_refresh(collector.resume)
 
     def _open_first(self) -> None:

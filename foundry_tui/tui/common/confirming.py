@@ -1,0 +1,27 @@
+"""ConfirmingScreen: a FoundryScreen that asks before a write, the one way (`confirm`):
+it says what will change on disk and runs the write once confirmed. Apart from
+FoundryScreen because the question is a dialog, and a dialog is a FoundryScreen too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.screen import ScreenResultType
+
+from foundry_tui.tui.common.base import FoundryScreen
+
+
+class ConfirmingScreen(FoundryScreen[ScreenResultType]):
+    """A screen whose writes are confirmed first (ConfirmScreen is imported on first use)."""
+
+    def confirm(
+        self, title: str, changes: list[str], then: Callable[[str], object], field: tuple[str, str] | None = None
+    ) -> None:
+        """Say what will change on disk and ask; once confirmed, `then` gets the field's value ("" without one)."""
+        from foundry_tui.tui.common.confirm import ConfirmScreen  # dialogs load on first use
+
+        def answered(answer: str | None) -> None:
+            if answer is not None:
+                then(answer)
+
+        self.app.push_screen(ConfirmScreen(title, changes, field), answered)

@@ -1,0 +1,40 @@
+"""LiveScreen: a screen whose content is read from disk in a worker, and read again
+whenever it is shown, whenever the file watcher reports a change, and when the theme
+changes (its colours are built with the theme's). Its self-fed StatusHeader is read again
+at the same times (the first read is the header's own, when it is mounted)."""
+
+from __future__ import annotations
+
+from textual.worker import Worker
+
+from foundry_tui.tui.common.confirming import ConfirmingScreen
+from foundry_tui.tui.common.messages import FilesChanged
+from foundry_tui.tui.common.status_header import feed_headers
+
+
+class LiveScreen(ConfirmingScreen[None]):
+    """Subclasses implement `load()`: a thread worker that reads and returns a message
+    carrying what it read, which the subclass shows when it arrives."""
+
+    def load(self) -> object:  # a @work method, which returns its Worker
+        raise NotImplementedError
+
+    _reading: object = None  # the read started by the mount (a Worker)
+
+    def on_mount(self) -> None:
+        if self._reading is None:  # a screen may start its read earlier (HealthScreen: in compose)
+            self._reading = self.load()
+
+    def on_screen_resume(self) -> None:
+        # A screen's first show follows its mount (more than once): the mount's read is still under way.
+        if isinstance(self._reading, Worker) and not self._reading.is_finished:
+            return
+        self.load()
+        feed_headers(self)
+
+    def on_files_changed(self, _event: FilesChanged) -> None:
+        self.load()
+        feed_headers(self)
+
+    def recolour(self) -> None:
+        self.load()

@@ -1,0 +1,29 @@
+"""DoctorScreen: the full doctor report, as `foundry doctor` prints it."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from foundry_tui.core.memory.doctor import DoctorReport
+from foundry_tui.tui.common.dialog import Dialog
+from foundry_tui.tui.common.text import plain_lines
+
+
+class DoctorScreen(Dialog[None]):
+    """Read-only; escape (or d again) closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,d", "cancel", "Close")]
+
+    def __init__(self, report: DoctorReport) -> None:
+        super().__init__()
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog"):
+            yield self.heading("Doctor")
+            yield Static(plain_lines(self.report.text()), id="doctor-report")  # it quotes broken files

@@ -1,0 +1,105 @@
+"""IndexPane: the active facts as INDEX.md lists them, grouped by type, with the
+budget line where the budget cuts the index and the omitted entries dimmed below it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from rich.text import Text
+from textual.app import App
+from textual.strip import Strip
+
+from foundry_tui.core.collector_hold import held
+from foundry_tui.core.memory.views import IndexView
+from foundry_tui.tui.common.row_list import Row, RowList
+from foundry_tui.tui.common.text import shown
+from foundry_tui.tui.common.theme import ThemeColours
+
+
+def fact_prompt(
+    entry: Callable[[str], tuple[str, tuple[str, ...]]], fact_id: str, style: str = "", note: str = ""
+) -> Text:
+    """One fact's row: its id, title and tags (`entry` gives the title and tags when the row
+    first comes into view)."""
+    title, tags = entry(fact_id)
+    text = Text.assemble((fact_id, "bold"), " ", shown(title), style=style)
+    for tag in tags:
+        text.append(f" {shown(tag)}", style="italic dim")
+    if note:
+        text.append(f"  {shown(note)}", style="dim")
+    return text
+
+
+def _frame_held(app: App[object]) -> bool:
+    """Whether the frame being rendered now is thrown away rather than shown: Textual renders
+    the screen during its start-up batch (and a mode switch's 50 ms delay) and drops the result.
+    The first paint's callbacks (the file watcher, the load's stat of every file) waited for
+    "drawn", and ran on such a frame, before the one that reached the terminal (about 70 ms of
+    the first paint at 10,000 facts). Textual keeps this state private: without it, every frame
+    counts as shown, as before."""
+    return bool(getattr(app, "_batch_count", 0)) or not getattr(app, "_running", True)
+
+
+class IndexPane(RowList):
+    """The index as the model will see it; inactive facts and broken files on demand."""
+
+    BORDER_TITLE = "Index"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._when_drawn: list[Callable[[], object]] = []
+
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the rows shown now have been drawn (after the frame is out)."""
+        self._when_drawn.append(callback)
+
+    def render_line(self, y: int) -> Strip:
+        if self._when_drawn:
+            if _frame_held(self.app):
+                self.call_later(self.refresh)  # not this frame: the next one, which is shown
+            else:
+                callbacks, self._when_drawn = self._when_drawn, []
+                for callback in callbacks:
+                    self.call_later(callback)  # runs once this frame's rendering has returned
+        return super().render_line(y)
+
+    def show(self, view: IndexView, show_inactive: bool) -> None:
+        # A row or two of small objects per fact (100,000 at most): the cyclic collector,
+        # which would scan the growing list again and again meanwhile, waits until they exist.
+        # The first paint's rows are frozen with the rest of the start-up (tui/collector.py);
+        # a repaint after a reload freezes nothing (core/collector_hold.py: that leaked).
+        with held():
+            self._show(view, show_inactive)
+
+    def _show(self, view: IndexView, show_inactive: bool) -> None:
+        error = ThemeColours.of(self.app).error
+        entry = view.entry
+        options: list[Row] = []
+        current_type = None
+        cut = False
+        omitted = view.omitted
+        for fact_id, fact_type in zip(view.ordered, view.types, strict=True):
+            if fact_id in omitted and not cut:
+                cut = True
+                options.append((None, Text(f"── budget {view.budget} tokens: omitted below ──", style=f"bold {error}")))
+            if fact_type != current_type:
+                current_type = fact_type
+                options.append((None, Text(fact_type, style="bold underline")))
+            if fact_id in omitted:
+                options.append((fact_id, partial(fact_prompt, entry, fact_id, "dim", "omitted")))
+            else:
+                options.append((fact_id, partial(fact_prompt, entry, fact_id)))
+        if not view.ordered:
+            options.append((None, Text("No active facts yet: press w to write one.", style="dim")))
+        if show_inactive and view.inactive:
+            options.append((None, Text("inactive", style="bold underline")))
+            for fact_id, reason in view.inactive.items():
+                options.append((fact_id, partial(fact_prompt, entry, fact_id, "dim", reason)))
+        if view.broken:
+            options.append((None, Text("broken files", style=f"bold underline {error}")))
+            for broken in view.broken:
+                entry_text = Text.assemble((shown(broken.name), f"bold {error}"), " ", (shown(broken.reason), error))
+                options.append((f"broken:{broken.name}", entry_text))
+        self.replace_rows(options)
+        self.border_subtitle = f"{view.listed}/{view.active} listed · ~{view.index_tokens}/{view.budget} tokens"

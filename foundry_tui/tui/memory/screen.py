@@ -1,0 +1,394 @@
+"""MemoryScreen: the curator's main screen: the index, search, the selected fact and
+the prune candidates at once, kept fresh from disk by the app's file watcher."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Input
+from textual.worker import get_current_worker
+
+from foundry_tui.core.memory.search import Hit
+from foundry_tui.core.memory.views import IndexView, Overview, early_index
+from foundry_tui.tui.commands import MEMORY_COMMANDS
+from foundry_tui.tui.common.confirming import ConfirmingScreen
+from foundry_tui.tui.common.key_footer import KeyFooter
+from foundry_tui.tui.common.messages import FilesChanged, MemoryChanged
+from foundry_tui.tui.common.row_list import RowList
+from foundry_tui.tui.common.status_header import StatusHeader
+from foundry_tui.tui.common.workers import deliver
+from foundry_tui.tui.memory.fact_detail import FactDetail
+from foundry_tui.tui.memory.index_pane import IndexPane
+from foundry_tui.tui.memory.prune_list import PruneList
+from foundry_tui.tui.memory.search_pane import SearchPane
+
+# How long the first load waits for the index it sent ahead to be painted, before it builds
+# the rest (a bound: the paint normally takes a frame or two).
+EARLY_PAINT_WAIT = 1.0
+
+# What only the actions and the doctor need is imported where it is used: the first paint
+# does not wait for the write path, the trust gate, the dialogs or the doctor.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.doctor import DoctorReport
+    from foundry_tui.core.memory.request import WriteRequest
+
+
+class MemoryScreen(ConfirmingScreen[None]):
+    """Four panes over one Overview of the memory, rebuilt off the UI thread."""
+
+    SCREEN_COMMANDS = MEMORY_COMMANDS
+    BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in MEMORY_COMMANDS]
+
+    overview: reactive[Overview | None] = reactive(None, always_update=True)
+    selected: reactive[str | None] = reactive(None)
+    show_inactive: reactive[bool] = reactive(False)
+
+    @dataclass
+    class Loaded(Message):
+        """A fresh Overview, and what to say about it (the changes seen, or what this app wrote)."""
+
+        overview: Overview
+        announce: bool
+        summary: str
+
+    @dataclass
+    class IndexRead(Message):
+        """The index, sent ahead of the Overview at the first load (from the parse cache's
+        columns); `painted` is set once it is on screen."""
+
+        view: IndexView
+        painted: threading.Event
+
+    class FilesRead(Message):
+        """The first load has read the files: time to watch them."""
+
+    @dataclass
+    class DoctorChecked(Message):
+        report: DoctorReport
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hits: dict[str, Hit] = {}
+        self.doctor: DoctorReport | None = None
+        self.search_query = ""
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader(self.foundry.root_label)
+        with Horizontal(id="panes"):
+            with Vertical(id="left"):
+                yield IndexPane(id="index")
+                yield PruneList(id="prune")
+            with Vertical(id="right"):
+                yield SearchPane(self._search, id="search")
+                yield FactDetail(self.project.layout, id="detail")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one(IndexPane).focus()
+        view = self.foundry.take_preloaded_view()
+        if view is None:
+            self.load()
+            return
+        # The index read ahead from the parse cache is in the first frame; the load compares
+        # the files with the cache once it is drawn, and shows what changed, if anything.
+        painted = threading.Event()
+        self._show_early(view, painted)
+        self.load(early_painted=painted)
+
+    # ---- loading (a worker thread: disk and parsing never run on the UI thread) ------------
+
+    @work(thread=True, exclusive=True, group="load", name="Memory not read", exit_on_error=False)
+    def load(self, announce: bool = False, summary: str = "", early_painted: threading.Event | None = None) -> Loaded:
+        from foundry_tui.core.artefacts.adr import adr_titles  # here: not before the first paint
+
+        project = self.project
+        first = self.overview is None
+        if early_painted is not None:
+            self._wait_for(early_painted)  # the stat of every file waits for the first paint
+        with project.lock:  # one consistent view while other workers write
+            changes = project.sync()
+            # The first load from an unchanged parse cache paints the index before building the
+            # facts: the same rows the Overview gives, from the cache's columns.
+            early = early_index(project, self.today) if first and early_painted is None else None
+            if early is not None:
+                painted = threading.Event()
+                deliver(self, self.IndexRead(early, painted))  # starts the file watcher once painted
+                self._wait_for(painted)
+                # Whatever changed before the watcher was in place is seen here.
+                changes.merge(project.sync())
+            elif first and early_painted is None:
+                deliver(self, self.FilesRead())
+            overview = Overview(project, self.today, adr_titles(project.layout), with_doctor=False, changes=changes)
+        return deliver(self, self.Loaded(overview, announce, summary))
+
+    @staticmethod
+    def _wait_for(painted: threading.Event) -> None:
+        """Let the UI thread paint (it and this thread share one interpreter) before building
+        the rest; never longer than EARLY_PAINT_WAIT, nor once the worker is cancelled."""
+        worker = get_current_worker()
+        deadline = time.monotonic() + EARLY_PAINT_WAIT
+        while not painted.wait(0.02) and not worker.is_cancelled and time.monotonic() < deadline:
+            pass
+
+    def on_memory_screen_index_read(self, event: IndexRead) -> None:
+        if self.overview is None and not self.show_inactive:  # else the Overview is here, or needed
+            self._show_early(event.view, event.painted)
+        else:
+            self._index_painted(event.painted)
+
+    def _show_early(self, view: IndexView, painted: threading.Event) -> None:
+        """The header and the index from the parse cache; `painted` is set once they are drawn."""
+        self.query_one(StatusHeader).show(view.status())
+        index = self.query_one(IndexPane)
+        index.show(view, False)
+        index.when_drawn(lambda: self._index_painted(painted))
+
+    def _index_painted(self, painted: threading.Event) -> None:
+        self.foundry.memory_drawn()
+        painted.set()
+
+    def on_memory_screen_files_read(self, _event: FilesRead) -> None:
+        self.foundry.memory_drawn()
+
+    def on_memory_screen_loaded(self, event: Loaded) -> None:
+        self.foundry.memory_drawn()  # already, unless the early index was never drawn
+        self.overview = event.overview
+        self.call_after_refresh(self._after_paint)
+        message = event.summary or (event.overview.changes.summary() if event.announce else "")
+        if message:
+            self.notify(message, timeout=4)
+
+    def _after_paint(self) -> None:
+        """Work that should not compete with painting the memory: the word index (searches
+        as you type stay within a frame at any size once it exists; a no-op after the first
+        time, scans answer meanwhile), the doctor, and the fact pane's Markdown widget."""
+        self.query_one(FactDetail).mount_body()
+        self.project.use_search_index(background=True)
+        self.check_doctor()
+        self.count_proposals()
+
+    class ProposalsCounted(Message):
+        """How many proposals wait for a curator (the header shows it)."""
+
+        def __init__(self, count: int) -> None:
+            super().__init__()
+            self.count = count
+
+    @work(thread=True, exclusive=True, group="proposals", name="proposals not counted", exit_on_error=False)
+    def count_proposals(self) -> ProposalsCounted:
+        """The header's count of proposals waiting for a curator (after the paint, like doctor)."""
+        from foundry_tui.core.gate.proposals import pending_count
+
+        return deliver(self, self.ProposalsCounted(pending_count(self.project.layout)))
+
+    def on_memory_screen_proposals_counted(self, event: ProposalsCounted) -> None:
+        self.query_one(StatusHeader).show_pending(event.count)
+
+    @work(thread=True, exclusive=True, group="doctor", name="doctor failed", exit_on_error=False)
+    def check_doctor(self) -> DoctorChecked:
+        """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
+        from foundry_tui.core.checkup import ALL_CHECKS  # the doctor's checks with curation's
+        from foundry_tui.core.memory.doctor import run_doctor
+
+        with self.project.lock:
+            return deliver(self, self.DoctorChecked(run_doctor(self.project, self.today, ALL_CHECKS)))
+
+    def on_memory_screen_doctor_checked(self, event: DoctorChecked) -> None:
+        self.doctor = event.report
+        self.query_one(StatusHeader).show_doctor(event.report)
+
+    def watch_overview(self, overview: Overview | None) -> None:
+        if overview is None:
+            return
+        view = overview.index_view()
+        self.query_one(StatusHeader).show(view.status())
+        index = self.query_one(IndexPane)
+        index.show(view, self.show_inactive)
+        if self.selected is None and index.row_ids:
+            self.selected = index.row_ids[0]  # start on the first fact of the index
+        self.query_one(PruneList).show(overview)
+        self.query_one(SearchPane).refresh_results()
+        self._show_detail()
+
+    def watch_show_inactive(self, show: bool) -> None:
+        if self.overview is not None:
+            self.query_one(IndexPane).show(self.overview.index_view(), show)
+
+    def watch_selected(self) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        if self.overview is not None:
+            hit = self.hits.get(self.selected) if self.selected else None
+            self.query_one(FactDetail).show(self.selected, self.overview, hit, self.search_query)
+
+    def _search(self, query: str, ftype: str | None) -> list[Hit]:
+        return self.project.search(query, self.today, type=ftype)
+
+    @on(RowList.RowHighlighted)
+    def _fact_highlighted(self, event: RowList.RowHighlighted) -> None:
+        self.selected = event.row_id
+
+    @on(SearchPane.HitsChanged)
+    def _hits_changed(self, event: SearchPane.HitsChanged) -> None:
+        self.hits, self.search_query = event.hits, event.query
+        self._show_detail()
+
+    def on_files_changed(self, _event: FilesChanged) -> None:
+        self.load(announce=True)
+
+    def on_memory_changed(self, event: MemoryChanged) -> None:
+        self.load(summary=event.summary)
+
+    def on_screen_resume(self) -> None:
+        if self.overview is not None:
+            self.load()
+
+    def recolour(self) -> None:
+        self.overview = self.overview  # every pane is drawn again from it
+
+    # ---- actions ---------------------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        self.query_one("#query", Input).focus()
+
+    def action_toggle_inactive(self) -> None:
+        self.show_inactive = not self.show_inactive
+
+    def action_show_doctor(self) -> None:
+        if self.doctor is None:
+            self.notify("The doctor is still checking; try again in a moment.")
+            return
+        from foundry_tui.tui.health.doctor import DoctorScreen
+
+        self.app.push_screen(DoctorScreen(self.doctor))
+
+    def _selected_fact(self, need_active: bool = False) -> str | None:
+        fact_id = self.selected
+        if self.overview is None or not fact_id or fact_id not in self.overview.facts:
+            self.notify("Select a fact first (in the index, the search results or the prune list).", severity="warning")
+            return None
+        if need_active and fact_id in self.overview.inactive:
+            self.notify(f"{fact_id} is already inactive ({self.overview.inactive[fact_id]}).", severity="warning")
+            return None
+        return fact_id
+
+    def action_write_fact(self) -> None:
+        from foundry_tui.tui.memory.write_fact import WriteFactScreen
+
+        def written(req: WriteRequest | None) -> None:
+            if req is not None:
+                self.confirm_write(
+                    req,
+                    [
+                        f"memory_write: a new fact file in {self.facts_folder()} (or nothing, if an identical "
+                        "fact is active; a same-titled one is superseded, not changed)",
+                        "INDEX.md is rebuilt",
+                    ],
+                )
+
+        self.app.push_screen(WriteFactScreen(), written)
+
+    def confirm_write(self, req: WriteRequest, changes: list[str]) -> None:
+        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self._write(req))
+
+    @work(thread=True, group="write", name="Not written", exit_on_error=False)
+    def _write(self, req: WriteRequest) -> MemoryChanged:
+        from foundry_tui.core.ops.facts import write_fact
+
+        gate = write_fact(self.actor, req)
+        return deliver(self, MemoryChanged(gate.text))
+
+    def action_retire_fact(self) -> None:
+        fact_id = self._selected_fact(need_active=True)
+        if fact_id is None:
+            return
+        self.confirm(
+            f"Retire {fact_id}?",
+            [
+                f"{self.fact_file(fact_id)}: expires is set (nothing else changes; no file is deleted)",
+                "INDEX.md is rebuilt without it",
+            ],
+            lambda expires: self._retire(fact_id, expires),
+            field=("Expires on (YYYY-MM-DD; earlier than today makes it inactive now)", self.yesterday),
+        )
+
+    @work(thread=True, group="write", name="Not retired", exit_on_error=False)
+    def _retire(self, fact_id: str, expires: str) -> MemoryChanged:
+        from foundry_tui.core.ops.facts import retire_facts
+
+        gate = retire_facts(self.actor, [fact_id], expires)
+        return deliver(self, MemoryChanged(gate.text))  # the CLI's words: retired, or left as it was
+
+    def action_add_why(self) -> None:
+        from foundry_tui.core.memory.facts import field_problems
+        from foundry_tui.core.memory.request import WriteRequest
+        from foundry_tui.tui.memory.write_fact import WriteFactScreen
+
+        fact_id = self._selected_fact(need_active=True)
+        if fact_id is None or self.overview is None:
+            return
+        fact = self.overview.facts[fact_id]
+        if not fact.needs_why:
+            self.notify(
+                f"{fact_id} needs no Why line (it is a {fact.type}{' with one' if fact.has_why else ''}).",
+                severity="warning",
+            )
+            return
+        problems = field_problems(fact)
+        if problems:  # memory_write would refuse the new version's fields: say so before the form
+            self.notify(
+                f"{fact_id} cannot get a new version here: its {problems[0]} (doctor lists it); "
+                "write the fact anew through memory_write",
+                severity="warning",
+            )
+            return
+        preset = WriteRequest(
+            title=fact.title,
+            body=f"{fact.body}\n\n**Why:** ",
+            type=fact.type,
+            scope=fact.scope,
+            tags=fact.tags,
+            confidence=fact.confidence,
+            source=fact.source,
+            expires=fact.expires,
+        )
+
+        def edited(req: WriteRequest | None) -> None:
+            if req is not None:
+                self.confirm_write(
+                    req,
+                    [
+                        f"memory_write: a new version of {fact_id} in {self.facts_folder()}, "
+                        f"with supersedes: {fact_id}",
+                        f"{fact_id}.md stays on disk, inactive",
+                        "INDEX.md is rebuilt",
+                    ],
+                )
+
+        self.app.push_screen(WriteFactScreen(preset, f"Add the Why line to {fact_id}"), edited)
+
+    def action_rebuild_index(self) -> None:
+        layout = self.project.layout
+        self.confirm(
+            "Rebuild the index?",
+            [f"{layout.relative(layout.index_path)} is regenerated from the active facts"],
+            lambda _answer: self._reindex(),
+        )
+
+    @work(thread=True, group="write", name="Not rebuilt", exit_on_error=False)
+    def _reindex(self) -> MemoryChanged:
+        from foundry_tui.core.ops.facts import rebuild_index
+
+        text = rebuild_index(self.actor).rebuild_text()
+        return deliver(self, MemoryChanged(text.splitlines()[-1]))

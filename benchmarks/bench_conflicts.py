@@ -6,7 +6,7 @@ titles, all held-out) was written and committed before the last change to the de
 (core/curation/conflicts.py) and its errors were never read; everything earlier is tuning
 data: conflicts_labelled.json (62 + 62), conflicts_fresh.json (42 + 42) and
 conflicts_fresh2.json (128 + 99), the third and fourth passes' held-out sets, read since,
-reported as "tuning" and "seen". Prints precision and recall per set (tests/test_conflicts.py
+reported as "tuning" and "seen". Prints precision and recall per set (tests/core/curation/test_conflicts.py
 keeps the figures).
 
 Speed: `find_conflicts_in` over N generated facts of varied text (benchmarks/bench_neardup.py's

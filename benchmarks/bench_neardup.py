@@ -7,7 +7,7 @@ tests/data/neardup_labelled.json (200 pairs; its "heldout" part was read while t
 second pass, so it is reported as "seen"), neardup_fresh.json (159 pairs, the third pass's
 held-out set, read while tuning the fourth: "seen") and tests/data/neardup_pairs.py. For each set
 this scores the pairs among that set's facts alone and prints precision and recall at the
-default threshold (tests/test_neardup.py keeps the figures; the issue's bar is 0.95 / 0.95).
+default threshold (tests/core/curation/test_neardup.py keeps the figures; the issue's bar is 0.95 / 0.95).
 
 Speed: a scan (`DupeFinder(facts).scan()`, what `foundry memory dupes` runs after loading)
 of N generated facts of varied text plus the labelled ones; prints the best of `--repeat`

@@ -5,7 +5,7 @@ the `spec` and `bm25` rankers on benchmarks/data/retrieval_questions.json over t
 generated memory of retrieval_corpus.py (10,000 facts): the held-out set #4 first (the
 figure to quote), then the sets seen while tuning beside it ("heldout3", the third
 round's held-out set, and "tuning2", the second round's, both seen now). Then the prompt hook's relevance on
-benchmarks/data/hook_prompts.json (1,000 facts, as tests/test_hook_relevance.py): of the
+benchmarks/data/hook_prompts.json (1,000 facts, as tests/core/memory/test_hook_relevance.py): of the
 prompts about what the memory does not know, how many inject nothing; of the task-style
 prompts about a fact it knows, how many inject that fact first.
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from foundry_tui.core.memory.facts import Fact, FactFileError, parse_fact_text
 from foundry_tui.core.memory.store import BrokenFile, read_fact_file
 from foundry_tui.mcp.registry import all_tools
-from tests.test_mcp_raw import INIT, RawServer
+from tests.mcp.test_mcp_raw import INIT, RawServer
 
 SERVER_EXAMPLES = int(os.environ.get("FOUNDRY_FUZZ_EXAMPLES", "200"))  # per strategy
 LOADER_EXAMPLES = 300  # the loader; the file reader gets a third of it

@@ -21,10 +21,10 @@ from foundry_tui.core.memory.search import (
     tag_terms,
 )
 from foundry_tui.mcp.server import MAX_LINE_BYTES
+from tests.core.memory.test_hook_relevance import _corpus_writer, _injected
+from tests.mcp.test_mcp_raw import running_server
 
 from .helpers import REPO, TODAY, run_cli, write
-from .test_hook_relevance import _corpus_writer, _injected
-from .test_mcp_raw import running_server
 
 PROMPTS = json.loads((REPO / "benchmarks/data/hook_prompts.json").read_text())
 

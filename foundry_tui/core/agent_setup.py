@@ -56,7 +56,7 @@ def hook_entry(agent: str, word: str, matcher: str | None, command: str) -> dict
 
 def claude_hooks(program: Program) -> dict[str, list[dict[str, Any]]]:
     """The hooks object `foundry init --agent claude` writes into a settings file that has
-    none (the plugin's manifest holds the same, tests/test_agents_plugin.py)."""
+    none (the plugin's manifest holds the same, tests/hooks/test_agents_plugin.py)."""
     return {
         event: [hook_entry(DEFAULT_AGENT, word, matcher, program.shell(*hook_tail(word, DEFAULT_AGENT)))]
         for word, event, matcher in AGENT_HOOKS[DEFAULT_AGENT]

@@ -1,0 +1,283 @@
+"""StatusHeader: one widget drawing the line the row of Labels and the ProgressBar drew."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Label, ProgressBar
+
+import foundry_tui.tui
+from foundry_tui.core.memory.doctor import FAIL, OK, WARN, Check, DoctorReport
+from foundry_tui.core.memory.status import MemoryStatus
+from foundry_tui.tui.common.status_header import GAUGE_WIDTH, StatusHeader
+from foundry_tui.tui.common.text import plain
+from tests.tui_helpers import drawn, text_of
+
+APP_CSS = str(Path(foundry_tui.tui.__file__).parent / "app.tcss")  # the header's styles
+
+# The header as it was (a Horizontal of Labels and a ProgressBar, styled by these rules),
+# kept here only as the reference the one widget is drawn against; with one fix: the old
+# rules left the ProgressBar's Bar at Textual's default width of 32, cut to the 14 cells
+# shown (a gauge full from 44% of the budget on), and the one widget draws the gauge 14 wide.
+OLD_CSS = """
+OldHeader { height: 1; background: $panel; padding: 0 1; }
+OldHeader Label { margin-right: 2; }
+OldHeader #root-label { text-style: bold; }
+OldHeader #doctor-status { color: $success; }
+OldHeader #doctor-status.failing { color: $error; text-style: bold; }
+OldHeader #gauge-label { color: $text-muted; margin-right: 1; }
+OldHeader #gauge { width: 14; }
+#gauge Bar { width: 14; }
+OldHeader .screen-count { color: $text-muted; }
+OldHeader #pending-count { color: $warning; }
+"""
+
+
+class OldHeader(Horizontal):
+    def compose(self) -> ComposeResult:
+        yield Label(plain("Foundry · demo"), id="root-label")
+        yield Label("loading…", id="counts")
+        yield Label("", id="doctor-status")
+        pending = Label("", id="pending-count")
+        pending.display = False
+        yield pending
+        yield Label("index", id="gauge-label")
+        yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
+        yield Label("", id="gauge-figures")
+
+    def show_doctor(self, report: DoctorReport | None) -> None:
+        status = self.query_one("#doctor-status", Label)
+        if report is None:
+            status.update("doctor: checking…")
+            return
+        problems = report.failed + report.warned
+        status.update("doctor: ok" if not problems else f"doctor: {problems} problem{'s' if problems != 1 else ''}")
+        status.set_class(not report.ok, "failing")
+
+    def show_pending(self, count: int) -> None:
+        label = self.query_one("#pending-count", Label)
+        label.update(f"{count} proposal{'s' if count != 1 else ''} pending (F9)")
+        label.display = count > 0
+
+    def show_count(self, key: str, text: str) -> None:
+        found = self.query(f"#count-{key}")
+        if found:
+            label = found.first(Label)
+            label.update(plain(text))
+        else:
+            label = Label(plain(text), id=f"count-{key}", classes="screen-count")
+            self.mount(label)
+        label.display = bool(text)
+
+    def show(self, status: MemoryStatus) -> None:
+        self.query_one("#counts", Label).update(f"{status.active} active / {status.total} facts")
+        self.query_one("#gauge", ProgressBar).update(
+            total=status.budget, progress=min(status.index_tokens, status.budget)
+        )
+        self.query_one("#gauge-figures", Label).update(f"~{status.index_tokens}/{status.budget} tokens")
+
+
+class Headers(App[None]):
+    """The header on top, and what it is drawn against below it."""
+
+    CSS_PATH = APP_CSS
+    CSS = OLD_CSS
+
+    def __init__(self, *others: Widget) -> None:
+        super().__init__()
+        self.header = StatusHeader("demo")
+        self.others = others
+
+    def compose(self) -> ComposeResult:
+        yield self.header
+        yield from self.others
+
+
+def report(*statuses: str) -> DoctorReport:
+    return DoctorReport([Check(f"check {n}", status, "") for n, status in enumerate(statuses)])
+
+
+async def test_the_parts_show_their_texts() -> None:
+    app = Headers()
+    async with app.run_test(size=(160, 4)) as pilot:
+        header = app.header
+        assert header.part("root") == "Foundry · demo"
+        assert header.part("counts") == "loading…"
+        assert header.part("doctor") == header.part("pending") == header.part("gauge-figures") == ""
+        header.show(MemoryStatus(13, 16, 404, 4000))
+        header.show_doctor(None)
+        await pilot.pause()
+        assert header.part("counts") == "13 active / 16 facts"
+        assert header.part("gauge-figures") == "~404/4000 tokens"
+        assert header.part("doctor") == "doctor: checking…"
+        header.show_doctor(report(OK, WARN))
+        assert header.part("doctor") == "doctor: 1 problem"
+        header.show_doctor(report(OK, OK))
+        await pilot.pause()
+        assert header.part("doctor") == "doctor: ok"
+        assert text_of(drawn(app, 0)).startswith(
+            " Foundry · demo  13 active / 16 facts  doctor: ok  index ━╺━━━━━━━━━━━━~404/4000 tokens  "
+        )
+        with pytest.raises(KeyError):
+            header.part("gauge")
+        with pytest.raises(KeyError):
+            header.part("count-waves")
+
+
+async def test_the_pending_count_takes_no_room_at_zero() -> None:
+    app = Headers()
+    async with app.run_test(size=(160, 4)) as pilot:
+        header = app.header
+        header.show_doctor(report(OK))
+        header.show_pending(0)
+        await pilot.pause()
+        assert header.part("pending") == ""
+        assert "doctor: ok  index" in text_of(drawn(app, 0))
+        header.show_pending(1)
+        await pilot.pause()
+        assert header.part("pending") == "1 proposal pending (F9)"
+        assert "doctor: ok  1 proposal pending (F9)  index" in text_of(drawn(app, 0))
+        header.show_pending(3)
+        assert header.part("pending") == "3 proposals pending (F9)"
+        header.show_pending(0)
+        await pilot.pause()
+        assert "doctor: ok  index" in text_of(drawn(app, 0))
+
+
+async def test_a_failing_doctor_is_bold_in_the_error_colour() -> None:
+    app = Headers()
+    async with app.run_test(size=(160, 4)) as pilot:
+        header = app.header
+        for statuses, failing in (((OK, WARN), False), ((FAIL, WARN), True), ((OK,), False)):
+            header.show_doctor(report(*statuses))
+            await pilot.pause()
+            line = drawn(app, 0)
+            start = text_of(line).index("doctor:")
+            first = line[start]
+            expected = "status-header--doctor-failing" if failing else "status-header--doctor-ok"
+            style = header.get_component_rich_style(expected)
+            assert first[1] == style.color and first[3] == failing
+            assert style.color != header.rich_style.color
+        assert header.part("doctor") == "doctor: ok"
+
+
+async def test_the_screens_own_figures_come_after_the_gauge_in_the_order_first_shown() -> None:
+    app = Headers()
+    async with app.run_test(size=(200, 4)) as pilot:
+        header = app.header
+        header.show(MemoryStatus(1, 2, 3, 40))
+        header.show_count("waves", "3 waves")
+        header.show_count("docs", "2 runbooks, 1 ADRs")
+        header.show_count("waves", "4 waves")  # keeps its place
+        await pilot.pause()
+        assert header.part("count-waves") == "4 waves"
+        text = text_of(drawn(app, 0))
+        assert "~3/40 tokens  4 waves  2 runbooks, 1 ADRs  " in text
+        header.show_count("waves", "")  # hidden: no room
+        await pilot.pause()
+        assert header.part("count-waves") == ""
+        assert "~3/40 tokens  2 runbooks, 1 ADRs  " in text_of(drawn(app, 0))
+        header.show_count("waves", "[b]\x1b")  # in its first place again; literal, controls escaped
+        await pilot.pause()
+        assert header.part("count-waves") == "[b]\\u001b"
+        assert "~3/40 tokens  [b]\\u001b  2 runbooks, 1 ADRs  " in text_of(drawn(app, 0))
+
+
+@pytest.mark.parametrize(
+    ("tokens", "budget"),
+    [(0, 4000), (150, 4000), (404, 4000), (875, 4000), (2000, 4000), (3990, 4000), (4000, 4000), (5000, 4000), (0, 0)],
+)
+async def test_the_gauge_is_drawn_as_a_progress_bar_of_width_14(tokens: int, budget: int) -> None:
+    bar = ProgressBar(total=budget, show_eta=False, show_percentage=False, id="gauge")
+    bar.styles.width = GAUGE_WIDTH
+    app = Headers(bar)
+    async with app.run_test(size=(120, 4)) as pilot:
+        header = app.header
+        header.show(MemoryStatus(1, 1, tokens, budget))
+        bar.update(progress=min(tokens, budget))
+        await pilot.pause()
+        line = text_of(drawn(app, 0))
+        start = line.index("index ") + len("index ")
+        ours = [(char, colour) for char, colour, _bg, _bold, _dim in drawn(app, 0)[start : start + GAUGE_WIDTH]]
+        theirs = [(char, colour) for char, colour, _bg, _bold, _dim in drawn(app, 1)[:GAUGE_WIDTH]]
+        assert ours == theirs
+        colours = {colour for _char, colour in ours}
+        if 0 < tokens < budget:
+            assert header.get_component_rich_style("status-header--bar").color in colours
+        if tokens >= budget:
+            assert colours == {header.get_component_rich_style("status-header--bar-complete").color}
+
+
+@pytest.mark.parametrize(("tokens", "full_cells"), [(0, 0), (1000, 3), (2000, 7), (2000 * 14 // 16, 6), (3999, 13)])
+async def test_the_gauge_fills_in_proportion_to_the_budget(tokens: int, full_cells: int) -> None:
+    """14 cells for the whole budget (it was a 32-cell bar cut to 14: full from 44% on)."""
+    app = Headers()
+    async with app.run_test(size=(120, 2)) as pilot:
+        header = app.header
+        header.show(MemoryStatus(1, 1, tokens, 4000))
+        await pilot.pause()
+        line = drawn(app, 0)
+        start = text_of(line).index("index ") + len("index ")
+        gauge = line[start : start + GAUGE_WIDTH]
+        filled = header.get_component_rich_style("status-header--bar").color
+        assert sum(1 for char, colour, _bg, _bold, _dim in gauge if char == "━" and colour == filled) == full_cells
+
+
+Steps = list[tuple[str, tuple[object, ...]]]
+STEPS: list[Steps] = [
+    [],  # as composed: loading…
+    [("show", (MemoryStatus(13, 16, 404, 4000),)), ("show_doctor", (None,))],
+    [
+        ("show", (MemoryStatus(13, 16, 404, 4000),)),
+        ("show_doctor", (report(OK),)),
+        ("show_count", ("waves", "2 waves")),
+    ],
+    [
+        ("show", (MemoryStatus(9000, 10000, 3990, 4000),)),
+        ("show_doctor", (report(FAIL, WARN, WARN),)),
+        ("show_pending", (2,)),
+        ("show_count", ("sessions", "12 sessions")),
+        ("show_count", ("searches", "")),
+        ("show_count", ("docs", "2 runbooks, 1 ADRs")),
+    ],
+    [
+        ("show", (MemoryStatus(1, 1, 4100, 4000),)),
+        ("show_doctor", (report(OK),)),
+        ("show_pending", (1,)),
+        ("show_pending", (0,)),
+    ],
+]
+
+
+def feed(app: Headers, old: OldHeader, steps: Steps) -> None:
+    for method, arguments in steps:
+        for header in (app.header, old):
+            getattr(header, method)(*arguments)
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+@pytest.mark.parametrize("width", [160, 80])
+@pytest.mark.parametrize("steps", range(len(STEPS)))
+async def test_the_line_is_the_old_rows_line_cell_for_cell(theme: str, width: int, steps: int) -> None:
+    old = OldHeader()
+    app = Headers(old)
+    async with app.run_test(size=(width, 4)) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        feed(app, old, STEPS[steps])
+        await pilot.pause()
+        await pilot.pause()
+        ours, theirs = drawn(app, 0), drawn(app, 1)
+        assert text_of(ours) == text_of(theirs)
+        assert ours == theirs
+        # A change of theme redraws it in the new theme's colours.
+        app.theme = "textual-light" if theme == "textual-dark" else "textual-dark"
+        await pilot.pause()
+        await pilot.pause()
+        changed = drawn(app, 0)
+        assert changed == drawn(app, 1)
+        assert changed != ours

@@ -1,0 +1,184 @@
+"""The search pane's type filter (TypeFilter), driven by Pilot on the demo memory: it opens
+and closes as Textual's Select does, and the type chosen filters the hits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.color import Color
+from textual.pilot import Pilot, _get_mouse_message_arguments
+from textual.widget import Widget
+
+from foundry_tui.tui.memory.search_pane import SearchPane
+from foundry_tui.tui.memory.type_filter import TypeFilter
+from foundry_tui.tui.memory.type_options import TypeOptions
+from tests.tui_helpers import make_app, option_ids, press, settle
+
+
+def _filter(pilot: Pilot[Any]) -> TypeFilter:
+    return pilot.app.screen.query_one("#type-filter", TypeFilter)
+
+
+def _list_shown(pilot: Pilot[Any]) -> bool:
+    found = pilot.app.screen.query(TypeOptions)
+    return bool(found) and found.first().display
+
+
+def _focused(pilot: Pilot[Any]) -> object:
+    return pilot.app.focused
+
+
+async def _search(pilot: Pilot[Any], query: str) -> None:
+    await settle(pilot)
+    await pilot.press("slash", *query)
+    await settle(pilot)
+
+
+async def test_a_type_chosen_from_the_list_filters_the_hits_and_any_type_lifts_it(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search(pilot, "orders")
+        assert option_ids(pilot, "#results") == ["fact-0015", "fact-0008"]  # a risk, then a domain
+        assert not pilot.app.screen.query(TypeOptions)  # no list before it is first opened
+
+        type_filter = _filter(pilot)
+        type_filter.focus()
+        await press(pilot, "enter")
+        assert _list_shown(pilot)
+        options = pilot.app.screen.query_one(TypeOptions)
+        assert _focused(pilot) is options
+        assert options.highlighted == 0  # "any type", the choice in force
+        assert [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)] == [
+            "any type",
+            "decision",
+            "constraint",
+            "convention",
+            "domain",
+            "risk",
+            "metric",
+            "glossary",
+        ]
+        # Drawn just below the box, from its left edge, as Select's list is.
+        assert options.region.x == type_filter.region.x
+        assert options.region.y == type_filter.region.y + type_filter.region.height
+
+        await press(pilot, "down", "down", "down", "down", "enter")  # domain
+        assert type_filter.value == "domain"
+        assert not _list_shown(pilot)
+        assert _focused(pilot) is type_filter
+        assert str(type_filter.render()).startswith("domain")
+        assert option_ids(pilot, "#results") == ["fact-0008"]
+
+        await press(pilot, "enter")
+        assert options.highlighted == 4  # the list opens on the type chosen
+        await press(pilot, "home", "enter")
+        assert type_filter.value is None
+        assert str(type_filter.render()).startswith("any type")
+        assert option_ids(pilot, "#results") == ["fact-0015", "fact-0008"]
+
+
+async def test_escape_and_a_click_elsewhere_close_the_list_and_change_nothing(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search(pilot, "orders")
+        type_filter = _filter(pilot)
+        type_filter.focus()
+        await press(pilot, "space", "down", "escape")
+        assert not _list_shown(pilot)
+        assert type_filter.value is None
+        assert _focused(pilot) is type_filter
+        assert option_ids(pilot, "#results") == ["fact-0015", "fact-0008"]
+
+        await pilot.click(TypeFilter)  # a click opens it, as enter does
+        await settle(pilot)
+        assert _list_shown(pilot)
+        await pilot.click("#index")  # elsewhere: closed, and the focus stays where it went
+        await settle(pilot)
+        assert not _list_shown(pilot)
+        assert type_filter.value is None
+        assert _focused(pilot) is pilot.app.screen.query_one("#index")
+
+
+async def test_a_click_on_a_type_chooses_it(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search(pilot, "orders")
+        type_filter = _filter(pilot)
+        await pilot.click(TypeFilter)
+        await settle(pilot)
+        options = pilot.app.screen.query_one(TypeOptions)
+        risk = 5  # "any type", decision, constraint, convention, domain, risk
+        await pilot.click(TypeOptions, offset=(3, 1 + risk))  # below the list's top border
+        await settle(pilot)
+        assert type_filter.value == "risk"
+        assert not _list_shown(pilot)
+        assert not options.has_focus
+        assert option_ids(pilot, "#results") == ["fact-0015"]
+        pane = pilot.app.screen.query_one(SearchPane)
+        assert pane.border_subtitle == "1 hits"
+
+
+async def _real_click(pilot: Pilot[Any], widget: Widget, offset: tuple[int, int] = (0, 0)) -> None:
+    """A click as a terminal sends it: the app gets a mouse-down and a mouse-up and makes
+    the click itself (Pilot's `click` skips the app's own handling, where Textual drops a
+    click that a widget asked to suppress)."""
+    arguments = _get_mouse_message_arguments(widget, offset, button=1)
+    for event in (events.MouseDown, events.MouseUp):
+        pilot.app.post_message(event(**arguments))
+        await pilot.pause(0.05)
+    await settle(pilot)
+
+
+async def test_letters_typed_in_the_open_list_pick_a_type_and_run_no_command(demo_root: Path) -> None:
+    """Select's list takes printable keys for its search: q does not quit, x does not offer
+    to retire the fact, d does not open the doctor while the list is open."""
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search(pilot, "orders")
+        type_filter = _filter(pilot)
+        type_filter.focus()
+        await press(pilot, "enter")
+        screen = pilot.app.screen
+        await press(pilot, "q", "x", "d")
+        assert pilot.app.is_running and pilot.app.screen is screen and _list_shown(pilot)
+        options = pilot.app.screen.query_one(TypeOptions)
+        await pilot.pause(0.8)  # a new search after a pause, as in Select
+        await press(pilot, "r")
+        assert options.highlighted == 5  # risk
+        await press(pilot, "enter")
+        assert type_filter.value == "risk"
+        assert option_ids(pilot, "#results") == ["fact-0015"]
+
+
+async def test_a_click_on_the_box_closes_the_open_list_and_one_on_its_border_keeps_it(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        type_filter = _filter(pilot)
+        await _real_click(pilot, type_filter)
+        assert _list_shown(pilot)
+        options = pilot.app.screen.query_one(TypeOptions)
+        await _real_click(pilot, options, (3, 0))  # its top border: not a choice
+        assert _list_shown(pilot) and _focused(pilot) is options
+        await _real_click(pilot, type_filter)  # the box again: closed, as Select closes
+        assert not _list_shown(pilot)
+        assert _focused(pilot) is type_filter
+        assert type_filter.value is None
+
+
+async def test_the_open_list_is_as_wide_as_the_box_with_the_focused_border(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        type_filter = _filter(pilot)
+        type_filter.focus()
+        await press(pilot, "enter")
+        options = pilot.app.screen.query_one(TypeOptions)
+        assert options.region.width == type_filter.region.width
+        assert options.region.x == type_filter.region.x
+        assert options.region.y == type_filter.region.y + type_filter.region.height
+        assert pilot.app.screen.region.contains_region(options.region)
+        focused_border = Color.parse(pilot.app.theme_variables["border"])
+        assert options.styles.border_top == ("tall", focused_border)

@@ -94,8 +94,8 @@ def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
 
 def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
-    from foundry_tui.core.memory.index_file import served_index
     from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.reports.index_file import served_index
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
@@ -149,7 +149,7 @@ def prompt_facts(event: dict[str, Any], root: Path) -> str:
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
         return ""
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.search import prompt_hits, render_results
+    from foundry_tui.core.memory.search.reply import prompt_hits, render_results
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)

@@ -18,7 +18,7 @@ from foundry_tui.core.curation.conflicts import (
     resolve_change,
 )
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.core.trust.principal import Caller, Principal

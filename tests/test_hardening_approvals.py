@@ -15,8 +15,8 @@ import pytest
 from textual.widgets import Label, OptionList, Static
 
 from foundry_tui.core import atomic
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.trust.changes import Change, RetireChange, WriteChange
 from foundry_tui.core.trust.policy import guarded_write
 from foundry_tui.core.trust.preferences import request_clear, save_preferences

@@ -22,8 +22,8 @@ from foundry_tui.cli import command_handlers, main
 from foundry_tui.core.artefacts.runbook_new import new_runbook
 from foundry_tui.core.curation.merge import Undo, merge_facts, merge_plan
 from foundry_tui.core.errors import FoundryError
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project, find_fact
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.ops.actor import Actor
 from foundry_tui.core.ops.registry import all_operations
 from foundry_tui.core.sessions.store import SessionStore

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from foundry_tui.core.artefacts.blackboard import blackboard_write, list_waves
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.events import read_events
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.names import sanitise
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.trust.changes import RetireChange
@@ -267,7 +267,7 @@ def test_what_a_proposal_says_it_would_do_is_what_memory_write_does(writes: list
     """write_outcome (core/trust/changes.py) predicts memory_write's outcome without writing."""
     import tempfile
 
-    from foundry_tui.core.memory.write import memory_write
+    from foundry_tui.core.memory.writing.write import memory_write
     from foundry_tui.core.trust.changes import write_outcome
 
     with tempfile.TemporaryDirectory() as folder:

@@ -12,8 +12,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, OptionList, Static, TextArea
 
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.trust.policy import guarded_memory_write
 from foundry_tui.core.trust.principal import Caller, Principal
 from foundry_tui.core.trust.proposals import list_proposals

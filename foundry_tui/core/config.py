@@ -24,7 +24,7 @@ DEFAULT_MIN_SCORE = 1.0  # the spec's, on its ranker's scale
 # another scale, and no floor lost none of the tuning questions' targets (ADR 0027).
 DEFAULT_MIN_SCORES = {"spec": DEFAULT_MIN_SCORE, "bm25": 0.0}
 MAX_LIMIT = 25
-RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/bm25.py)
+RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/search/bm25.py)
 DEFAULT_RANKER = "spec"
 DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/curation/neardup.py); chosen on tests/data/neardup_pairs.py
 DEFAULT_OBSERVATION_TRIGGER = 30_000  # spec 004 §3: session memory's triggers, in tokens

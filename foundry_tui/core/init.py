@@ -271,7 +271,7 @@ def init_project(
 
         trusted = [str(parse_principal(t, "--trusted")) for t in trusted]
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.write import memory_index
+    from foundry_tui.core.memory.writing.write import memory_index
 
     layout = Layout(root)
     report = InitReport()

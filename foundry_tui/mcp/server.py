@@ -328,7 +328,7 @@ class FoundryServer:
         layout = project.layout
         try:
             if uri == "foundry://memory/index":
-                from foundry_tui.core.memory.index_file import served_index
+                from foundry_tui.core.memory.reports.index_file import served_index
 
                 if not layout.index_path.exists():  # spec 002: "built on demand if missing"
                     from foundry_tui.core.ops.actor import Actor

@@ -26,7 +26,7 @@ from typing import Any
 
 from foundry_tui.core.curation import claims
 from foundry_tui.core.curation.neardup import surface, terms
-from foundry_tui.core.memory.facts import Fact, id_order
+from foundry_tui.core.memory.model.facts import Fact, id_order
 
 FRAME_SLACK = 1  # words either frame may have that the other lacks when their numbers differ
 SAME_WORDS = 0.5  # the smaller share of either title's other words the other title says

@@ -1,5 +1,5 @@
 """The doctor's checks that need another room: core.memory may not import core.curation,
-core.trust or core.sessions (the import layers), so `core/memory/doctor.py` lists its own
+core.trust or core.sessions (the import layers), so `core/memory/reports/doctor.py` lists its own
 checks in `CHECKS` and its callers (the CLI, the memory screen) pass `ALL_CHECKS`, which adds
 these in report order: contradictions, who is trusted (core/trust/doctor_checks.py, after the
 config check) and the session store (core/sessions/health.py, after the links check)."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from foundry_tui.core.curation.conflicts import conflict_lines, find_conflicts_in
-from foundry_tui.core.memory.doctor import (
+from foundry_tui.core.memory.reports.doctor import (
     CHECKS,
     OK,
     WARN,

@@ -24,7 +24,7 @@ from typing import Any
 from foundry_tui.core.collector_hold import held
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation import claims
-from foundry_tui.core.memory.facts import Fact, id_order
+from foundry_tui.core.memory.model.facts import Fact, id_order
 
 # Tags say which topic a fact is about, not what it claims: they propose candidates and count at
 # half credit in the cover, but carry no weight in the cosine (shared tags are no shared claim).

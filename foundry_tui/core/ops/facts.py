@@ -11,9 +11,9 @@ from foundry_tui.core.ops.registry import operation
 
 if TYPE_CHECKING:
     from foundry_tui.core.curation.merge import MergePlan
-    from foundry_tui.core.memory.facts import Fact
-    from foundry_tui.core.memory.index_file import IndexReport
-    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.memory.model.facts import Fact
+    from foundry_tui.core.memory.model.request import WriteRequest
+    from foundry_tui.core.memory.reports.index_file import IndexReport
     from foundry_tui.core.trust.changes import Change
     from foundry_tui.core.trust.policy import GateResult
 
@@ -69,7 +69,7 @@ def keep_one(actor: Actor, keep: Fact, other: Fact, how: str) -> GateResult:
 
 @operation("index.rebuild", "curator", "regenerate INDEX.md from the active facts")
 def rebuild_index(actor: Actor) -> IndexReport:
-    from foundry_tui.core.memory.write import memory_index
+    from foundry_tui.core.memory.writing.write import memory_index
 
     require_curator(actor, "rebuild the index (every approved write rebuilds it)")
     return memory_index(actor.project, actor.today)

@@ -10,7 +10,7 @@ from foundry_tui.core.ops.actor import Actor, require_curator
 from foundry_tui.core.ops.registry import operation
 
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.memory.model.request import WriteRequest
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.store import SessionStore
     from foundry_tui.core.trust.policy import GateResult

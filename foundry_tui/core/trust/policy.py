@@ -18,8 +18,8 @@ import datetime as _dt
 from typing import Any
 
 from foundry_tui.core.errors import ConfigError, FoundryError
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.trust.changes import Applied, Change, WriteChange
 from foundry_tui.core.trust.principal import Caller, Principal, parse_principal
 

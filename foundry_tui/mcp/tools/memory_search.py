@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from foundry_tui.core import config
-from foundry_tui.core.memory import vocabulary as vocab
+from foundry_tui.core.memory.model import vocabulary as vocab
 from foundry_tui.mcp.tool import Tool, schema_object
 
 TYPE_CHECKING = False
@@ -31,7 +31,7 @@ SCHEMA = schema_object(
 
 
 def handle(call: ToolCall) -> Reply:
-    from foundry_tui.core.memory.search import memory_search
+    from foundry_tui.core.memory.search.reply import memory_search
 
     text, hits = memory_search(
         call.project, call.args["query"], call.today, type=call.args.get("type"), limit=call.args.get("limit")

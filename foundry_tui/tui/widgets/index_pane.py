@@ -11,7 +11,7 @@ from textual.app import App
 from textual.strip import Strip
 
 from foundry_tui.core.collector_hold import held
-from foundry_tui.core.memory.views import IndexView
+from foundry_tui.core.memory.reports.views import IndexView
 from foundry_tui.tui.text import shown
 from foundry_tui.tui.theme import ThemeColours
 from foundry_tui.tui.widgets.row_list import Row, RowList

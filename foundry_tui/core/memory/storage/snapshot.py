@@ -22,16 +22,10 @@ from collections.abc import Iterable
 from operator import mul
 from typing import Any, BinaryIO
 
-from foundry_tui.core.memory.facts import RECORD_FIELDS, Fact
-from foundry_tui.core.memory.search import (
-    CONFIDENCE_MULTIPLIER,
-    TYPE_MULTIPLIER,
-    FieldIndex,
-    ScanFields,
-    join_fields,
-    tie_break,
-)
-from foundry_tui.core.memory.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.model.facts import RECORD_FIELDS, Fact
+from foundry_tui.core.memory.model.fields import FieldIndex, ScanFields, join_fields
+from foundry_tui.core.memory.model.hits import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, tie_break
+from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
 
 SNAPSHOT_VERSION = 6
 _MAGIC = b"foundry-snapshot\n"

@@ -28,18 +28,11 @@ from itertools import compress, pairwise, repeat
 from operator import add, and_, eq, ge, mul, sub, truediv
 from typing import Protocol
 
-from foundry_tui.core.memory.search import (
-    CONFIDENCE_MULTIPLIER,
-    MAX_QUERY_TERMS,
-    TYPE_MULTIPLIER,
-    Hit,
-    ScanFields,
-    TermMatch,
-    format_score,
-    search_fields,
-)
-from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
-from foundry_tui.core.memory.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.model.fields import ScanFields, search_fields
+from foundry_tui.core.memory.model.hits import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, Hit, TermMatch, format_score
+from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.search.spec import MAX_QUERY_TERMS
+from foundry_tui.core.memory.search.stopwords import QUESTION_WORDS, STOP_WORDS
 
 K1 = 2.0
 B = 0.75
@@ -197,12 +190,15 @@ class Bm25Hit(Hit):
     """A fact scored by BM25; `points` is the BM25 sum before the multipliers."""
 
     __slots__ = ("coordination", "coverage")
-    ranker = "bm25"
     coordination: float  # share of the query's stems the fact holds, as multiplied in
     coverage: float  # the BM25 sum after coordination over the most the query could score
 
     def points_text(self) -> str:
         return f"bm25 {self.points:.2f} × {self.coordination:.2f} of the words"
+
+    def tag_terms(self) -> list[str]:
+        """Its tag matches: whole words, stemmed (a pair of adjacent words is not one more)."""
+        return list(dict.fromkeys(m.term for m in self.matches if m.tags and " " not in m.term))
 
     def explain(self) -> str:
         terms = "; ".join(m.describe() for m in self.matches)

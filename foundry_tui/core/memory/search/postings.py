@@ -30,8 +30,8 @@ import zlib
 from array import array
 from pathlib import Path
 
-from foundry_tui.core.memory import bm25
-from foundry_tui.core.memory.search import FieldIndex
+from foundry_tui.core.memory.model.fields import FieldIndex
+from foundry_tui.core.memory.search import bm25
 
 FORMAT_VERSION = 1
 _MAGIC = b"foundry-postings\n"

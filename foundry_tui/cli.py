@@ -576,6 +576,7 @@ def command_handlers() -> dict[str, Handler]:
 
 def build_parser() -> argparse.ArgumentParser:
     from foundry_tui.core.memory.model import vocabulary as vocab
+    from foundry_tui.core.memory.search.rankers import RANKER_NAMES
 
     parser = _parser_class()(prog="foundry", description="Foundry project memory for AI coding agents.")
     _global_options(parser, top=True)
@@ -614,9 +615,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="at most this many hits, 1 to 25 (default: memoryRetrieval.maxFacts)")
     p.add_argument("--explain", action="store_true", help="show which term matched which field and the multipliers")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument(
-        "--ranker", choices=("spec", "bm25"), help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)"
-    )
+    p.add_argument("--ranker", choices=RANKER_NAMES, help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)")
 
     sub(mem, "index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
     p = sub(mem, "prune", cmd_memory_prune, "list facts to retire (changes nothing)")

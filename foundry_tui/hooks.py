@@ -74,12 +74,13 @@ def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
         return "", ""
     from foundry_tui.core.config import Config, load_config
     from foundry_tui.core.errors import ConfigError, FoundryError
+    from foundry_tui.core.memory.search.rankers import RANKER_NAMES
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.context import hook_session_context
 
     layout = Layout(root)
     try:
-        config = load_config(layout.config_path)
+        config = load_config(layout.config_path, rankers=RANKER_NAMES)  # as the Project reads it
     except ConfigError:
         config = Config()
     try:

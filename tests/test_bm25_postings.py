@@ -221,10 +221,8 @@ def test_tokenizer_is_pinned_to_its_version() -> None:
             ],
         }
     )
-    lines = [
-        f"{w} {bm25.stem(w)} {','.join(bm25._prefixes(bm25.stem(w)))}" for w in sample if bm25._WORD_RE.fullmatch(w)
-    ]
-    lines.append(bm25._WORD_RE.pattern)
+    lines = [f"{w} {bm25.stem(w)} {','.join(bm25.prefixes(bm25.stem(w)))}" for w in sample if bm25.WORD_RE.fullmatch(w)]
+    lines.append(bm25.WORD_RE.pattern)
     digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
     assert (bm25.TOKENIZER_VERSION, digest) == (1, "dd640a5fb0935f72"), (
         "the tokenizer changed: bump TOKENIZER_VERSION, then this pin"

@@ -117,13 +117,11 @@ class FoundryServer:
         return None
 
     @staticmethod
-    def _keep_postings(project: Any) -> None:
-        """With the bm25 ranker, persist its postings of the facts for the next start (postings.py)."""
-        try:
-            if project.config().ranker == "bm25":
-                project.keep_postings()
-        except Exception:  # a bad config.json: the tools report it when called
-            pass
+    def _prepare_ranker(project: Any) -> None:
+        """Build what the configured ranker keeps for later searches (bm25: its postings of the
+        facts, for the next start too: postings.py)."""
+        with contextlib.suppress(Exception):  # a bad config.json: the tools report it when called
+            project.prepare_ranker()
 
     def start_warmup(self) -> None:
         if self._warmup is None:
@@ -382,7 +380,7 @@ class FoundryServer:
                 self.start_warmup()
             if self._project is not None and self._tool_calls:
                 # After the first answer: the watcher and the word index (both no-ops once started).
-                self._keep_postings(self._project)  # first: the word index lets go of the snapshot
+                self._prepare_ranker(self._project)  # first: the word index lets go of the snapshot
                 self._project.watch()
                 if not self._project.building_postings():  # one build at a time: the index after them
                     self._project.use_search_index(background=True)

@@ -14,13 +14,13 @@ import threading
 import time
 from pathlib import Path
 
-from foundry_tui.core.config import MAX_LIMIT, RANKERS, Config, load_config, min_score_for
+from foundry_tui.core.config import MAX_LIMIT, Config, load_config
 from foundry_tui.core.errors import ConfigError, InputError, NotFoundError
 from foundry_tui.core.memory.model.facts import Fact, check_choice
 from foundry_tui.core.memory.model.fields import ScanFields
 from foundry_tui.core.memory.model.hits import Hit
 from foundry_tui.core.memory.model.vocabulary import TYPES
-from foundry_tui.core.memory.search.spec import query_terms, rank
+from foundry_tui.core.memory.search.rankers import DEFAULT_RANKER, RANKER_NAMES, Ranker, min_score_for, ranker_named
 from foundry_tui.core.memory.storage.store import Changes, FactStore
 from foundry_tui.core.memory.storage.watchers import FactWatcher, KernelWatcher
 from foundry_tui.core.paths import Layout
@@ -71,7 +71,7 @@ class Project:
         except FileNotFoundError:
             key = None
         if self._config is None or self._config[0] != key:
-            self._config = (key, load_config(self.layout.config_path, self.layout))
+            self._config = (key, load_config(self.layout.config_path, self.layout, RANKER_NAMES))
         return self._config[1]
 
     def config_or_defaults(self) -> tuple[Config, ConfigError | None]:
@@ -185,20 +185,22 @@ class Project:
         return self.store.active_facts(today)
 
     def ranker(self, override: str | None = None) -> str:
-        """The ranker a search uses: `override` (checked), else memoryRetrieval.ranker."""
+        """The name of the ranker a search uses: `override` (checked), else memoryRetrieval.ranker."""
+        return self.ranker_of(override).name
+
+    def ranker_of(self, override: str | None = None) -> Ranker:
+        """The ranker a search uses: `override` (checked), else memoryRetrieval.ranker's (checked when read)."""
         if override is None:
-            return self.config().ranker
-        if override not in RANKERS:
-            raise InputError(f"unknown ranker '{override}': use one of {', '.join(RANKERS)}")
-        return override
+            return ranker_named(self.config().ranker or DEFAULT_RANKER)
+        return ranker_named(override)
 
     def has_terms(self, query: str, ranker: str | None = None) -> bool:
         """Whether `query` has a word the ranker searches for (not only stop words or short words)."""
-        if self.ranker(ranker) == "bm25":
-            from foundry_tui.core.memory.search.bm25 import query_stems
+        return bool(self.ranker_of(ranker).terms(query))
 
-            return bool(query_stems(query))
-        return bool(query_terms(query))
+    def prepare_ranker(self) -> None:
+        """Build what the configured ranker's later searches read, off the request path (long-lived processes)."""
+        self.ranker_of().prepare(self)
 
     def search(
         self,
@@ -211,27 +213,17 @@ class Project:
         ranker: str | None = None,
     ) -> list[Hit]:
         """Scored hits for `query` among the active facts (the core of memory_search), ranked by
-        `ranker` ("spec" or "bm25"; default: memoryRetrieval.ranker)."""
+        `ranker` (a name of search/rankers.py's registry; default: memoryRetrieval.ranker)."""
         if type is not None:
             check_choice(type, TYPES, "type")
-        ranker = self.ranker(ranker)
+        chosen = self.ranker_of(ranker)
         config = self.config()
         if limit is None:
             limit = config.max_facts
         if not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
-        floor = min_score_for(config, ranker) if min_score is None else min_score
-        if ranker == "bm25":
-            return self._search_bm25(query, today, type, limit, floor)
-        terms = query_terms(query)
-        with self._lock:
-            index, scan = self._synced_index(today, type)
-            if index is not None:
-                hits = index.top(terms, index.active_bits(today.isoformat(), type), floor, limit)
-            else:
-                assert scan is not None
-                hits = scan.match(terms, floor, limit)
-        return rank(hits, limit, floor)
+        floor = min_score_for(config, chosen.name) if min_score is None else min_score
+        return chosen.search(self, query, today, type, limit, floor)
 
     def term_idf(self, terms: list[str], today: _dt.date) -> dict[str, float]:
         """The spec ranker's terms with their idf over the active facts (a term's facts are
@@ -245,7 +237,7 @@ class Project:
         """The number of active facts, and how many of them contain each of `terms` (as the
         spec ranker matches: a substring of any field)."""
         with self._lock:
-            index, scan = self._synced_index(today)
+            index, scan = self.synced_index(today)
             if index is not None:
                 eligible = index.active_bits(today.isoformat())
                 count = eligible.bit_count()
@@ -256,8 +248,8 @@ class Project:
                 frequency = {t: scan.document_frequency(t) for t in terms}
         return count, frequency
 
-    def _synced_index(self, today: _dt.date, type: str | None = None) -> tuple[SearchIndex | None, ScanFields | None]:
-        """What the spec ranker searches, under the lock: the word index brought in step with the
+    def synced_index(self, today: _dt.date, type: str | None = None) -> tuple[SearchIndex | None, ScanFields | None]:
+        """What the spec ranker searches, under the lock (the ranker holds it): the word index brought in step with the
         store (when one is kept and usable), else the index-free scan of the active facts (of
         `type`): the snapshot's while nothing has been built from it, else the facts' own."""
         index = self._search_index
@@ -270,23 +262,15 @@ class Project:
             return None, snapshot.scan(today.isoformat(), type)
         return None, self.scan_fields(today, type)
 
-    def _search_bm25(self, query: str, today: _dt.date, type: str | None, limit: int, floor: float) -> list[Hit]:
-        from foundry_tui.core.memory.search.bm25 import bm25_search, query_words
-
-        words = query_words(query)
-        stems = list(words)
-        if not stems:
-            return []
+    def scan_with_postings(self, today: _dt.date) -> tuple[ScanFields, Postings | None]:
+        """What bm25 searches, under the lock (the ranker holds it): every active fact (whatever
+        the type filter, so a filter never changes a score) as the snapshot's scan with its
+        postings when the store still answers from a snapshot, else as the facts' own scan."""
         with self._lock:
             snapshot = self.store.pending_snapshot
-            # Statistics over every active fact, whatever the type filter, so a filter never changes a score.
             if snapshot is not None:
-                scan = snapshot.scan(today.isoformat())
-                postings = self._snapshot_postings(snapshot)
-            else:
-                scan, postings = self.scan_fields(today), None
-            hits = bm25_search(scan, stems, floor, limit, type, words, postings)
-        return rank(hits, limit, floor)
+                return snapshot.scan(today.isoformat()), self._snapshot_postings(snapshot)
+            return self.scan_fields(today), None
 
     def _snapshot_postings(self, snapshot: Snapshot) -> Postings | None:
         """bm25's postings of `snapshot`, when a file built for it is in the parse cache."""

@@ -44,8 +44,8 @@ COORDINATION = 1.0
 # weighted by its own (higher) idf times PAIR_WEIGHT.
 PAIR_WEIGHT = 0.5
 MIN_WORD_CHARS = 2  # "ci", "s3", "ui" are real subjects; one letter is not
-_WORD_RE = re.compile(r"[^\W_]+")
-# Names how facts' words become stems (_WORD_RE, stem, _prefixes, SAME_MEANING): the persisted
+WORD_RE = re.compile(r"[^\W_]+")
+# Names how facts' words become stems (WORD_RE, stem, prefixes, SAME_MEANING): the persisted
 # postings (postings.py) are keyed to it. Bump it with any change to those;
 # tests/test_bm25_postings.py pins the stems of a sample of words to catch a change that did not.
 TOKENIZER_VERSION = 1
@@ -123,7 +123,7 @@ def query_words(query: str) -> dict[str, str]:
     """The distinct stems of the query's words (stop words and one-letter words dropped), in
     order, each with the first word of the query that has it: the first MAX_QUERY_TERMS."""
     seen: dict[str, str] = {}
-    for match in _WORD_RE.finditer(query.lower()):
+    for match in WORD_RE.finditer(query.lower()):
         word = match.group()
         if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in QUESTION_WORDS:
             seen.setdefault(stem(word), word)
@@ -141,7 +141,7 @@ def _word_prefix(term_stem: str) -> str:
     return term_stem[:-1] if term_stem.endswith("y") and len(term_stem) > 3 else term_stem
 
 
-def _prefixes(term_stem: str) -> tuple[str, ...]:
+def prefixes(term_stem: str) -> tuple[str, ...]:
     """What every word with this stem starts with ("retry" also stands for "retries"; "delet"
     also for "removed"): one prefix, or one per word of its SAME_MEANING group, none of
     them the start of another (so no word matches two)."""
@@ -298,7 +298,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
     # would leave the engine a set of first letters to stop at, several times slower).
     patterns = [
         re.compile(_GAP.join("(" + re.escape(p) + r"[^\W_]*)" for p in starts))
-        for starts in itertools.product(*map(_prefixes, stems))
+        for starts in itertools.product(*map(prefixes, stems))
     ]
     wanted = tuple(stems)
     eligible = scan.eligible

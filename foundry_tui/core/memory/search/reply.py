@@ -4,25 +4,29 @@ facts the prompt hook injects."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.model.facts import escape_controls
 from foundry_tui.core.memory.model.hits import Hit
-from foundry_tui.core.memory.search.rankers import (
-    PROMPT_CANDIDATES,
-    PROMPT_MIN_COVERAGE,
-    PROMPT_MIN_SCORE,
-    PROMPT_MIN_SHARE,
-    rarity_share,
-    tagged,
-)
-from foundry_tui.core.memory.search.spec import query_terms
+from foundry_tui.core.memory.search.rankers import Ranker, SearchedMemory
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime as _dt
 
-    from foundry_tui.core.memory.project import Project
+
+class RepliedMemory(SearchedMemory, Protocol):
+    """What a reply asks of the memory (the Project, core/memory/project.py)."""
+
+    def sync(self) -> object: ...
+
+    def active_count(self, today: _dt.date) -> int: ...
+
+    def has_terms(self, query: str, ranker: str | None = None) -> bool: ...
+
+    def ranker_of(self, override: str | None = None) -> Ranker: ...
+
 
 # What one hit may carry of its body in a reply (memory_search, the prompt hook): a body
 # within the 120-word limit is under a thousand characters; a hand-written one far over it
@@ -87,7 +91,7 @@ def render_results(hits: Sequence[Hit], query: str, active_count: int, explain: 
     return "\n\n".join(render_hit(hit, explain) for hit in hits)
 
 
-def search_hint(project: Project, query: str, hits: Sequence[Hit], ranker: str | None = None) -> str:
+def search_hint(project: RepliedMemory, query: str, hits: Sequence[Hit], ranker: str | None = None) -> str:
     """NO_TERMS_HINT when nothing matched because every word of `query` was dropped, else "".
     Never part of the reply (the spec's text is exact): the CLI prints it on stderr, --explain after the reply."""
     return "" if hits or project.has_terms(query, ranker) else NO_TERMS_HINT
@@ -100,7 +104,7 @@ def _check_query(query: str) -> str:
 
 
 def memory_search(
-    project: Project,
+    project: RepliedMemory,
     query: str,
     today: _dt.date,
     *,
@@ -119,16 +123,6 @@ def memory_search(
     return (f"{text}\n{hint}" if hint else text), hits
 
 
-def prompt_hits(project: Project, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
+def prompt_hits(project: RepliedMemory, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
     """The facts the prompt hook injects for `prompt`: the configured ranker's best hits that clear its relevance bar."""
-    ranker = project.ranker()
-    if ranker == "bm25":
-        hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=0.0, ranker=ranker)
-        relevant = [h for h in hits if getattr(h, "coverage", 0.0) >= PROMPT_MIN_COVERAGE]
-        return (relevant or tagged(project, hits, today))[:limit]
-    hits = project.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=PROMPT_MIN_SCORE, ranker=ranker)
-    if not hits:
-        return []
-    idf = project.term_idf(query_terms(prompt), today)
-    relevant = [h for h in hits if rarity_share(h, idf) >= PROMPT_MIN_SHARE]
-    return (relevant or tagged(project, hits, today))[:limit]
+    return project.ranker_of().prompt_hits(project, prompt, today, limit)

@@ -33,6 +33,12 @@ def test_every_file_contributing_names_exists() -> None:
         for room in (
             "core",
             "core/memory",
+            "core/memory/model",
+            "core/memory/storage",
+            "core/memory/search",
+            "core/memory/reports",
+            "core/memory/writing",
+            "core/history",
             "core/curation",
             "core/artefacts",
             "core/ops",

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from foundry_tui.core.curation.conflicts import ClaimShape, disagreement, find_conflicts_in
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_neardup import varied_facts  # the benchmarks are scripts, not a package

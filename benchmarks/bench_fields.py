@@ -12,9 +12,9 @@ import random
 import time
 from collections.abc import Callable
 
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.index_file import build_index, index_line
-from foundry_tui.core.memory.request import WriteRequest, validate_request
+from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.model.request import WriteRequest, validate_request
+from foundry_tui.core.memory.reports.index_file import build_index, index_line
 
 WORDS = ["alpha", "beta", "gamma", "delta", "café", "naïve", "schema", "deploy", "postgres", "queue"]
 

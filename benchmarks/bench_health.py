@@ -40,10 +40,10 @@ import itertools
 from collections.abc import Callable
 
 from foundry_tui.core.artefacts.health import health_figures
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.index_file import build_index
+from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.model.vocabulary import TYPES
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.core.memory.reports.index_file import build_index
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.health.screen import HealthScreen
 from tests.tui_helpers import settle
@@ -83,7 +83,7 @@ def fact_text(number: int, ftype: str, created: str, rng: random.Random, superse
 
 
 def make_history(root: Path, commits: int, rng: random.Random) -> None:
-    from foundry_tui.core.memory.facts import parse_fact_text
+    from foundry_tui.core.memory.model.facts import parse_fact_text
 
     facts: dict[str, Fact] = {}
     stream = bytearray()

@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_memory import generate
 
 from foundry_tui.core.artefacts.contracts import violations
-from foundry_tui.core.memory.index_file import served_index
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import memory_index
+from foundry_tui.core.memory.reports.index_file import served_index
+from foundry_tui.core.memory.writing.write import memory_index
 from foundry_tui.core.paths import resolve_today
 
 BOMB = (

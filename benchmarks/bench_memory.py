@@ -35,14 +35,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from foundry_tui.core.curation.neardup import find_dupes
-from foundry_tui.core.memory.doctor import run_doctor
-from foundry_tui.core.memory.facts import TYPES
+from foundry_tui.core.memory.model.facts import TYPES
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.prune import prune_candidates, render_prune
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.memory.search import memory_search
-from foundry_tui.core.memory.store import FactStore
-from foundry_tui.core.memory.write import memory_index, memory_write
+from foundry_tui.core.memory.reports.doctor import run_doctor
+from foundry_tui.core.memory.reports.prune import prune_candidates, render_prune
+from foundry_tui.core.memory.search.reply import memory_search
+from foundry_tui.core.memory.storage.store import FactStore
+from foundry_tui.core.memory.writing.write import memory_index, memory_write
 from foundry_tui.core.paths import resolve_today
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation.neardup import DupeFinder
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' data readers
 from tests.data.labelled_pairs import read_labelled

@@ -50,7 +50,7 @@ DOC_SECTION_HOOK = "retrieval-hook"
 DOC_SECTION_LATENCY = "retrieval-latency"
 
 from foundry_tui.core.memory.project import Project  # noqa: E402
-from foundry_tui.core.memory.search import query_terms  # noqa: E402
+from foundry_tui.core.memory.search.spec import query_terms  # noqa: E402
 from foundry_tui.core.paths import resolve_today  # noqa: E402
 
 TODAY = resolve_today("2026-11-30")
@@ -209,7 +209,7 @@ def latency(count: int, baseline: Path | None) -> list[list[str]]:
             server.close()
             hooks = statistics.median(hook_run(root, p, code) for p in prompts)
             # The first bm25 server finds no postings of the parse cache: it searches by scanning
-            # and leaves them for the next ones (core/memory/postings.py).
+            # and leaves them for the next ones (core/memory/search/postings.py).
             before = (
                 f"; the first start, before a server built the postings: {firsts[0]:.0f} ms" if ranker == "bm25" else ""
             )

@@ -167,8 +167,8 @@ def settle(pid: str) -> None:
 
 def first_index_line(root: Path) -> str:
     """The id the index pane shows first (index order: type, then id)."""
-    from foundry_tui.core.memory.index_file import index_order
     from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.reports.index_file import index_order
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)

@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_memory import foundry_command, generate, timed
 
 from foundry_tui.core.gate.guard import guarded_memory_write
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.memory.write import memory_write
+from foundry_tui.core.memory.writing.write import memory_write
 from foundry_tui.core.paths import resolve_today
 from foundry_tui.core.trust.preferences import save_preferences
 from foundry_tui.core.trust.principal import Caller, Principal

@@ -1,4 +1,4 @@
-"""The word index of long-lived processes (core/memory/word_index.py) on its own: build time,
+"""The word index of long-lived processes (core/memory/search/word_index.py) on its own: build time,
 memory and warm search time, outside the TUI and the MCP server (issue 13).
 
 For each size, bench_memory.generate's facts are written and loaded (parse cache warm),
@@ -29,7 +29,7 @@ CHILD = r"""
 import datetime as dt, gc, json, os, statistics, sys, time
 from pathlib import Path
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.word_index import SearchIndex
+from foundry_tui.core.memory.search.word_index import SearchIndex
 sys.path.append({bench!r})
 from bench_memory import queries  # after foundry_tui: it puts its own tree first on the path
 

@@ -95,7 +95,7 @@ def _read_body(args: argparse.Namespace) -> str:
 
 
 def cmd_memory_write(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.memory.model.request import WriteRequest
     from foundry_tui.core.ops.facts import write_fact
 
     req = WriteRequest(
@@ -113,7 +113,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_search(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.search import search_hint, search_page
+    from foundry_tui.core.memory.search.reply import search_hint, search_page
 
     project = project_of(args)
     page = search_page(
@@ -149,7 +149,7 @@ def cmd_memory_index(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_prune(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.prune import prune_candidates, prune_json, render_prune
+    from foundry_tui.core.memory.reports.prune import prune_candidates, prune_json, render_prune
 
     project = project_of(args)
     project.sync()
@@ -161,7 +161,7 @@ def cmd_memory_prune(args: argparse.Namespace) -> int:
 def cmd_memory_show(args: argparse.Namespace) -> int:
     from foundry_tui.core.artefacts.adr import adr_for_source
     from foundry_tui.core.memory.project import find_fact
-    from foundry_tui.core.memory.views import render_fact_detail
+    from foundry_tui.core.memory.reports.views import render_fact_detail
 
     project = project_of(args)
     project.sync()
@@ -173,7 +173,7 @@ def cmd_memory_show(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_list(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.views import fact_listing, render_listing
+    from foundry_tui.core.memory.reports.views import fact_listing, render_listing
 
     project = project_of(args)
     project.sync()
@@ -254,7 +254,7 @@ def cmd_memory_resolve(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_log(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.git_history import memory_log
+    from foundry_tui.core.history.git_history import memory_log
 
     log = memory_log(project_of(args).layout, args.since)
     emit(json.dumps(log.to_dict(), indent=2, ensure_ascii=False) if args.json else log.text())
@@ -262,7 +262,7 @@ def cmd_memory_log(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_diff(args: argparse.Namespace) -> int:
-    from foundry_tui.core.memory.git_history import memory_diff
+    from foundry_tui.core.history.git_history import memory_diff
 
     diff = memory_diff(project_of(args).layout, args.rev1, args.rev2)
     emit(json.dumps(diff.to_dict(), indent=2, ensure_ascii=False) if args.json else diff.text())
@@ -271,7 +271,7 @@ def cmd_memory_diff(args: argparse.Namespace) -> int:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     from foundry_tui.core.checkup import ALL_CHECKS
-    from foundry_tui.core.memory.doctor import run_doctor
+    from foundry_tui.core.memory.reports.doctor import run_doctor
 
     report = run_doctor(project_of(args), today_of(args), ALL_CHECKS)
     emit_json_or_text(args, report.to_dict(), report.text())
@@ -484,7 +484,7 @@ def _tui(args: argparse.Namespace) -> int:
     if args.at is None:
         FoundryApp(root, today, watch=not args.no_watch, root_label=label, preload=preload).run()
         return 0
-    from foundry_tui.core.memory.git_history import materialised
+    from foundry_tui.core.history.git_history import materialised
     from foundry_tui.core.paths import Layout
 
     os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: no cache files
@@ -597,7 +597,8 @@ def command_handlers() -> dict[str, Handler]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from foundry_tui.core.memory import vocabulary as vocab
+    from foundry_tui.core.memory.model import vocabulary as vocab
+    from foundry_tui.core.memory.search.rankers import RANKER_NAMES
 
     parser = _parser_class()(prog="foundry", description="Foundry project memory for AI coding agents.")
     _global_options(parser, top=True)
@@ -636,9 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="at most this many hits, 1 to 25 (default: memoryRetrieval.maxFacts)")
     p.add_argument("--explain", action="store_true", help="show which term matched which field and the multipliers")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument(
-        "--ranker", choices=("spec", "bm25"), help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)"
-    )
+    p.add_argument("--ranker", choices=RANKER_NAMES, help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)")
     p.add_argument(
         "--max-tokens",
         type=int,
@@ -895,7 +894,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             caller_of(args)  # a malformed FOUNDRY_PRINCIPAL stops every command here, with one line
         return _run(args)
     except FoundryError as exc:
-        from foundry_tui.core.memory.facts import escape_controls
+        from foundry_tui.core.memory.model.facts import escape_controls
 
         sys.stderr.write(f"foundry: error: {escape_controls(str(exc))}\n")
         return exc.exit_code

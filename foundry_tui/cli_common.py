@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 def emit(text: str) -> None:
     """Print a reply. Control characters other than line feeds and tabs are printed as
     escapes: a hand-written fact or runbook must not drive the terminal (ANSI/OSC)."""
-    from foundry_tui.core.memory.facts import escape_controls
+    from foundry_tui.core.memory.model.facts import escape_controls
 
     text = escape_controls(text, keep_lines=True)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -106,7 +106,7 @@ def cmd_session_prune(args: argparse.Namespace) -> int:
 
 def add_session_commands(commands: Any, sub: Callable[..., argparse.ArgumentParser], group: Callable[..., Any]) -> None:
     """The `session` group, added to the parser by cli.build_parser."""
-    from foundry_tui.core.memory.facts import TYPES
+    from foundry_tui.core.memory.model.facts import TYPES
 
     session = group(commands, "session", "session memory (T0): working facts, tiers, promote, prune")
 

@@ -16,8 +16,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from foundry_tui.core.memory.facts import Fact, FactFileError, parse_fact_text
-from foundry_tui.core.memory.index_file import build_index
+from foundry_tui.core.memory.model.facts import Fact, FactFileError, parse_fact_text
+from foundry_tui.core.memory.reports.index_file import build_index
 from foundry_tui.core.paths import Layout
 
 CURATORS = ("Alice Moreau <alice@example.com>", "Bob Okafor <bob@example.com>")

@@ -79,12 +79,13 @@ def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
         return "", ""
     from foundry_tui.core.config import Config, load_config
     from foundry_tui.core.errors import ConfigError, FoundryError
+    from foundry_tui.core.memory.search.rankers import RANKER_NAMES
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.context import hook_session_context
 
     layout = Layout(root)
     try:
-        config = load_config(layout.config_path)
+        config = load_config(layout.config_path, rankers=RANKER_NAMES)  # as the Project reads it
     except ConfigError:
         config = Config()
     try:
@@ -101,8 +102,8 @@ def session_context(event: dict[str, Any], root: Path) -> str:
     """What an agent reads at session start: the session's tiers (with a session id), how to
     search, today's index, the person's preferences, the runbooks, git, a memory request."""
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
-    from foundry_tui.core.memory.index_file import served_index
     from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.reports.index_file import served_index
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)
@@ -159,7 +160,7 @@ def prompt_facts(event: dict[str, Any], root: Path) -> str:
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
         return ""
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.search import prompt_hits, render_results
+    from foundry_tui.core.memory.search.reply import prompt_hits, render_results
     from foundry_tui.core.paths import resolve_today
 
     project = Project(root)

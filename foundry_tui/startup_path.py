@@ -38,15 +38,26 @@ HOOKS = (
     "foundry_tui.core.artefacts",
     "foundry_tui.core.artefacts.runbooks",
     "foundry_tui.core.memory",
-    "foundry_tui.core.memory.cache",
-    "foundry_tui.core.memory.facts",
-    "foundry_tui.core.memory.index_file",
     "foundry_tui.core.memory.project",
+    # Issue 27 split the memory by concern; the same code, in these modules (each package's
+    # __init__.py is empty).
+    "foundry_tui.core.memory.model",
+    "foundry_tui.core.memory.model.facts",
+    "foundry_tui.core.memory.model.fields",
+    "foundry_tui.core.memory.model.hits",
+    "foundry_tui.core.memory.reports",
+    "foundry_tui.core.memory.reports.index_file",
     "foundry_tui.core.memory.search",
-    "foundry_tui.core.memory.snapshot",
-    "foundry_tui.core.memory.store",
+    "foundry_tui.core.memory.search.rankers",
+    "foundry_tui.core.memory.search.reply",
+    "foundry_tui.core.memory.search.spec",
+    "foundry_tui.core.memory.storage",
+    "foundry_tui.core.memory.storage.cache",
+    "foundry_tui.core.memory.storage.snapshot",
+    "foundry_tui.core.memory.storage.store",
+    "foundry_tui.core.memory.storage.watchers",
     # The store's loads hold the cyclic collector off through it: one lock and a count, 0.2 ms
-    # (python -X importtime -c "import contextlib, threading, foundry_tui.core.memory.store", self time).
+    # (python -X importtime -c "import contextlib, threading, foundry_tui.core.memory.storage.store", self time).
     "foundry_tui.core.collector_hold",
     # SessionStart injects the person's preferences: these four import in ~1.2 ms together
     # (median of 5 fresh interpreters with the standard library loaded; see the trust report).
@@ -54,7 +65,7 @@ HOOKS = (
     "foundry_tui.core.trust.principal",
     "foundry_tui.core.trust.preferences",
     "foundry_tui.core.reserved",
-    "foundry_tui.core.memory.vocabulary",  # constants only, no imports: ~0.3 ms (python -X importtime)
+    "foundry_tui.core.memory.model.vocabulary",  # constants only, no imports: ~0.3 ms (python -X importtime)
     # SessionStart bounds the runbooks' frontmatter (alias bombs): ~0.3 ms of import
     # (python -X importtime -c "import foundry_tui.core.yaml_bounds", self time).
     "foundry_tui.core.yaml_bounds",
@@ -64,13 +75,13 @@ HOOKS = (
     "foundry_tui.core.secrets",
     # pre-tool-use: the read gate's judgement (issue 9); fnmatch and re, a few ms.
     "foundry_tui.core.read_gate",
-    # Stop words: one frozenset, imported with search (0.3 ms: python -X importtime -c "import foundry_tui.core.memory.search").
-    "foundry_tui.core.memory.stopwords",
+    # Stop words: one frozenset, imported with the spec ranker (0.3 ms: python -X importtime -c "import foundry_tui.core.memory.search.spec").
+    "foundry_tui.core.memory.search.stopwords",
     # The bm25 ranker, only when memoryRetrieval.ranker is "bm25" (3 ms on a machine at load 10, same command).
-    "foundry_tui.core.memory.bm25",
+    "foundry_tui.core.memory.search.bm25",
     # bm25's persisted postings, read by a bm25 search of an unchanged parse cache (marshal, zlib,
     # array, os: already loaded; the module itself is small, see benchmarks/ bench_retrieval's hook row).
-    "foundry_tui.core.memory.postings",
+    "foundry_tui.core.memory.search.postings",
     # Session memory (SessionStart and UserPromptSubmit with a session_id; stdlib sqlite3, imported lazily).
     # Measured with benchmarks/bench_session_hook.py against the commit before it: see docs/benchmarks.md, "Session memory".
     "foundry_tui.core.sessions",

@@ -32,8 +32,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from foundry_tui.core.memory.bm25 import stem  # noqa: E402
-from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS  # noqa: E402
+from foundry_tui.core.memory.search.bm25 import stem  # noqa: E402
+from foundry_tui.core.memory.search.stopwords import QUESTION_WORDS, STOP_WORDS  # noqa: E402
 
 FLOOR = 0.6  # below this, single-word neighbours are mostly words that merely co-occur
 NEIGHBOURS = 6

@@ -56,8 +56,8 @@ async def keys(pilot: Pilot[Any], *pressed: str) -> None:
 def park_two(root: Path) -> None:
     """The demo trusting user:alice alone, with two of user:bob's writes parked for her."""
     from foundry_tui.core.gate.guard import guarded_memory_write
+    from foundry_tui.core.memory.model.request import WriteRequest
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.request import WriteRequest
     from foundry_tui.core.trust.principal import Caller, Principal
 
     config = root / ".foundry" / "config.json"

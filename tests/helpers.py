@@ -8,9 +8,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.memory.write import memory_write
+from foundry_tui.core.memory.writing.write import memory_write
 from foundry_tui.core.paths import resolve_today
 
 TODAY = resolve_today("2026-11-30")

@@ -16,8 +16,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory.facts import Fact, FactFileError, parse_fact_text
-from foundry_tui.core.memory.store import BrokenFile, read_fact_file
+from foundry_tui.core.memory.model.facts import Fact, FactFileError, parse_fact_text
+from foundry_tui.core.memory.storage.store import BrokenFile, read_fact_file
 from foundry_tui.mcp.registry import all_tools
 from tests.mcp.test_mcp_raw import INIT, RawServer
 

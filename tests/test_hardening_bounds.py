@@ -8,18 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.memory.bm25 import query_words
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import (
-    MAX_QUERY_TERMS,
-    MAX_QUOTED_QUERY_CHARS,
-    NO_TERMS_HINT,
-    PROMPT_TAG_MAX_SHARE,
-    memory_search,
-    prompt_hits,
-    query_terms,
-    tag_terms,
-)
+from foundry_tui.core.memory.search.bm25 import query_words
+from foundry_tui.core.memory.search.rankers import PROMPT_TAG_MAX_SHARE, tag_terms
+from foundry_tui.core.memory.search.reply import MAX_QUOTED_QUERY_CHARS, NO_TERMS_HINT, memory_search, prompt_hits
+from foundry_tui.core.memory.search.spec import MAX_QUERY_TERMS, query_terms
 from foundry_tui.mcp.server import MAX_LINE_BYTES
 from tests.core.memory.test_hook_relevance import _corpus_writer, _injected
 from tests.mcp.test_mcp_raw import running_server

@@ -1,5 +1,5 @@
 """Each piece of knowledge in one place: paths come from core.paths.Layout, hook event names
-from core.hook_events, the fact vocabulary from core.memory.vocabulary (tests/core/memory/test_vocabulary.py)."""
+from core.hook_events, the fact vocabulary from core.memory.model.vocabulary (tests/core/memory/test_vocabulary.py)."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.gate.changes import WriteChange
 from foundry_tui.core.gate.guard import GateResult
 from foundry_tui.core.gate.proposals import list_proposals, park
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project, find_fact
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.ops.actor import Actor
 from foundry_tui.core.ops.registry import all_operations
 from foundry_tui.core.sessions.store import SessionStore

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory.doctor import run_doctor
-from foundry_tui.core.memory.facts import MERGED_FROM, RENUMBERED_FROM, Fact
+from foundry_tui.core.memory.model.facts import MERGED_FROM, RENUMBERED_FROM, Fact
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.reports.doctor import run_doctor
 from tests.helpers import TODAY, run_cli
 
 FACTS = ".foundry/memory/facts"
@@ -379,7 +379,7 @@ def test_split_conflict_recovers_both_sides_of_a_real_git_conflict(
     tmp_path_factory: pytest.TempPathFactory, title_a: str, title_b: str, body_a: str, body_b: str, style: str
 ) -> None:
     from foundry_tui.core.curation.resolve import split_conflict
-    from foundry_tui.core.memory.facts import parse_fact_text, render_fact_text
+    from foundry_tui.core.memory.model.facts import parse_fact_text, render_fact_text
 
     folder = tmp_path_factory.mktemp("split")
     texts = []
@@ -452,7 +452,7 @@ async def test_history_screen_outside_git_says_so_in_one_line(tmp_path: Path) ->
 
 
 async def test_tui_at_a_past_revision_is_read_only(tmp_path: Path) -> None:
-    from foundry_tui.core.memory.git_history import materialise
+    from foundry_tui.core.history.git_history import materialise
     from foundry_tui.core.paths import Layout
     from foundry_tui.tui.app import FoundryApp
     from tests.tui_helpers import settle

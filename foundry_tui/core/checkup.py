@@ -1,4 +1,4 @@
-"""The doctor's whole list of checks, `ALL_CHECKS`: `core/memory/doctor.py`'s own `CHECKS`
+"""The doctor's whole list of checks, `ALL_CHECKS`: `core/memory/reports/doctor.py`'s own `CHECKS`
 with the checks of the rooms above memory, which core.memory may not import (the import
 layers), in report order: contradictions (core/curation/doctor_checks.py, after the duplicate
 titles), who is trusted (core/trust/doctor_checks.py, after the config check) and the session
@@ -11,7 +11,13 @@ each other."""
 from __future__ import annotations
 
 from foundry_tui.core.curation.doctor_checks import check_contradictions
-from foundry_tui.core.memory.doctor import CHECKS, DoctorCheck, check_config, check_duplicate_titles, check_links
+from foundry_tui.core.memory.reports.doctor import (
+    CHECKS,
+    DoctorCheck,
+    check_config,
+    check_duplicate_titles,
+    check_links,
+)
 from foundry_tui.core.sessions.health import check_session_store
 from foundry_tui.core.trust.doctor_checks import check_trust
 

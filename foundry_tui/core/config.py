@@ -10,6 +10,7 @@ from foundry_tui.core.errors import ConfigError
 
 TYPE_CHECKING = False  # the MCP tool schemas read the limits below: keep typing out of their import
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from foundry_tui.core.paths import Layout
@@ -19,13 +20,8 @@ PROFILES: dict[str, int] = {"startup-mvp": 2500, "standard": 4000, "full": 6000}
 DEFAULT_PROFILE = "standard"
 DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
-DEFAULT_MIN_SCORE = 1.0  # the spec's, on its ranker's scale
-# memoryRetrieval.minScore when config.json leaves it out, per ranker: bm25 scores are on
-# another scale, and no floor lost none of the tuning questions' targets (ADR 0027).
-DEFAULT_MIN_SCORES = {"spec": DEFAULT_MIN_SCORE, "bm25": 0.0}
+DEFAULT_MIN_SCORE = 1.0  # the spec's, on its ranker's scale (each ranker's: core/memory/search/rankers.py)
 MAX_LIMIT = 25
-RANKERS = ("spec", "bm25")  # memoryRetrieval.ranker: the spec's scorer (default) or BM25 (core/memory/bm25.py)
-DEFAULT_RANKER = "spec"
 DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/curation/neardup.py); chosen on tests/data/neardup_pairs.py
 DEFAULT_OBSERVATION_TRIGGER = 30_000  # spec 004 §3: session memory's triggers, in tokens
 DEFAULT_REFLECTION_TRIGGER = 40_000
@@ -54,7 +50,7 @@ class Config:
         profile: str | None = None,
         raw: dict[str, Any] | None = None,
         dupe_threshold: float = DEFAULT_DUPE_THRESHOLD,
-        ranker: str = DEFAULT_RANKER,
+        ranker: str | None = None,
         observation_trigger_tokens: int = DEFAULT_OBSERVATION_TRIGGER,
         reflection_trigger_tokens: int = DEFAULT_REFLECTION_TRIGGER,
     ) -> None:
@@ -64,15 +60,9 @@ class Config:
         self.profile = profile
         self.raw = raw
         self.dupe_threshold = dupe_threshold
-        self.ranker = ranker
+        self.ranker = ranker  # None: left out of config.json (the default ranker, core/memory/search/rankers.py)
         self.observation_trigger_tokens = observation_trigger_tokens
         self.reflection_trigger_tokens = reflection_trigger_tokens
-
-
-def min_score_for(config: Config, ranker: str) -> float:
-    """The score a hit of `ranker` needs: memoryRetrieval.minScore when config.json sets it
-    (for either ranker), else the ranker's own default."""
-    return config.min_score if config.min_score is not None else DEFAULT_MIN_SCORES.get(ranker, DEFAULT_MIN_SCORE)
 
 
 def profile_config(profile: str) -> dict[str, Any]:
@@ -109,7 +99,9 @@ SCHEMA: dict[str, Any] = {
     "memoryRetrieval": {
         "maxFacts": (lambda v: _is_int(v) and 1 <= v <= MAX_LIMIT, f"a whole number from 1 to {MAX_LIMIT}"),
         "minScore": (lambda v: _is_finite(v) and v >= 0, "a number of 0 or more"),
-        "ranker": (lambda v: isinstance(v, str) and v in RANKERS, f"one of {', '.join(map(json.dumps, RANKERS))}"),
+        # The names are the rankers' registry's (core/memory/search/rankers.py), which the callers
+        # that search pass in (`rankers`): a base module imports no room.
+        "ranker": (lambda v: isinstance(v, str), "a string"),
     },
     "nearDuplicates": {
         "threshold": (lambda v: _is_finite(v) and 0 < v <= 1, "a number above 0 and at most 1"),
@@ -139,12 +131,24 @@ def _check(data: dict[str, Any], schema: dict[str, Any], where: str, prefix: str
             raise ConfigError(f"{where}: {name} must be {rule[1]}, not {_shown(value)}")
 
 
-def parse_config(data: object, where: str = "config.json") -> Config:
-    """Check the decoded JSON of config.json against SCHEMA; raise a one-line ConfigError
-    naming the first bad key."""
+def _schema_for(rankers: Sequence[str]) -> dict[str, Any]:
+    """SCHEMA, with memoryRetrieval.ranker one of `rankers` when they are given."""
+    if not rankers:
+        return SCHEMA
+    names = tuple(rankers)
+    retrieval = {
+        **SCHEMA["memoryRetrieval"],
+        "ranker": (lambda v: isinstance(v, str) and v in names, f"one of {', '.join(map(json.dumps, names))}"),
+    }
+    return {**SCHEMA, "memoryRetrieval": retrieval}  # the same keys in the same order: the same first error
+
+
+def parse_config(data: object, where: str = "config.json", rankers: Sequence[str] = ()) -> Config:
+    """Check the decoded JSON of config.json against SCHEMA (memoryRetrieval.ranker against
+    `rankers`, when given); raise a one-line ConfigError naming the first bad key."""
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a JSON object at the top level, not {_shown(data)}")
-    _check(data, SCHEMA, where)
+    _check(data, _schema_for(rankers), where)
     profile = data.get("profile")
     retrieval = data.get("memoryRetrieval", {})
     sessions = data.get("sessionMemory", {})
@@ -155,15 +159,16 @@ def parse_config(data: object, where: str = "config.json") -> Config:
         profile,
         data,
         float(data.get("nearDuplicates", {}).get("threshold", DEFAULT_DUPE_THRESHOLD)),
-        retrieval.get("ranker", DEFAULT_RANKER),
+        retrieval.get("ranker"),
         sessions.get("observationTriggerTokens", DEFAULT_OBSERVATION_TRIGGER),
         sessions.get("reflectionTriggerTokens", DEFAULT_REFLECTION_TRIGGER),
     )
 
 
-def load_config(path: Path, layout: Layout | None = None) -> Config:
+def load_config(path: Path, layout: Layout | None = None, rankers: Sequence[str] = ()) -> Config:
     """The project's config, or the defaults when the file does not exist. With `layout`,
-    a config.json that leads out of the project root is refused, not read."""
+    a config.json that leads out of the project root is refused, not read; with `rankers`,
+    memoryRetrieval.ranker must be one of them."""
     try:
         text = layout.read_text(path) if layout is not None else path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -179,4 +184,4 @@ def load_config(path: Path, layout: Layout | None = None) -> Config:
     except (ValueError, RecursionError) as exc:  # the interpreter's digit and nesting limits
         reason = "nested too deeply" if isinstance(exc, RecursionError) else "a number has more than 4300 digits"
         raise ConfigError(f"{path.name}: not valid JSON ({reason}); fix it or delete it to use the defaults") from None
-    return parse_config(data, path.name)
+    return parse_config(data, path.name, rankers)

@@ -117,13 +117,11 @@ class FoundryServer:
         return None
 
     @staticmethod
-    def _keep_postings(project: Any) -> None:
-        """With the bm25 ranker, persist its postings of the facts for the next start (postings.py)."""
-        try:
-            if project.config().ranker == "bm25":
-                project.keep_postings()
-        except Exception:  # a bad config.json: the tools report it when called
-            pass
+    def _prepare_ranker(project: Any) -> None:
+        """Build what the configured ranker keeps for later searches (bm25: its postings of the
+        facts, for the next start too: postings.py)."""
+        with contextlib.suppress(Exception):  # a bad config.json: the tools report it when called
+            project.prepare_ranker()
 
     def start_warmup(self) -> None:
         if self._warmup is None:
@@ -334,7 +332,7 @@ class FoundryServer:
         layout = project.layout
         try:
             if uri == "foundry://memory/index":
-                from foundry_tui.core.memory.index_file import served_index
+                from foundry_tui.core.memory.reports.index_file import served_index
 
                 if not layout.index_path.exists():  # spec 002: "built on demand if missing"
                     from foundry_tui.core.ops.actor import Actor
@@ -388,7 +386,7 @@ class FoundryServer:
                 self.start_warmup()
             if self._project is not None and self._tool_calls:
                 # After the first answer: the watcher and the word index (both no-ops once started).
-                self._keep_postings(self._project)  # first: the word index lets go of the snapshot
+                self._prepare_ranker(self._project)  # first: the word index lets go of the snapshot
                 self._project.watch()
                 if not self._project.building_postings():  # one build at a time: the index after them
                     self._project.use_search_index(background=True)

@@ -24,7 +24,7 @@ from foundry_tui.tui.common.workers import worker_state_changed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.views import IndexView
+    from foundry_tui.core.memory.reports.views import IndexView
     from foundry_tui.tui.preload import Preload
 
 IGNORED_PARTS = {"metrics", "scratch"}  # change on every agent call; nothing on screen depends on them

@@ -18,9 +18,9 @@ import threading
 
 # index_view_of imports index_file where it is used: imported here, on the main thread, so the
 # thread imports nothing while the main thread imports Textual.
-import foundry_tui.core.memory.index_file  # noqa: F401
+import foundry_tui.core.memory.reports.index_file  # noqa: F401
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.views import IndexView, index_view_of
+from foundry_tui.core.memory.reports.views import IndexView, index_view_of
 
 
 class Preload:

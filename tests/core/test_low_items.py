@@ -12,8 +12,8 @@ import pytest
 from foundry_tui.core.artefacts.contracts import contract_validate
 from foundry_tui.core.config import parse_config
 from foundry_tui.core.errors import ConfigError, InputError
-from foundry_tui.core.memory.facts import MAX_FACT_FILE_BYTES, FactFileError, parse_fact_text
-from foundry_tui.core.memory.search import MAX_SERVED_BODY_CHARS
+from foundry_tui.core.memory.model.facts import MAX_FACT_FILE_BYTES, FactFileError, parse_fact_text
+from foundry_tui.core.memory.search.reply import MAX_SERVED_BODY_CHARS
 from foundry_tui.core.paths import Layout
 from tests.helpers import run_cli
 

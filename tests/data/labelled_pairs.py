@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
 
 
 def read_labelled(path: Path, split: str | None = None) -> tuple[list[Fact], list[tuple[str, str, str]]]:

@@ -16,8 +16,8 @@ from typing import Any
 import jsonschema
 
 from foundry_tui import __version__
-from foundry_tui.core.agent_setup import claude_hooks, mcp_entry
 from foundry_tui.core.program import MCP_SERVER, Program, installed_program, program_length
+from foundry_tui.core.setup.agents import claude_hooks, mcp_entry
 from tests.helpers import REPO, run_cli
 
 PLUGIN = REPO / ".claude-plugin"

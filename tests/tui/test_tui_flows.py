@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 from textual.style import Style
 from textual.widgets import Input, Static, TextArea
 
-from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.commands import FoundryCommands
 from foundry_tui.tui.common.confirm import ConfirmScreen

@@ -17,7 +17,7 @@ from rich.segment import Segment
 
 from foundry_tui.cli import _plain_tui, build_parser
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.views import IndexView, Overview
+from foundry_tui.core.memory.reports.views import IndexView, Overview
 from foundry_tui.tui import collector
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.memory.index_pane import IndexPane

@@ -3,7 +3,7 @@ and `foundry tokens --json` (one function feeds all three).
 
 From `events.jsonl`: searches per day with how many found nothing, the most missed
 queries, writes per day by outcome, gate denials per day, and the event counts. From git
-(objects only, see core/memory/timeline.py): INDEX.md's tokens and the active facts by
+(objects only, see core/history/timeline.py): INDEX.md's tokens and the active facts by
 type at each day's last commit. And the token report's figures, as today.
 """
 
@@ -25,9 +25,9 @@ from typing import Any, Generic, TypeVar, cast
 
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
 from foundry_tui.core.events import MAX_LOG_BYTES, missed_key
-from foundry_tui.core.memory.cache import cache_file
+from foundry_tui.core.history.timeline import Timeline, memory_timeline, memory_timeline_apart
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.timeline import Timeline, memory_timeline, memory_timeline_apart
+from foundry_tui.core.memory.storage.cache import cache_file
 from foundry_tui.core.paths import Layout
 
 # The outcomes of a write, in the order the charts stack them. `denied` is the trust

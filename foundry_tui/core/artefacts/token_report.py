@@ -7,8 +7,8 @@ import datetime as _dt
 from foundry_tui.core.artefacts.blackboard import blackboard_tokens
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.events import count_events, read_events
-from foundry_tui.core.memory.index_file import build_index
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.reports.index_file import build_index
 from foundry_tui.core.paths import decode_text, read_regular
 from foundry_tui.core.tokens import estimate_tokens
 

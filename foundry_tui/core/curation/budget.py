@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as _dt
 
 from foundry_tui.core.curation.neardup import DupeFinder, group
-from foundry_tui.core.memory.facts import id_order
-from foundry_tui.core.memory.index_file import build_index, index_line
+from foundry_tui.core.memory.model.facts import id_order
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.reports.index_file import build_index, index_line
 from foundry_tui.core.tokens import tokens_for_chars
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from foundry_tui.core.curation import claims
 from foundry_tui.core.curation.neardup import surface, terms
-from foundry_tui.core.memory.facts import Fact, id_order
+from foundry_tui.core.memory.model.facts import Fact, id_order
 
 if TYPE_CHECKING:
     from foundry_tui.core.memory.project import Project

@@ -1,5 +1,5 @@
 """The doctor's curation check: contradictions. core.memory may not import core.curation
-(the import layers), so `core/memory/doctor.py` lists its own checks in `CHECKS` and
+(the import layers), so `core/memory/reports/doctor.py` lists its own checks in `CHECKS` and
 `core/checkup.py` composes `ALL_CHECKS`, which adds this one after the duplicate titles."""
 
 from __future__ import annotations
@@ -7,7 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from foundry_tui.core.curation.conflicts import conflict_lines, find_conflicts_in
-from foundry_tui.core.memory.doctor import OK, WARN, Check, DoctorContext
+from foundry_tui.core.memory.reports.doctor import (
+    OK,
+    WARN,
+    Check,
+    DoctorContext,
+)
 
 
 def check_contradictions(ctx: DoctorContext) -> Iterator[Check]:

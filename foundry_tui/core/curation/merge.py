@@ -16,11 +16,11 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write, folder_lock
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import MERGED_FROM, Fact, render_fact_text
+from foundry_tui.core.memory.model.facts import MERGED_FROM, Fact, render_fact_text
+from foundry_tui.core.memory.model.request import WriteRequest, validate_request
+from foundry_tui.core.memory.model.vocabulary import CONFIDENCES, DEFAULT_SCOPE
 from foundry_tui.core.memory.project import Project, find_fact
-from foundry_tui.core.memory.request import WriteRequest, validate_request
-from foundry_tui.core.memory.vocabulary import CONFIDENCES, DEFAULT_SCOPE
-from foundry_tui.core.memory.write import create_fact, rebuild_index
+from foundry_tui.core.memory.writing.write import create_fact, rebuild_index
 
 _STRENGTH = {c: rank for rank, c in enumerate(reversed(CONFIDENCES))}  # low < medium < high
 

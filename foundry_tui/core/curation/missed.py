@@ -7,7 +7,7 @@ from collections import Counter
 
 from foundry_tui.core.curation.neardup import DupeFinder, terms
 from foundry_tui.core.events import missed_key, read_events
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.project import Project
 
 

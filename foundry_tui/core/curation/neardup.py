@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from foundry_tui.core.collector_hold import held
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation import claims
-from foundry_tui.core.memory.facts import Fact, id_order
+from foundry_tui.core.memory.model.facts import Fact, id_order
 
 if TYPE_CHECKING:
     import datetime as _dt

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write, exclusive_create, folder_lock
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.history.git_history import Repo, run_git
+from foundry_tui.core.memory.model.facts import (
     MERGED_FROM,
     RENUMBERED_FROM,
     Fact,
@@ -32,10 +33,9 @@ from foundry_tui.core.memory.facts import (
     parse_fact_text,
     render_fact_text,
 )
-from foundry_tui.core.memory.git_history import Repo, run_git
-from foundry_tui.core.memory.index_file import build_index, index_state
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import rebuild_index
+from foundry_tui.core.memory.reports.index_file import build_index, index_state
+from foundry_tui.core.memory.writing.write import rebuild_index
 from foundry_tui.core.paths import decode_text, fact_file_name
 
 
@@ -392,7 +392,7 @@ def _combine(ours: Fact, theirs: Fact) -> Fact:
 
 def _edited(original: str | None, fact: Fact) -> str:
     """The file with only its links changed, byte for byte elsewhere when possible."""
-    from foundry_tui.core.memory.frontmatter_edit import edit_frontmatter
+    from foundry_tui.core.memory.writing.frontmatter_edit import edit_frontmatter
 
     if original is not None:
         changes: dict[str, object] = {"supersedes": fact.supersedes}

@@ -13,14 +13,14 @@ import datetime as _dt
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project, find_fact
-from foundry_tui.core.memory.request import WriteRequest
 
 if TYPE_CHECKING:
     from foundry_tui.core.curation.merge import MergePlan, MergeResult
-    from foundry_tui.core.memory.index_file import IndexReport
-    from foundry_tui.core.memory.write import RetireResult, WriteResult
+    from foundry_tui.core.memory.reports.index_file import IndexReport
+    from foundry_tui.core.memory.writing.write import RetireResult, WriteResult
 
 R_co = TypeVar("R_co", covariant=True)
 
@@ -52,13 +52,13 @@ class Outcome:
 
 
 def _copy(fact: Fact) -> Fact:
-    from foundry_tui.core.memory.facts import RECORD_FIELDS
+    from foundry_tui.core.memory.model.facts import RECORD_FIELDS
 
     return Fact(**{name: getattr(fact, name) for name in RECORD_FIELDS})
 
 
 def _next_id(project: Project) -> str:
-    from foundry_tui.core.memory.facts import format_id
+    from foundry_tui.core.memory.model.facts import format_id
 
     return format_id(project.store.max_number() + 1)
 
@@ -77,8 +77,8 @@ class Applied(Generic[R_co]):
 
 def _existing(active: list[Fact], new: Fact) -> tuple[Fact | None, Fact | None]:
     """(the active fact `new` would leave unchanged, the active fact it would supersede):
-    memory_write's matching (core/memory/write.py), kept beside it by a property test."""
-    from foundry_tui.core.memory.facts import fingerprint, normalise
+    memory_write's matching (core/memory/writing/write.py), kept beside it by a property test."""
+    from foundry_tui.core.memory.model.facts import fingerprint, normalise
 
     title_key = normalise(new.title)
     same_title = sorted((f for f in active if normalise(f.title) == title_key), key=lambda f: f.order_key)
@@ -93,7 +93,7 @@ def write_outcome(project: Project, req: WriteRequest, today: _dt.date) -> tuple
     """What memory_write would do now, writing nothing: ("unchanged", the same fact),
     ("updated", the fact it would supersede) or ("created", None). Checks every field."""
     from foundry_tui.core.atomic import folder_lock
-    from foundry_tui.core.memory.request import validate_request
+    from foundry_tui.core.memory.model.request import validate_request
 
     new = validate_request(req)
     with folder_lock(project.layout.memory_dir):
@@ -115,7 +115,7 @@ def _fact_fields(fact: Fact) -> dict[str, Any]:
 def _request_fields(req: WriteRequest) -> dict[str, Any]:
     """The fact fields of a request, checked and normalised as memory_write stores them. An
     optional field the caller left out (None) stays out, so approval leaves it out too."""
-    from foundry_tui.core.memory.request import validate_request
+    from foundry_tui.core.memory.model.request import validate_request
 
     fact = validate_request(req)
     fields: dict[str, Any] = {"type": fact.type, "title": fact.title, "body": fact.body}
@@ -196,7 +196,7 @@ class WriteChange(Change["WriteResult"]):
         return [Preview(fields, would_do)]
 
     def apply(self, project: Project, today: _dt.date) -> Applied[WriteResult]:
-        from foundry_tui.core.memory.write import memory_write
+        from foundry_tui.core.memory.writing.write import memory_write
 
         result = memory_write(project, self.req, today)
         return Applied(result.text(), result.action, result.fact_id, result)
@@ -206,8 +206,8 @@ class WriteChange(Change["WriteResult"]):
 
     def outcome(self, project: Project, today: _dt.date) -> Outcome:
         from foundry_tui.core.atomic import folder_lock
-        from foundry_tui.core.memory.request import validate_request
-        from foundry_tui.core.memory.write import plan_write
+        from foundry_tui.core.memory.model.request import validate_request
+        from foundry_tui.core.memory.writing.write import plan_write
 
         new = validate_request(self.req)
         with folder_lock(project.layout.memory_dir):
@@ -310,8 +310,8 @@ class RetireChange(Change["RetireResult"]):
         return {"ids": self.ids, "expires": self.expires}
 
     def previews(self, project: Project, today: _dt.date) -> list[Preview]:
-        from foundry_tui.core.memory.facts import check_date
-        from foundry_tui.core.memory.write import left_as_it_is
+        from foundry_tui.core.memory.model.facts import check_date
+        from foundry_tui.core.memory.writing.write import left_as_it_is
 
         day = check_date(self.expires, "expires")
         project.sync()
@@ -341,7 +341,7 @@ class RetireChange(Change["RetireResult"]):
         return [RetireChange([fact_id], self.expires) for fact_id in self.ids]
 
     def apply(self, project: Project, today: _dt.date) -> Applied[RetireResult]:
-        from foundry_tui.core.memory.write import retire_facts
+        from foundry_tui.core.memory.writing.write import retire_facts
 
         result = retire_facts(project, self.ids, self.expires, today)
         return Applied(result.text(), "retired", None, result)
@@ -360,7 +360,7 @@ class TagChange(Change["IndexReport"]):
         return {"ids": [self.fact_id], "tag": self.tag}
 
     def previews(self, project: Project, today: _dt.date) -> list[Preview]:
-        from foundry_tui.core.memory.facts import check_tags
+        from foundry_tui.core.memory.model.facts import check_tags
 
         (word,) = check_tags([self.tag]) or ("",)
         if not word:
@@ -383,7 +383,7 @@ class TagChange(Change["IndexReport"]):
         return Outcome([before], [after], preview.would_do)
 
     def apply(self, project: Project, today: _dt.date) -> Applied[IndexReport]:
-        from foundry_tui.core.memory.write import add_tag
+        from foundry_tui.core.memory.writing.write import add_tag
 
         report = add_tag(project, self.fact_id, self.tag, today)
         return Applied(f"tagged: {self.fact_id} +{self.tag.strip()}\n{report.write_line()}", "tagged", None, report)

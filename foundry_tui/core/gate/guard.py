@@ -12,9 +12,9 @@ from foundry_tui.core.trust.policy import deny_unattended, trust_settings
 if TYPE_CHECKING:
     import datetime as _dt
 
+    from foundry_tui.core.memory.model.request import WriteRequest
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.request import WriteRequest
-    from foundry_tui.core.memory.write import WriteResult
+    from foundry_tui.core.memory.writing.write import WriteResult
     from foundry_tui.core.trust.principal import Caller
 
 R_co = TypeVar("R_co", covariant=True)

@@ -396,7 +396,7 @@ def author_notes(layout: Layout) -> AuthorNotes:
     """Per proposal file name, from git: (the adding commit's author name, e-mail, the authors
     of later commits changing it, whether it has uncommitted changes). A file git does not
     hold (or no git at all) is absent: its author is only claimed."""
-    from foundry_tui.core.memory.git_history import GitError, run_git
+    from foundry_tui.core.history.git_history import GitError, run_git
 
     folder = proposals_dir(layout)
     try:
@@ -499,7 +499,7 @@ class Review:
 def review(project: Project, proposal: Proposal, today: _dt.date, notes: AuthorNotes | None = None) -> Review:
     """`proposal` reviewed now (`notes`: author_notes, read once for many). A lock time-out
     is let through; a change that could not be applied now says why."""
-    from foundry_tui.core.memory.facts import render_fact_text
+    from foundry_tui.core.memory.model.facts import render_fact_text
 
     author = author_line(proposal, author_notes(project.layout) if notes is None else notes)
     if proposal.problem:

@@ -8,31 +8,31 @@ search costs milliseconds and still sees every change on disk.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import os
-import sys
 import threading
 import time
 from pathlib import Path
 
-from foundry_tui.core.config import MAX_LIMIT, RANKERS, Config, load_config, min_score_for
+from foundry_tui.core.config import MAX_LIMIT, Config, load_config
 from foundry_tui.core.errors import ConfigError, InputError, NotFoundError
-from foundry_tui.core.memory.facts import Fact, check_choice
-from foundry_tui.core.memory.search import Hit, ScanFields, query_terms, rank
-from foundry_tui.core.memory.store import Changes, FactStore
-from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.core.memory.model.facts import Fact, check_choice
+from foundry_tui.core.memory.model.fields import ScanFields
+from foundry_tui.core.memory.model.hits import Hit
+from foundry_tui.core.memory.model.vocabulary import TYPES
+from foundry_tui.core.memory.search.rankers import DEFAULT_RANKER, RANKER_NAMES, Ranker, min_score_for, ranker_named
+from foundry_tui.core.memory.storage.store import Changes, FactStore
+from foundry_tui.core.memory.storage.watchers import FactWatcher, KernelWatcher
 from foundry_tui.core.paths import Layout
 
 # The word index is imported where it is used: only long-lived processes pay for it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.postings import Postings
-    from foundry_tui.core.memory.snapshot import Snapshot
-    from foundry_tui.core.memory.word_index import SearchIndex
+    from foundry_tui.core.memory.search.postings import Postings
+    from foundry_tui.core.memory.search.word_index import SearchIndex
+    from foundry_tui.core.memory.storage.snapshot import Snapshot
 
 FULL_RESCAN_SECONDS = 30.0
-sys_byteorder = sys.byteorder
 
 
 class Project:
@@ -44,7 +44,7 @@ class Project:
         self._config: tuple[tuple[int, int] | None, Config] | None = None
         self._search_index: SearchIndex | None = None
         self._index_builder: threading.Thread | None = None
-        self._watcher: _KernelWatcher | _FactWatcher | None = None
+        self._watcher: KernelWatcher | FactWatcher | None = None
         self._lock = threading.RLock()
         self._full_scan = 0.0
         self._scan: tuple[tuple[int, _dt.date, str | None], ScanFields] | None = None
@@ -71,7 +71,7 @@ class Project:
         except FileNotFoundError:
             key = None
         if self._config is None or self._config[0] != key:
-            self._config = (key, load_config(self.layout.config_path, self.layout))
+            self._config = (key, load_config(self.layout.config_path, self.layout, RANKER_NAMES))
         return self._config[1]
 
     def config_or_defaults(self) -> tuple[Config, ConfigError | None]:
@@ -93,7 +93,7 @@ class Project:
         with self._lock:
             watcher = self._watcher
             now = time.monotonic()
-            if isinstance(watcher, _KernelWatcher):
+            if isinstance(watcher, KernelWatcher):
                 return self._sync_exact(watcher, now)
             if watcher is None or not watcher.running or not self.store.loaded:
                 changes = self.store.refresh()
@@ -111,7 +111,7 @@ class Project:
                 self._full_scan = now
             return changes
 
-    def _sync_exact(self, watcher: _KernelWatcher, now: float) -> Changes:
+    def _sync_exact(self, watcher: KernelWatcher, now: float) -> Changes:
         names = watcher.take() if watcher.running else None
         if names is None and not watcher.running:
             watcher.start()  # before the scan: nothing can change unseen between the two
@@ -135,7 +135,7 @@ class Project:
                 return
             facts, generation = dict(self.store.facts), self.store.generation
             mark = (self.store.journal_epoch, len(self.store.journal))  # changes from here on: applied at the next sync
-            from foundry_tui.core.memory.word_index import SearchIndex
+            from foundry_tui.core.memory.search.word_index import SearchIndex
 
             if not background:
                 index = SearchIndex()
@@ -168,11 +168,11 @@ class Project:
         before a first answer); elsewhere the watchfiles thread waits for a later call."""
         with self._lock:
             if self._watcher is None:
-                kernel = _KernelWatcher.open(self.layout.facts_dir)
+                kernel = KernelWatcher.open(self.layout.facts_dir)
                 if kernel is None and kernel_only:
                     return
-                self._watcher = kernel if kernel is not None else _FactWatcher(self.layout.facts_dir)
-            if isinstance(self._watcher, _FactWatcher):
+                self._watcher = kernel if kernel is not None else FactWatcher(self.layout.facts_dir)
+            if isinstance(self._watcher, FactWatcher):
                 self._watcher.ensure_started()
 
     def close(self) -> None:
@@ -185,20 +185,22 @@ class Project:
         return self.store.active_facts(today)
 
     def ranker(self, override: str | None = None) -> str:
-        """The ranker a search uses: `override` (checked), else memoryRetrieval.ranker."""
+        """The name of the ranker a search uses: `override` (checked), else memoryRetrieval.ranker."""
+        return self.ranker_of(override).name
+
+    def ranker_of(self, override: str | None = None) -> Ranker:
+        """The ranker a search uses: `override` (checked), else memoryRetrieval.ranker's (checked when read)."""
         if override is None:
-            return self.config().ranker
-        if override not in RANKERS:
-            raise InputError(f"unknown ranker '{override}': use one of {', '.join(RANKERS)}")
-        return override
+            return ranker_named(self.config().ranker or DEFAULT_RANKER)
+        return ranker_named(override)
 
     def has_terms(self, query: str, ranker: str | None = None) -> bool:
         """Whether `query` has a word the ranker searches for (not only stop words or short words)."""
-        if self.ranker(ranker) == "bm25":
-            from foundry_tui.core.memory.bm25 import query_stems
+        return bool(self.ranker_of(ranker).terms(query))
 
-            return bool(query_stems(query))
-        return bool(query_terms(query))
+    def prepare_ranker(self) -> None:
+        """Build what the configured ranker's later searches read, off the request path (long-lived processes)."""
+        self.ranker_of().prepare(self)
 
     def search(
         self,
@@ -211,32 +213,22 @@ class Project:
         ranker: str | None = None,
     ) -> list[Hit]:
         """Scored hits for `query` among the active facts (the core of memory_search), ranked by
-        `ranker` ("spec" or "bm25"; default: memoryRetrieval.ranker)."""
+        `ranker` (a name of search/rankers.py's registry; default: memoryRetrieval.ranker)."""
         if type is not None:
             check_choice(type, TYPES, "type")
-        ranker = self.ranker(ranker)
+        chosen = self.ranker_of(ranker)
         config = self.config()
         if limit is None:
             limit = config.max_facts
         if not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit {limit} is out of range: use a whole number from 1 to {MAX_LIMIT}")
-        floor = min_score_for(config, ranker) if min_score is None else min_score
-        if ranker == "bm25":
-            return self._search_bm25(query, today, type, limit, floor)
-        terms = query_terms(query)
-        with self._lock:
-            index, scan = self._synced_index(today, type)
-            if index is not None:
-                hits = index.top(terms, index.active_bits(today.isoformat(), type), floor, limit)
-            else:
-                assert scan is not None
-                hits = scan.match(terms, floor, limit)
-        return rank(hits, limit, floor)
+        floor = min_score_for(config, chosen.name) if min_score is None else min_score
+        return chosen.search(self, query, today, type, limit, floor)
 
     def term_idf(self, terms: list[str], today: _dt.date) -> dict[str, float]:
         """The spec ranker's terms with their idf over the active facts (a term's facts are
         those containing it, as the spec ranker matches): the prompt hook's relevance."""
-        from foundry_tui.core.memory.search import inverse_document_frequency
+        from foundry_tui.core.memory.search.spec import inverse_document_frequency
 
         count, frequency = self.term_frequency(terms, today)
         return {t: inverse_document_frequency(df, count) for t, df in frequency.items()}
@@ -245,7 +237,7 @@ class Project:
         """The number of active facts, and how many of them contain each of `terms` (as the
         spec ranker matches: a substring of any field)."""
         with self._lock:
-            index, scan = self._synced_index(today)
+            index, scan = self.synced_index(today)
             if index is not None:
                 eligible = index.active_bits(today.isoformat())
                 count = eligible.bit_count()
@@ -256,8 +248,8 @@ class Project:
                 frequency = {t: scan.document_frequency(t) for t in terms}
         return count, frequency
 
-    def _synced_index(self, today: _dt.date, type: str | None = None) -> tuple[SearchIndex | None, ScanFields | None]:
-        """What the spec ranker searches, under the lock: the word index brought in step with the
+    def synced_index(self, today: _dt.date, type: str | None = None) -> tuple[SearchIndex | None, ScanFields | None]:
+        """What the spec ranker searches, under the lock (the ranker holds it): the word index brought in step with the
         store (when one is kept and usable), else the index-free scan of the active facts (of
         `type`): the snapshot's while nothing has been built from it, else the facts' own."""
         index = self._search_index
@@ -270,23 +262,15 @@ class Project:
             return None, snapshot.scan(today.isoformat(), type)
         return None, self.scan_fields(today, type)
 
-    def _search_bm25(self, query: str, today: _dt.date, type: str | None, limit: int, floor: float) -> list[Hit]:
-        from foundry_tui.core.memory.bm25 import bm25_search, query_words
-
-        words = query_words(query)
-        stems = list(words)
-        if not stems:
-            return []
+    def scan_with_postings(self, today: _dt.date) -> tuple[ScanFields, Postings | None]:
+        """What bm25 searches, under the lock (the ranker holds it): every active fact (whatever
+        the type filter, so a filter never changes a score) as the snapshot's scan with its
+        postings when the store still answers from a snapshot, else as the facts' own scan."""
         with self._lock:
             snapshot = self.store.pending_snapshot
-            # Statistics over every active fact, whatever the type filter, so a filter never changes a score.
             if snapshot is not None:
-                scan = snapshot.scan(today.isoformat())
-                postings = self._snapshot_postings(snapshot)
-            else:
-                scan, postings = self.scan_fields(today), None
-            hits = bm25_search(scan, stems, floor, limit, type, words, postings)
-        return rank(hits, limit, floor)
+                return snapshot.scan(today.isoformat()), self._snapshot_postings(snapshot)
+            return self.scan_fields(today), None
 
     def _snapshot_postings(self, snapshot: Snapshot) -> Postings | None:
         """bm25's postings of `snapshot`, when a file built for it is in the parse cache."""
@@ -295,7 +279,8 @@ class Project:
             return None
         known = self._postings
         if known is None or known[0] != identity:
-            from foundry_tui.core.memory import cache, postings
+            from foundry_tui.core.memory.search import postings
+            from foundry_tui.core.memory.storage import cache
 
             if known is not None and known[1] is not None:
                 known[1].close()
@@ -317,7 +302,8 @@ class Project:
                 return
 
             def build() -> None:
-                from foundry_tui.core.memory import cache, postings
+                from foundry_tui.core.memory.search import postings
+                from foundry_tui.core.memory.storage import cache
 
                 target = cache.postings_file(path)
                 postings.write(target, fields, identity)
@@ -384,140 +370,3 @@ def find_fact(project: Project, fact_id: str) -> Fact:
             f"no fact {fact_id!r} in {project.layout.relative(project.layout.facts_dir)}: list them with `foundry memory list --all`"
         )
     return fact
-
-
-class _KernelWatcher:
-    """The facts folder's inotify queue, read when the store syncs (Linux; no thread).
-
-    The kernel queues an event in the same system call that changes a file, so reading the
-    queue returns every change made before the read: exact, unlike a watcher thread whose
-    report may still be on its way."""
-
-    # IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
-    # | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR
-    _MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000
-    _LOST = 0x400 | 0x800 | 0x4000 | 0x8000  # the folder deleted or moved, queue overflow, watch gone
-    _HEADER = 16  # struct inotify_event: int wd; uint32 mask, cookie, len; then the name
-
-    def __init__(self, folder: Path, libc: object, fd: int) -> None:
-        self.folder = folder
-        self._libc = libc
-        self._fd = fd
-        self._watching = False
-
-    @classmethod
-    def open(cls, folder: Path) -> _KernelWatcher | None:
-        """A watcher, or None where inotify is not available (then a watchfiles thread is used)."""
-        if not sys.platform.startswith("linux") or os.environ.get("FOUNDRY_NO_INOTIFY"):
-            return None
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-        except (OSError, AttributeError):
-            return None
-        return cls(folder, libc, fd) if fd >= 0 else None
-
-    @property
-    def running(self) -> bool:
-        return self._watching
-
-    def start(self) -> None:
-        """Watch the folder (if it exists yet; if not, the next sync tries again)."""
-        if self._fd < 0:
-            return
-        wd = self._libc.inotify_add_watch(self._fd, os.fsencode(self.folder), self._MASK)  # type: ignore[attr-defined]
-        self._watching = wd >= 0
-
-    def take(self) -> set[str] | None:
-        """The names of the files changed since the last call; None when that cannot be known
-        (not watching, events lost): the caller then scans the folder."""
-        if not self._watching:
-            return None
-        names: set[str] = set()
-        lost = False
-        while True:
-            try:
-                data = os.read(self._fd, 1 << 16)
-            except BlockingIOError:
-                break
-            except OSError:
-                lost = True
-                break
-            pos = 0
-            while pos + self._HEADER <= len(data):
-                mask = int.from_bytes(data[pos + 4 : pos + 8], sys_byteorder)
-                length = int.from_bytes(data[pos + 12 : pos + 16], sys_byteorder)
-                name = data[pos + self._HEADER : pos + self._HEADER + length].rstrip(b"\0")
-                if mask & self._LOST:
-                    lost = True
-                elif name:
-                    names.add(os.fsdecode(name))
-                pos += self._HEADER + length
-        if lost:
-            self._watching = False
-            self.start()  # a fresh watch, then the caller's full scan
-            return None
-        return names
-
-    def stop(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-        self._watching = False
-
-    def __del__(self) -> None:  # a Project dropped without close() gives its inotify instance back
-        with contextlib.suppress(Exception):  # at interpreter exit os may be gone: nothing to give back then
-            self.stop()
-
-
-class _FactWatcher:
-    """A watchfiles thread that collects the names of changed fact files (where inotify is not available)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._dirty: set[str] = set()
-        self._guard = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.started_at = 0.0
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def ensure_started(self) -> None:
-        if self.running or not self.folder.is_dir():
-            return
-        self._thread = threading.Thread(target=self._run, name="foundry-fact-watcher", daemon=True)
-        self.started_at = time.monotonic()
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            from watchfiles import watch
-        except ImportError:  # pragma: no cover - watchfiles is a dependency
-            return
-        try:
-            for batch in watch(
-                self.folder,
-                stop_event=self._stop,
-                debounce=30,
-                step=10,
-                rust_timeout=500,
-                yield_on_timeout=False,
-                recursive=False,
-            ):
-                with self._guard:
-                    self._dirty.update(Path(path).name for _change, path in batch)
-        except Exception:  # the folder vanished or the OS refused: fall back to full scans
-            return
-
-    def take(self) -> set[str]:
-        with self._guard:
-            dirty, self._dirty = self._dirty, set()
-        return dirty
-
-    def stop(self) -> None:
-        self._stop.set()

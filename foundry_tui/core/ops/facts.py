@@ -13,10 +13,10 @@ if TYPE_CHECKING:
     from foundry_tui.core.curation.merge import MergePlan, MergeResult
     from foundry_tui.core.gate.changes import Change
     from foundry_tui.core.gate.guard import GateResult
-    from foundry_tui.core.memory.facts import Fact
-    from foundry_tui.core.memory.index_file import IndexReport
-    from foundry_tui.core.memory.request import WriteRequest
-    from foundry_tui.core.memory.write import RetireResult, WriteResult
+    from foundry_tui.core.memory.model.facts import Fact
+    from foundry_tui.core.memory.model.request import WriteRequest
+    from foundry_tui.core.memory.reports.index_file import IndexReport
+    from foundry_tui.core.memory.writing.write import RetireResult, WriteResult
 
 R = TypeVar("R")
 
@@ -72,7 +72,7 @@ def keep_one(actor: Actor, keep: Fact, other: Fact, how: str) -> GateResult[Merg
 
 @operation("index.rebuild", "curator", "regenerate INDEX.md from the active facts")
 def rebuild_index(actor: Actor) -> IndexReport:
-    from foundry_tui.core.memory.write import memory_index
+    from foundry_tui.core.memory.writing.write import memory_index
 
     require_curator(actor, "rebuild the index (every approved write rebuilds it)")
     return memory_index(actor.project, actor.today)

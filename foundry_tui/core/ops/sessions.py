@@ -11,8 +11,8 @@ from foundry_tui.core.ops.registry import operation
 
 if TYPE_CHECKING:
     from foundry_tui.core.gate.guard import GateResult
-    from foundry_tui.core.memory.request import WriteRequest
-    from foundry_tui.core.memory.write import WriteResult
+    from foundry_tui.core.memory.model.request import WriteRequest
+    from foundry_tui.core.memory.writing.write import WriteResult
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.store import SessionStore
 

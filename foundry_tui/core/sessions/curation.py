@@ -8,7 +8,7 @@ import datetime as _dt
 from typing import Any
 
 from foundry_tui.core.errors import InputError, NotFoundError
-from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.sessions.context import observation_is_current
 from foundry_tui.core.sessions.ledger import load_ledger
 from foundry_tui.core.sessions.store import SessionStore, iso

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.doctor import FAIL, WARN, Check, DoctorContext
+from foundry_tui.core.memory.reports.doctor import FAIL, WARN, Check, DoctorContext
 from foundry_tui.core.sessions.store import (
     SCHEMA_VERSION,
     SET_ASIDE_MARK,

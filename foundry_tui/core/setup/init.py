@@ -2,7 +2,7 @@
 
 It creates the tier folders, `config.json` from a profile, the `.gitignore` lines for
 scratch and metrics, each agent's MCP server entry (`foundry`) and hooks in its own files
-and format (core/agent_setup.py: Claude Code's `.mcp.json` and `.claude/settings.json`,
+and format (core/setup/agents.py: Claude Code's `.mcp.json` and `.claude/settings.json`,
 Codex's `.codex/`, Cursor's `.cursor/`, Gemini's `.gemini/`), and an empty INDEX.md. A second run changes nothing; an
 existing JSON file is merged, never overwritten, and a malformed one is reported
 and left untouched.
@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.agent_config import detected_agents
-from foundry_tui.core.agent_setup import read_json, unwire_agent, wire_agent
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.config import DEFAULT_PROFILE, PROFILES, profile_config
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.program import Program, installed_program
+from foundry_tui.core.setup.agents import read_json, unwire_agent, wire_agent
 
 # Scratch without a trailing slash: ignored whether a folder, a file or a link (`scratch/`
 # matches a folder only). The last: the temp files a writer killed mid-write leaves beside
@@ -182,7 +182,7 @@ def init_project(
 
         trusted = [str(parse_principal(t, "--trusted")) for t in trusted]
     from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.write import memory_index
+    from foundry_tui.core.memory.writing.write import memory_index
 
     _folders(layout, report)
     _config(layout, profile, report)

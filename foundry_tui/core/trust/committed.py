@@ -52,7 +52,7 @@ def committed_config(layout: Layout) -> CommittedConfig:
     """config.json at HEAD of the repository holding `layout.root`. A HEAD copy that cannot
     be used (too large, not JSON, not a file) is a one-line ConfigError, never a fallback to
     the working copy."""
-    from foundry_tui.core.memory.git_history import GitError, run_git
+    from foundry_tui.core.history.git_history import GitError, run_git
 
     name = f"HEAD:./{layout.relative(layout.config_path)}"  # ./: relative to the root, wherever the top is
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from foundry_tui.core.errors import ConfigError
-from foundry_tui.core.memory.doctor import FAIL, OK, WARN, Check, DoctorContext
+from foundry_tui.core.memory.reports.doctor import FAIL, OK, WARN, Check, DoctorContext
 from foundry_tui.core.trust.committed import COMMITTED, HEAD_WHERE, NOT_COMMITTED, SOURCES, committed_config
 from foundry_tui.core.trust.policy import TrustSettings, parse_trust
 

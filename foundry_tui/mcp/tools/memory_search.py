@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from foundry_tui.core import config
-from foundry_tui.core.memory import search_cursor
-from foundry_tui.core.memory import vocabulary as vocab
+from foundry_tui.core.memory.model import vocabulary as vocab
+from foundry_tui.core.memory.search import cursor as search_cursor
+from foundry_tui.core.memory.search.rankers import RANKER_NAMES
 from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
@@ -66,7 +67,7 @@ OUTPUT_SCHEMA = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "description": "The query as given"},
-        "ranker": {"type": "string", "enum": list(config.RANKERS), "description": "memoryRetrieval.ranker"},
+        "ranker": {"type": "string", "enum": list(RANKER_NAMES), "description": "memoryRetrieval.ranker"},
         "offset": {"type": "integer", "minimum": 0, "description": "The rank of the page's first hit (0: the best)"},
         "hits": {"type": "array", "items": HIT, "description": "The page's hits, best first, as the text shows them"},
         "next_cursor": {
@@ -80,7 +81,7 @@ OUTPUT_SCHEMA = {
 
 
 def handle(call: ToolCall) -> Reply:
-    from foundry_tui.core.memory.search import search_page, served_body
+    from foundry_tui.core.memory.search.reply import search_page, served_body
 
     query = call.args["query"]
     page = search_page(

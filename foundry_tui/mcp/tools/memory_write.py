@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.core.memory import vocabulary as vocab
+from foundry_tui.core.memory.model import vocabulary as vocab
 from foundry_tui.mcp.tool import Tool, changes, schema_object
 
 TYPE_CHECKING = False
@@ -58,7 +58,7 @@ SCHEMA = schema_object(
 
 
 def handle(call: ToolCall) -> Reply:
-    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.memory.model.request import WriteRequest
     from foundry_tui.core.ops.facts import write_fact
 
     req = WriteRequest(

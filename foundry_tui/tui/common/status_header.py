@@ -31,9 +31,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.worker import Worker
 
-from foundry_tui.core.memory.doctor import DoctorReport
-from foundry_tui.core.memory.status import MemoryStatus
-from foundry_tui.core.memory.views import Overview
+from foundry_tui.core.memory.reports.doctor import DoctorReport
+from foundry_tui.core.memory.reports.status import MemoryStatus
+from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.tui.common.text import shown
 from foundry_tui.tui.common.workers import deliver, worker_state_changed
 
@@ -135,8 +135,8 @@ class StatusHeader(Widget):
     @work(thread=True, exclusive=True, group="status-header", name="Status not read", exit_on_error=False)
     def _count(self) -> None:
         from foundry_tui.core.gate.proposals import pending_count
-        from foundry_tui.core.memory.doctor import run_doctor
-        from foundry_tui.core.memory.status import memory_status
+        from foundry_tui.core.memory.reports.doctor import run_doctor
+        from foundry_tui.core.memory.reports.status import memory_status
 
         app: FoundryApp = self.app  # type: ignore[assignment]
         project, today = app.project, app.today

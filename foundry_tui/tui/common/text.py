@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from foundry_tui.core.memory.facts import escape_controls
+from foundry_tui.core.memory.model.facts import escape_controls
 
 
 def shown(value: object) -> str:

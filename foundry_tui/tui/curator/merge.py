@@ -14,7 +14,7 @@ from textual.widgets import Button, Label, Select, Static, TextArea
 
 from foundry_tui.core.curation.merge import MergePlan
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.core.memory.model.vocabulary import TYPES
 from foundry_tui.tui.common.dialog import Dialog
 from foundry_tui.tui.common.text import plain, plain_lines, shown_lines
 

@@ -27,11 +27,11 @@ from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
 from foundry_tui.core.curation.missed import MissedSearch, missed_searches
 from foundry_tui.core.curation.neardup import DupeReport, find_dupes
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.doctor import DoctorReport, run_doctor
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.prune import prune_candidates
-from foundry_tui.core.memory.search import query_terms
-from foundry_tui.core.memory.views import Overview
+from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.reports.doctor import DoctorReport, run_doctor
+from foundry_tui.core.memory.reports.prune import prune_candidates
+from foundry_tui.core.memory.reports.views import Overview
+from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.core.ops.curator import undo_merge
 from foundry_tui.core.ops.facts import keep_one, merge_facts, retire_facts, tag_fact
 from foundry_tui.tui.commands import CURATOR_COMMANDS

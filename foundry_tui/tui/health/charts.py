@@ -18,8 +18,8 @@ from textual.app import App
 from textual.color import Color
 
 from foundry_tui.core.artefacts.health import WRITE_OUTCOMES, HealthFigures, SearchDay, WriteDay
-from foundry_tui.core.memory.timeline import TimelinePoint
-from foundry_tui.core.memory.vocabulary import TYPE_ORDER
+from foundry_tui.core.history.timeline import TimelinePoint
+from foundry_tui.core.memory.model.vocabulary import TYPE_ORDER
 
 RGB = tuple[int, int, int]
 T = TypeVar("T")

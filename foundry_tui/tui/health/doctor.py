@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from foundry_tui.core.memory.doctor import DoctorReport
+from foundry_tui.core.memory.reports.doctor import DoctorReport
 from foundry_tui.tui.common.dialog import Dialog
 from foundry_tui.tui.common.text import plain_lines
 

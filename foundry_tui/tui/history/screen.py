@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.git_history import MemoryEvent, memory_log
+from foundry_tui.core.history.git_history import MemoryEvent, memory_log
 from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.status_header import StatusHeader

@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.search import Hit, format_score
-from foundry_tui.core.memory.views import Overview
+from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.model.hits import Hit, format_score
+from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.text import plain, shown, shown_lines

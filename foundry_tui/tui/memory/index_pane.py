@@ -11,7 +11,7 @@ from textual.app import App
 from textual.strip import Strip
 
 from foundry_tui.core.collector_hold import held
-from foundry_tui.core.memory.views import IndexView
+from foundry_tui.core.memory.reports.views import IndexView
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.text import shown
 from foundry_tui.tui.common.theme import ThemeColours

@@ -6,8 +6,8 @@ from functools import partial
 
 from rich.text import Text
 
-from foundry_tui.core.memory.prune import GROUPS, PruneEntry
-from foundry_tui.core.memory.views import Overview
+from foundry_tui.core.memory.reports.prune import GROUPS, PruneEntry
+from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.text import shown
 

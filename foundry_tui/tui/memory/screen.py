@@ -17,8 +17,8 @@ from textual.reactive import reactive
 from textual.widgets import Input
 from textual.worker import get_current_worker
 
-from foundry_tui.core.memory.search import Hit
-from foundry_tui.core.memory.views import IndexView, Overview, early_index
+from foundry_tui.core.memory.model.hits import Hit
+from foundry_tui.core.memory.reports.views import IndexView, Overview, early_index
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.common.confirming import ConfirmingScreen
 from foundry_tui.tui.common.key_footer import KeyFooter
@@ -39,8 +39,8 @@ EARLY_PAINT_WAIT = 1.0
 # does not wait for the write path, the trust gate, the dialogs or the doctor.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.doctor import DoctorReport
-    from foundry_tui.core.memory.request import WriteRequest
+    from foundry_tui.core.memory.model.request import WriteRequest
+    from foundry_tui.core.memory.reports.doctor import DoctorReport
 
 
 class MemoryScreen(ConfirmingScreen[None]):
@@ -198,7 +198,7 @@ class MemoryScreen(ConfirmingScreen[None]):
     def check_doctor(self) -> DoctorChecked:
         """Doctor after the paint: it re-reads INDEX.md, asks git, and checks every fact."""
         from foundry_tui.core.checkup import ALL_CHECKS  # the doctor's checks with curation's
-        from foundry_tui.core.memory.doctor import run_doctor
+        from foundry_tui.core.memory.reports.doctor import run_doctor
 
         with self.project.lock:
             return deliver(self, self.DoctorChecked(run_doctor(self.project, self.today, ALL_CHECKS)))
@@ -331,8 +331,8 @@ class MemoryScreen(ConfirmingScreen[None]):
         return deliver(self, MemoryChanged(gate.text))  # the CLI's words: retired, or left as it was
 
     def action_add_why(self) -> None:
-        from foundry_tui.core.memory.facts import field_problems
-        from foundry_tui.core.memory.request import WriteRequest
+        from foundry_tui.core.memory.model.facts import field_problems
+        from foundry_tui.core.memory.model.request import WriteRequest
         from foundry_tui.tui.memory.write_fact import WriteFactScreen
 
         fact_id = self._selected_fact(need_active=True)

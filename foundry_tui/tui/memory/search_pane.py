@@ -15,8 +15,8 @@ from textual.widgets import Input
 from textual.worker import Worker
 
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.search import Hit, format_score
-from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.core.memory.model.hits import Hit, format_score
+from foundry_tui.core.memory.model.vocabulary import TYPES
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.text import plain, shown
 from foundry_tui.tui.common.theme import ThemeColours

@@ -12,8 +12,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, TextArea
 
 from foundry_tui.core.errors import FoundryError
-from foundry_tui.core.memory.request import WriteRequest, validate_request
-from foundry_tui.core.memory.vocabulary import (
+from foundry_tui.core.memory.model.request import WriteRequest, validate_request
+from foundry_tui.core.memory.model.vocabulary import (
     CONFIDENCES,
     DEFAULT_CONFIDENCE,
     DEFAULT_SCOPE,

@@ -14,7 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Label, Static
 
-from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.ops.sessions import promote
 from foundry_tui.core.sessions.curation import (
     audit_line,

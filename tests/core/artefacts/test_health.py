@@ -1,4 +1,4 @@
-"""The health figures (core/artefacts/health.py, core/memory/timeline.py), `foundry health`
+"""The health figures (core/artefacts/health.py, core/history/timeline.py), `foundry health`
 and `foundry tokens --json`, and the demo's git history made at copy time."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from foundry_tui.core.artefacts.health import NO_EVENTS, health_figures
+from foundry_tui.core.history.timeline import memory_timeline
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.timeline import memory_timeline
 from foundry_tui.demo import make_demo_copy, remove_demo_copy
 from tests.helpers import TODAY, run_cli
 
@@ -73,8 +73,8 @@ def test_the_history_read_by_another_process_is_the_same_timeline(
     """memory_timeline_apart (the Health screen's reading) hands back what memory_timeline
     reads, from another process: with this process's memory_timeline broken it still
     answers, from a cold cache and a warm one, for a repository, an empty one and none."""
-    from foundry_tui.core.memory import timeline as timeline_module
-    from foundry_tui.core.memory.timeline import memory_timeline_apart
+    from foundry_tui.core.history import timeline as timeline_module
+    from foundry_tui.core.history.timeline import memory_timeline_apart
 
     monkeypatch.setenv("FOUNDRY_CACHE_DIR", str(tmp_path / "cache"))
     empty, outside = tmp_path / "empty", tmp_path / "outside"
@@ -103,7 +103,7 @@ def test_a_history_process_that_fails_is_read_here(
 ) -> None:
     """A process that cannot start, or answers something that is not a timeline, costs
     only time: this process reads the history itself."""
-    from foundry_tui.core.memory.timeline import memory_timeline_apart
+    from foundry_tui.core.history.timeline import memory_timeline_apart
 
     expected = memory_timeline(Project(demo_repo).layout)
     monkeypatch.setattr("sys.executable", child)
@@ -126,7 +126,7 @@ def _child(folder: Path, output: str) -> str:
 def test_a_history_process_that_answers_no_timeline_is_read_here(
     demo_repo: Path, tmp_path: Path, output: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from foundry_tui.core.memory.timeline import memory_timeline_apart
+    from foundry_tui.core.history.timeline import memory_timeline_apart
 
     expected = memory_timeline(Project(demo_repo).layout)
     monkeypatch.setattr("sys.executable", _child(tmp_path, output))
@@ -137,9 +137,9 @@ def test_a_git_error_in_the_history_process_is_raised_here_as_it_is(
     demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The other process's one-line error is this one's: the history is not read twice."""
-    from foundry_tui.core.memory import timeline as timeline_module
-    from foundry_tui.core.memory.git_history import GitError
-    from foundry_tui.core.memory.timeline import memory_timeline_apart
+    from foundry_tui.core.history import timeline as timeline_module
+    from foundry_tui.core.history.git_history import GitError
+    from foundry_tui.core.history.timeline import memory_timeline_apart
 
     def failing(_layout: object) -> None:
         raise GitError("git log failed: fatal: bad object HEAD")
@@ -156,8 +156,8 @@ def test_the_history_process_imports_nothing_from_the_working_folder(
     demo_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A json.py (or a foundry_tui/) in the folder the TUI was started from is not run."""
-    from foundry_tui.core.memory import timeline as timeline_module
-    from foundry_tui.core.memory.timeline import memory_timeline_apart
+    from foundry_tui.core.history import timeline as timeline_module
+    from foundry_tui.core.history.timeline import memory_timeline_apart
 
     expected = memory_timeline(Project(demo_repo).layout)
     here = tmp_path / "here"
@@ -576,8 +576,8 @@ def test_git_that_does_not_answer_is_stopped_with_one_line(tmp_path: Path, monke
     that hangs is killed and named in one line; its output and errors come back whole."""
     import time
 
-    from foundry_tui.core.memory import git_history
-    from foundry_tui.core.memory.git_history import GitError, run_git
+    from foundry_tui.core.history import git_history
+    from foundry_tui.core.history.git_history import GitError, run_git
 
     monkeypatch.setenv("PATH", _fake_git(tmp_path / "bin", '/bin/cat; echo "to stderr" >&2; exec /bin/sleep 30'))
     monkeypatch.setattr(git_history, "GIT_TIMEOUT", 1.0)

@@ -14,7 +14,7 @@ from foundry_tui.core.curation.conflicts import ClaimShape, disagreement, find_c
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.gate.changes import MergeChange, resolve_change
 from foundry_tui.core.gate.guard import guarded_write
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import Caller, Principal
 from tests.helpers import TODAY, run_cli, write

@@ -8,10 +8,10 @@ from pathlib import Path
 from foundry_tui.core.curation.budget import over_budget
 from foundry_tui.core.curation.missed import missed_searches, render_missed
 from foundry_tui.core.events import record_event
-from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import memory_search
-from foundry_tui.core.memory.write import add_tag
+from foundry_tui.core.memory.search.reply import memory_search
+from foundry_tui.core.memory.writing.write import add_tag
 from tests.helpers import TODAY, run_cli
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from textual.widgets import SelectionList
 
 from foundry_tui.core.curation.resolve import conflict_hunks, split_conflict
-from foundry_tui.core.memory.facts import MAX_FACT_FILE_BYTES
+from foundry_tui.core.memory.model.facts import MAX_FACT_FILE_BYTES
 from tests.helpers import run_cli
 from tests.test_team_git import git_env, make_repo
 from tests.tui_helpers import make_app, open_mode

@@ -9,11 +9,11 @@ import pytest
 
 from foundry_tui.core.curation.merge import merge_facts, merge_plan
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.doctor import run_doctor
-from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.prune import prune_candidates
-from foundry_tui.core.memory.views import older_chain
+from foundry_tui.core.memory.reports.doctor import run_doctor
+from foundry_tui.core.memory.reports.prune import prune_candidates
+from foundry_tui.core.memory.reports.views import older_chain
 from tests.helpers import TODAY, run_cli, write
 
 
@@ -142,7 +142,7 @@ def _edit_merged(demo: Project) -> None:
 
 
 def _retire_other(demo: Project) -> None:
-    from foundry_tui.core.memory.write import retire_facts
+    from foundry_tui.core.memory.writing.write import retire_facts
 
     retire_facts(demo, ["fact-0003"], "2026-11-29", TODAY)
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation.neardup import Candidate, DupeFinder, group, term_counts, terms
-from foundry_tui.core.memory.facts import Fact, id_order
+from foundry_tui.core.memory.model.facts import Fact, id_order
 from tests.data.labelled_pairs import read_labelled
 from tests.data.neardup_pairs import PARAPHRASES, RELATED, UNRELATED
 from tests.helpers import run_cli

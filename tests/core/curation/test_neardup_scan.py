@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from foundry_tui.core.config import DEFAULT_DUPE_THRESHOLD
 from foundry_tui.core.curation import neardup
 from foundry_tui.core.curation.neardup import DupeFinder, term_counts, terms
-from foundry_tui.core.memory.facts import Fact, id_order
+from foundry_tui.core.memory.model.facts import Fact, id_order
 
 # Words that fold together (databases/database, PostgreSQL/postgres), numbers and names that tell
 # claims apart, negations and opposites, stop words, and a tail of rarer words.

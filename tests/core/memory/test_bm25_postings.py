@@ -1,4 +1,4 @@
-"""bm25's persisted postings (core/memory/postings.py): a search answered from them gives the
+"""bm25's persisted postings (core/memory/search/postings.py): a search answered from them gives the
 scan's hits, scores and counts to the last bit, and a stale or damaged file never answers."""
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory import bm25, cache, postings
-from foundry_tui.core.memory.bm25 import bm25_search, query_words
-from foundry_tui.core.memory.facts import TYPES, Fact, render_fact_text
+from foundry_tui.core.memory.model.facts import TYPES, Fact, render_fact_text
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.memory.snapshot import Snapshot
-from foundry_tui.core.memory.write import memory_write
+from foundry_tui.core.memory.search import bm25, postings
+from foundry_tui.core.memory.search.bm25 import bm25_search, query_words
+from foundry_tui.core.memory.storage import cache
+from foundry_tui.core.memory.storage.snapshot import Snapshot
+from foundry_tui.core.memory.writing.write import memory_write
 from tests.helpers import TODAY
 from tests.mcp.test_mcp_raw import INIT, RawServer, _call
 
@@ -219,10 +220,8 @@ def test_tokenizer_is_pinned_to_its_version() -> None:
             ],
         }
     )
-    lines = [
-        f"{w} {bm25.stem(w)} {','.join(bm25._prefixes(bm25.stem(w)))}" for w in sample if bm25._WORD_RE.fullmatch(w)
-    ]
-    lines.append(bm25._WORD_RE.pattern)
+    lines = [f"{w} {bm25.stem(w)} {','.join(bm25.prefixes(bm25.stem(w)))}" for w in sample if bm25.WORD_RE.fullmatch(w)]
+    lines.append(bm25.WORD_RE.pattern)
     digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
     assert (bm25.TOKENIZER_VERSION, digest) == (1, "dd640a5fb0935f72"), (
         "the tokenizer changed: bump TOKENIZER_VERSION, then this pin"

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.memory import cache, facts
+from foundry_tui.core.memory.model import facts
+from foundry_tui.core.memory.model.hits import Hit
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import Hit, memory_search
-from foundry_tui.core.memory.snapshot import Snapshot
-from foundry_tui.core.memory.store import FactStore
+from foundry_tui.core.memory.search.reply import memory_search
+from foundry_tui.core.memory.storage import cache
+from foundry_tui.core.memory.storage.snapshot import Snapshot
+from foundry_tui.core.memory.storage.store import FactStore
 from tests.helpers import TODAY, write
 
 
@@ -27,7 +29,7 @@ def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(stem or "")
         return real(text, stem)
 
-    monkeypatch.setattr("foundry_tui.core.memory.store.parse_fact_text", counting)
+    monkeypatch.setattr("foundry_tui.core.memory.storage.store.parse_fact_text", counting)
     return calls
 
 
@@ -142,7 +144,7 @@ def test_search_from_the_cache_needs_no_yaml(demo: Project) -> None:
     FactStore(demo.layout).refresh()
     code = (
         "import sys, datetime\nfrom pathlib import Path\n"
-        "from foundry_tui.core.memory.project import Project\nfrom foundry_tui.core.memory.search import memory_search\n"
+        "from foundry_tui.core.memory.project import Project\nfrom foundry_tui.core.memory.search.reply import memory_search\n"
         f"text, hits = memory_search(Project(Path({str(demo.root)!r})), 'postgres', datetime.date(2026, 11, 30))\n"
         "assert hits, text\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('yaml', 'frontmatter', 'jsonschema', 'textual', 'rich'))\n"

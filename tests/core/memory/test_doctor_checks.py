@@ -9,9 +9,9 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from foundry_tui.core.memory.doctor import CHECKS, Check, DoctorContext, run_doctor
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import memory_index
+from foundry_tui.core.memory.reports.doctor import CHECKS, Check, DoctorContext, run_doctor
+from foundry_tui.core.memory.writing.write import memory_index
 from tests.helpers import TODAY, write
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from rich.segment import Segment
 
-from foundry_tui.core.memory.index_file import index_order
+from foundry_tui.core.memory.model.vocabulary import TYPES
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.views import IndexView, Overview, early_index
-from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.core.memory.reports.index_file import index_order
+from foundry_tui.core.memory.reports.views import IndexView, Overview, early_index
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.memory.index_pane import IndexPane
 from foundry_tui.tui.memory.screen import MemoryScreen

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from foundry_tui.core.memory.index_file import build_index
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.reports.index_file import build_index
 from foundry_tui.core.paths import resolve_today
 from tests.helpers import run_cli, write
 from tests.mcp.test_mcp_raw import INIT

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.memory.model.facts import (
     CONFIDENCES,
     TYPES,
     Fact,

@@ -11,7 +11,7 @@ from frontmatter.default_handlers import YAMLHandler
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.memory.model.facts import (
     FM_BOUNDARY,
     Fact,
     FactFileError,
@@ -86,7 +86,7 @@ def test_the_boundary_is_python_frontmatters() -> None:
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=ALPHABET + "\n-", max_size=120))
 def test_parse_gives_the_yaml_paths_fact_or_message(front: str) -> None:
-    from foundry_tui.core.memory import facts
+    from foundry_tui.core.memory.model import facts
 
     text = f"---\nid: fact-0001\ntype: domain\ntitle: T\ncreated: 2026-01-01\n{front}\n---\nBody."
 
@@ -129,7 +129,7 @@ def test_near_simple_frontmatter_equals_yaml(lines: list[tuple[str, str]]) -> No
 
 
 def test_parsing_on_several_cores_gives_what_one_process_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from foundry_tui.core.memory import store
+    from foundry_tui.core.memory.storage import store
 
     folder = tmp_path / "facts"
     folder.mkdir()

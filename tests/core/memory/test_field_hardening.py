@@ -12,14 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.doctor import run_doctor
-from foundry_tui.core.memory.facts import escape_controls, fingerprint, normalise
-from foundry_tui.core.memory.index_file import index_line
+from foundry_tui.core.memory.model.facts import escape_controls, fingerprint, normalise
+from foundry_tui.core.memory.model.request import WriteRequest
+from foundry_tui.core.memory.model.vocabulary import MAX_LINE_FIELD_CHARS, MAX_TAG_CHARS, MAX_TAGS
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.memory.search import memory_search
-from foundry_tui.core.memory.vocabulary import MAX_LINE_FIELD_CHARS, MAX_TAG_CHARS, MAX_TAGS
-from foundry_tui.core.memory.write import add_tag, memory_index, memory_write
+from foundry_tui.core.memory.reports.doctor import run_doctor
+from foundry_tui.core.memory.reports.index_file import index_line
+from foundry_tui.core.memory.search.reply import memory_search
+from foundry_tui.core.memory.writing.write import add_tag, memory_index, memory_write
 from tests.helpers import TODAY, run_cli, write
 
 
@@ -185,7 +185,7 @@ def test_escape_controls_leaves_no_control_character(text: str) -> None:
 
 
 def test_index_line_of_an_ordinary_fact_is_unchanged() -> None:
-    from foundry_tui.core.memory.facts import Fact
+    from foundry_tui.core.memory.model.facts import Fact
 
     fact = Fact(id="fact-0004", type="decision", title="Über-fast café builds", body="", tags=("naïve", "x y"))
     assert index_line(fact) == "- **fact-0004** · decision · Über-fast café builds `naïve` `x y`"
@@ -234,8 +234,8 @@ _any_text = st.text(st.characters(codec="utf-8"), max_size=60)
 def test_validate_request_either_refuses_in_one_clean_line_or_yields_a_clean_fact(
     title: str, body: str, scope: str, source: str, tags: list[str]
 ) -> None:
-    from foundry_tui.core.memory.facts import CONTROL_RE, field_problems
-    from foundry_tui.core.memory.request import validate_request
+    from foundry_tui.core.memory.model.facts import CONTROL_RE, field_problems
+    from foundry_tui.core.memory.model.request import validate_request
 
     req = WriteRequest(title=title, body=body, type="domain", scope=scope, tags=tags, source=source)
     try:
@@ -250,7 +250,7 @@ def test_validate_request_either_refuses_in_one_clean_line_or_yields_a_clean_fac
 
 @given(title=st.text(max_size=200), tags=st.lists(st.text(max_size=60), max_size=20))
 def test_any_hand_written_fact_makes_one_clean_index_line(title: str, tags: list[str]) -> None:
-    from foundry_tui.core.memory.facts import CONTROL_RE, Fact
+    from foundry_tui.core.memory.model.facts import CONTROL_RE, Fact
 
     line = index_line(Fact(id="fact-0001", type="risk", title=title, body="", tags=tuple(tags)))
     assert not CONTROL_RE.search(line)

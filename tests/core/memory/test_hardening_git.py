@@ -30,9 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.memory import git_history
-from foundry_tui.core.memory.facts import MAX_FACT_FILE_BYTES
-from foundry_tui.core.memory.git_history import (
+from foundry_tui.core.history import git_history
+from foundry_tui.core.history.git_history import (
     MATERIALISED_PREFIX,
     MAX_SKIPPED_SHOWN,
     GitError,
@@ -43,8 +42,9 @@ from foundry_tui.core.memory.git_history import (
     parse_log_records,
     refused_path_reason,
 )
+from foundry_tui.core.history.timeline import memory_timeline
+from foundry_tui.core.memory.model.facts import MAX_FACT_FILE_BYTES
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.timeline import memory_timeline
 from foundry_tui.core.paths import MAX_FILE_BYTES, Layout
 from tests.helpers import REPO, run_cli
 from tests.test_team_git import FACTS, Repo, make_repo

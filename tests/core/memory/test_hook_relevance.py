@@ -19,7 +19,8 @@ from typing import cast
 import pytest
 
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import prompt_hits, query_terms
+from foundry_tui.core.memory.search.reply import prompt_hits
+from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.hooks import user_prompt_submit
 from tests.helpers import REPO, TODAY, write
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.memory.facts import MAX_FACT_FILE_BYTES, FactFileError, parse_fact_text
+from foundry_tui.core.memory.model.facts import MAX_FACT_FILE_BYTES, FactFileError, parse_fact_text
 from tests.mcp.test_mcp_raw import INIT
 
 MEMORY_CAP = 1536 * 1024 * 1024  # bytes of address space for each subprocess

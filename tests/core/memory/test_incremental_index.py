@@ -15,10 +15,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory.facts import TYPES, Fact, render_fact_text
+from foundry_tui.core.memory.model.facts import TYPES, Fact, render_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import match_facts, memory_search, query_terms, rank
-from foundry_tui.core.memory.word_index import SearchIndex
+from foundry_tui.core.memory.search.reply import memory_search
+from foundry_tui.core.memory.search.spec import match_facts, query_terms, rank
+from foundry_tui.core.memory.search.word_index import SearchIndex
 
 TODAY = _dt.date(2026, 11, 30)
 VOCABULARY = ["service", "services", "deploy", "cache", "token", "redis", "retry", "owner"]
@@ -166,8 +167,8 @@ def test_memory_search_after_writes_matches_a_fresh_process(tmp_path: Path) -> N
     live = Project(tmp_path, use_cache=False)
     live.sync()
     live.use_search_index()
-    from foundry_tui.core.memory.request import WriteRequest
-    from foundry_tui.core.memory.write import memory_write
+    from foundry_tui.core.memory.model.request import WriteRequest
+    from foundry_tui.core.memory.writing.write import memory_write
 
     memory_write(live, WriteRequest(title="Cache entries expire after an hour", body="redis ttl", type="domain"), TODAY)
     edited = Fact(
@@ -303,7 +304,7 @@ def test_the_index_leaves_no_lowercased_copy_on_the_facts() -> None:
 
 def test_a_posting_holds_fact_numbers_past_32_bits() -> None:
     """fact-4294967296 and up do not fit the 4-byte array a rare word's facts are kept in."""
-    from foundry_tui.core.memory.word_index import Postings
+    from foundry_tui.core.memory.search.word_index import Postings
 
     def members(table: Postings, word: str) -> list[int]:
         posting = table[word]

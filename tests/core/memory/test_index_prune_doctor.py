@@ -6,12 +6,12 @@ import json
 import subprocess
 from pathlib import Path
 
-from foundry_tui.core.memory.doctor import run_doctor
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.index_file import build_index, index_line, index_state, omission_note
+from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.prune import prune_candidates, render_prune
-from foundry_tui.core.memory.write import memory_index
+from foundry_tui.core.memory.reports.doctor import run_doctor
+from foundry_tui.core.memory.reports.index_file import build_index, index_line, index_state, omission_note
+from foundry_tui.core.memory.reports.prune import prune_candidates, render_prune
+from foundry_tui.core.memory.writing.write import memory_index
 from foundry_tui.core.tokens import estimate_tokens
 from tests.helpers import TODAY, write
 

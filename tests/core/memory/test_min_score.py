@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.config import DEFAULT_MIN_SCORES, Config, min_score_for, parse_config, profile_config
-from foundry_tui.core.memory.facts import Fact, render_fact_text
+from foundry_tui.core.config import Config, parse_config, profile_config
+from foundry_tui.core.memory.model.facts import Fact, render_fact_text
+from foundry_tui.core.memory.model.hits import Hit
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import Hit
+from foundry_tui.core.memory.search.rankers import DEFAULT_MIN_SCORES, min_score_for
 from tests.helpers import TODAY, run_cli
 
 # Every fact holds "error": its idf, and so every bm25 score, is far below 1.

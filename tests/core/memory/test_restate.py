@@ -14,10 +14,10 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import Fact, parse_fact_text
+from foundry_tui.core.memory.model.facts import Fact, parse_fact_text
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.memory.write import memory_write
+from foundry_tui.core.memory.writing.write import memory_write
 from tests.helpers import TODAY, run_cli, write
 
 WHY = "**Why:** we need MERGE.\n**How to apply:** plain SQL migrations."

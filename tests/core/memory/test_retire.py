@@ -6,7 +6,7 @@ import pytest
 
 from foundry_tui.core.errors import InputError, NotFoundError
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import retire_facts
+from foundry_tui.core.memory.writing.write import retire_facts
 from tests.helpers import TODAY
 
 

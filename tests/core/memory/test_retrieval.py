@@ -10,12 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory import bm25
-from foundry_tui.core.memory.bm25 import Bm25Hit, bm25_search, query_stems, stem
-from foundry_tui.core.memory.facts import TYPES, Fact
+from foundry_tui.core.memory.model.facts import TYPES, Fact
+from foundry_tui.core.memory.model.fields import ScanFields
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import NO_TERMS_HINT, ScanFields, memory_search, query_terms, rank
-from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
+from foundry_tui.core.memory.search import bm25
+from foundry_tui.core.memory.search.bm25 import Bm25Hit, bm25_search, query_stems, stem
+from foundry_tui.core.memory.search.reply import NO_TERMS_HINT, memory_search
+from foundry_tui.core.memory.search.spec import query_terms, rank
+from foundry_tui.core.memory.search.stopwords import QUESTION_WORDS, STOP_WORDS
 from tests.helpers import TODAY, run_cli
 from tests.mcp.test_mcp_raw import INIT, RawServer, _call
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory.facts import parse_fact_text
-from foundry_tui.core.memory.frontmatter_edit import edit_frontmatter
+from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import add_tag, retire_facts
+from foundry_tui.core.memory.writing.frontmatter_edit import edit_frontmatter
+from foundry_tui.core.memory.writing.write import add_tag, retire_facts
 from tests.helpers import TODAY
 
 HAND_WRITTEN = """---

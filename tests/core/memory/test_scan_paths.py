@@ -7,10 +7,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory import search
-from foundry_tui.core.memory.facts import TYPES, Fact
-from foundry_tui.core.memory.search import ScanFields, query_terms, rank
-from foundry_tui.core.memory.word_index import SearchIndex
+from foundry_tui.core.memory.model import fields as search
+from foundry_tui.core.memory.model.facts import TYPES, Fact
+from foundry_tui.core.memory.model.fields import ScanFields
+from foundry_tui.core.memory.search.spec import query_terms, rank
+from foundry_tui.core.memory.search.word_index import SearchIndex
 
 VOCABULARY = ["service", "services", "deploy", "cache", "token", "tokens", "ab", "abé", "x1", "İstanbul"]
 

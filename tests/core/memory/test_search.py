@@ -9,10 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import TYPES, Fact
+from foundry_tui.core.memory.model.facts import TYPES, Fact
+from foundry_tui.core.memory.model.hits import score_fact
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import match_facts, memory_search, query_terms, rank, score_fact
-from foundry_tui.core.memory.word_index import SearchIndex
+from foundry_tui.core.memory.search.reply import memory_search
+from foundry_tui.core.memory.search.spec import match_facts, query_terms, rank
+from foundry_tui.core.memory.search.word_index import SearchIndex
 from tests.helpers import TODAY, write
 
 

@@ -13,9 +13,10 @@ from foundry_tui.core.config import MAX_LIMIT
 from foundry_tui.core.curation.missed import missed_searches
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.events import record_event
+from foundry_tui.core.memory.model.hits import Hit
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.search import Hit, continuation_line, memory_search, render_results, search_page
-from foundry_tui.core.memory.search_cursor import BAD_CURSOR, MAX_CURSOR_CHARS, Cursor
+from foundry_tui.core.memory.search.cursor import BAD_CURSOR, MAX_CURSOR_CHARS, Cursor
+from foundry_tui.core.memory.search.reply import continuation_line, memory_search, render_results, search_page
 from foundry_tui.core.tokens import estimate_tokens
 from tests.helpers import TODAY, run_cli, write
 from tests.mcp.test_mcp_raw import RawServer, running_server

@@ -1,4 +1,4 @@
-"""The memory's timeline over git (core/memory/timeline.py) against the plain reading it
+"""The memory's timeline over git (core/history/timeline.py) against the plain reading it
 replaces: every commit's changes walked one by one (`git log --raw`), every fact blob at
 each day end parsed with the full parser and the active facts counted from scratch. On a
 generated history with the awkward cases (edits, deletions, supersedes and merges,
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foundry_tui.core.memory import timeline
-from foundry_tui.core.memory.facts import FactFileError, parse_fact_text
+from foundry_tui.core.history import timeline
+from foundry_tui.core.history.timeline import BlobSummary, _ActiveCounter, active_by_type, memory_timeline
+from foundry_tui.core.memory.model.facts import FactFileError, parse_fact_text
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.timeline import BlobSummary, _ActiveCounter, active_by_type, memory_timeline
 from foundry_tui.core.tokens import estimate_tokens
 
 FACTS = ".foundry/memory/facts"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import foundry_tui
 from foundry_tui.cli import build_parser
-from foundry_tui.core.memory import vocabulary
-from foundry_tui.core.memory.vocabulary import (
+from foundry_tui.core.memory.model import vocabulary
+from foundry_tui.core.memory.model.vocabulary import (
     CONFIDENCES,
     DEFAULT_CONFIDENCE,
     MAX_BODY_WORDS,

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.model.facts import parse_fact_text
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
-from foundry_tui.core.memory.store import open_store
-from foundry_tui.core.memory.write import memory_write
+from foundry_tui.core.memory.storage.store import open_store
+from foundry_tui.core.memory.writing.write import memory_write
 from foundry_tui.core.tokens import estimate_tokens
 from tests.helpers import TODAY, write
 
@@ -103,8 +103,8 @@ WORKER = """
 import sys, time
 from pathlib import Path
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import memory_write
-from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.memory.writing.write import memory_write
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.paths import resolve_today
 root, worker, count, go, same = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5] == "same"
 while not go.exists():
@@ -171,8 +171,8 @@ CRASH = """
 import os, sys
 from pathlib import Path
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import memory_write
-from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.memory.writing.write import memory_write
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.paths import resolve_today
 which = sys.argv[2]
 real = getattr(os, which)

@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.memory.index_file import index_order
-from foundry_tui.core.memory.project import Project, _KernelWatcher
-from foundry_tui.core.memory.write import retire_facts
+from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.reports.index_file import index_order
+from foundry_tui.core.memory.storage.watchers import KernelWatcher as _KernelWatcher
+from foundry_tui.core.memory.writing.write import retire_facts
 from tests.helpers import TODAY, write
 
 WRITE_ONE = """
 import sys
 from pathlib import Path
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.write import memory_write
-from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.memory.writing.write import memory_write
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.paths import resolve_today
 r = memory_write(Project(Path(sys.argv[1])), WriteRequest(title=sys.argv[2], body="Same body.", type="convention"), resolve_today("2026-11-30"))
 print(r.action, r.fact_id)
@@ -100,8 +101,8 @@ def test_the_writers_lookups_equal_a_full_recount(project: Project) -> None:
 
 def _recount(store: object) -> int:
     """The highest number as max_number always counted it, from scratch."""
-    from foundry_tui.core.memory.facts import fact_number
-    from foundry_tui.core.memory.store import FactStore
+    from foundry_tui.core.memory.model.facts import fact_number
+    from foundry_tui.core.memory.storage.store import FactStore
 
     assert isinstance(store, FactStore)
     numbers = [f.number for f in store.facts.values()] + [fact_number(n[:-3]) for n in store.broken]

@@ -18,8 +18,8 @@ from foundry_tui.core import atomic
 from foundry_tui.core.gate.changes import Change, RetireChange, WriteChange
 from foundry_tui.core.gate.guard import guarded_write
 from foundry_tui.core.gate.proposals import Proposal, approve_proposal, list_proposals, reviews
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.reserved import proposals_dir
 from foundry_tui.core.trust.preferences import request_clear, save_preferences
 from foundry_tui.core.trust.principal import Caller, Principal

@@ -27,9 +27,9 @@ from foundry_tui.core.checkup import ALL_CHECKS
 from foundry_tui.core.errors import ConfigError, InputError
 from foundry_tui.core.events import read_events
 from foundry_tui.core.gate.guard import guarded_memory_write
-from foundry_tui.core.memory.doctor import run_doctor
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
+from foundry_tui.core.memory.reports.doctor import run_doctor
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.read_gate import command_writes_protected, edits_protected, shell_writes
 from foundry_tui.core.reserved import is_reserved_wave, proposals_dir

@@ -19,8 +19,8 @@ from foundry_tui.core.events import read_events
 from foundry_tui.core.gate.changes import RetireChange
 from foundry_tui.core.gate.guard import guarded_memory_write, guarded_write
 from foundry_tui.core.gate.proposals import approve_proposal, list_proposals
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.names import sanitise
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.reserved import is_reserved_path, is_reserved_wave, proposals_dir
@@ -268,7 +268,7 @@ def test_what_a_proposal_says_it_would_do_is_what_memory_write_does(writes: list
     import tempfile
 
     from foundry_tui.core.gate.changes import write_outcome
-    from foundry_tui.core.memory.write import memory_write
+    from foundry_tui.core.memory.writing.write import memory_write
 
     with tempfile.TemporaryDirectory() as folder:
         project = Project(Path(folder))

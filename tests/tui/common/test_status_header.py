@@ -11,8 +11,8 @@ from textual.widget import Widget
 from textual.widgets import Label, ProgressBar
 
 import foundry_tui.tui
-from foundry_tui.core.memory.doctor import FAIL, OK, WARN, Check, DoctorReport
-from foundry_tui.core.memory.status import MemoryStatus
+from foundry_tui.core.memory.reports.doctor import FAIL, OK, WARN, Check, DoctorReport
+from foundry_tui.core.memory.reports.status import MemoryStatus
 from foundry_tui.tui.common.status_header import GAUGE_WIDTH, StatusHeader
 from foundry_tui.tui.common.text import plain
 from tests.tui_helpers import drawn, text_of

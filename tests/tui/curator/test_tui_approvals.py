@@ -14,8 +14,8 @@ from textual.widgets import Input, Label, OptionList, Static, TextArea
 
 from foundry_tui.core.gate.guard import guarded_memory_write
 from foundry_tui.core.gate.proposals import list_proposals
+from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.request import WriteRequest
 from foundry_tui.core.trust.principal import Caller, Principal
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.common.confirm import ConfirmScreen

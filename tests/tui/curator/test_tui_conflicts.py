@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
-from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.curator.resolve import ResolveScreen

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Select, SelectionList, Static
 
 from foundry_tui.core import atomic
-from foundry_tui.core.memory.facts import parse_fact_text
+from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.common.confirm import ConfirmScreen
 from foundry_tui.tui.curator.merge import MergeScreen
 from foundry_tui.tui.curator.screen import CuratorScreen

@@ -132,7 +132,7 @@ async def test_the_events_charts_are_shown_while_the_history_is_read(
     """git's reading of the history is most of a first look: the events' charts, the
     missed queries and the report do not wait for it."""
     from foundry_tui.core.artefacts import health as health_module
-    from foundry_tui.core.memory import timeline as timeline_module
+    from foundry_tui.core.history import timeline as timeline_module
 
     history_read = threading.Event()
     original = timeline_module.memory_timeline_apart  # (the screen has another process read the history)

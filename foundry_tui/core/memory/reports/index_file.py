@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
-from foundry_tui.core.memory.facts import Fact, clip, escape_controls
-from foundry_tui.core.memory.vocabulary import MAX_TAG_CHARS, MAX_TAGS, MAX_TITLE_CHARS, TYPE_RANK
+from foundry_tui.core.memory.model.facts import Fact, clip, escape_controls
+from foundry_tui.core.memory.model.vocabulary import MAX_TAG_CHARS, MAX_TAGS, MAX_TITLE_CHARS, TYPE_RANK
 from foundry_tui.core.tokens import estimate_tokens, tokens_for_chars
 
 TYPE_CHECKING = False

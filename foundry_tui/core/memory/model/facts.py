@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.vocabulary import CONFIDENCES as CONFIDENCES  # re-exported: the TUI reads it here
-from foundry_tui.core.memory.vocabulary import (
+from foundry_tui.core.memory.model.vocabulary import CONFIDENCES as CONFIDENCES  # re-exported: the TUI reads it here
+from foundry_tui.core.memory.model.vocabulary import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SCOPE,
     DEFAULT_SOURCE,
@@ -26,7 +26,7 @@ from foundry_tui.core.memory.vocabulary import (
     REASONED_TYPES,
     TAG_FORBIDDEN_CHARS,
 )
-from foundry_tui.core.memory.vocabulary import TYPES as TYPES  # re-exported: the TUI reads it here
+from foundry_tui.core.memory.model.vocabulary import TYPES as TYPES  # re-exported: the TUI reads it here
 
 # The spec's frontmatter fields, in the order a fact file is written.
 FIELD_ORDER: tuple[str, ...] = (
@@ -42,7 +42,7 @@ FIELD_ORDER: tuple[str, ...] = (
     "supersedes",
 )
 # Every field a Fact holds: the frontmatter's, the body, and the unknown keys kept as they were
-# (also the parse cache's columns, core/memory/snapshot.py).
+# (also the parse cache's columns, core/memory/storage/snapshot.py).
 RECORD_FIELDS: tuple[str, ...] = (*FIELD_ORDER, "body", "extras")
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "type", "title", "created")
 # A fact is at most 120 words: a file past this is not one, and is never parsed or served.

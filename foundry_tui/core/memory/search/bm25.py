@@ -28,18 +28,11 @@ from itertools import compress, pairwise, repeat
 from operator import add, and_, eq, ge, mul, sub, truediv
 from typing import Protocol
 
-from foundry_tui.core.memory.search import (
-    CONFIDENCE_MULTIPLIER,
-    MAX_QUERY_TERMS,
-    TYPE_MULTIPLIER,
-    Hit,
-    ScanFields,
-    TermMatch,
-    format_score,
-    search_fields,
-)
-from foundry_tui.core.memory.stopwords import QUESTION_WORDS, STOP_WORDS
-from foundry_tui.core.memory.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.model.fields import ScanFields, search_fields
+from foundry_tui.core.memory.model.hits import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, Hit, TermMatch, format_score
+from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.search.spec import MAX_QUERY_TERMS
+from foundry_tui.core.memory.search.stopwords import QUESTION_WORDS, STOP_WORDS
 
 K1 = 2.0
 B = 0.75
@@ -51,8 +44,8 @@ COORDINATION = 1.0
 # weighted by its own (higher) idf times PAIR_WEIGHT.
 PAIR_WEIGHT = 0.5
 MIN_WORD_CHARS = 2  # "ci", "s3", "ui" are real subjects; one letter is not
-_WORD_RE = re.compile(r"[^\W_]+")
-# Names how facts' words become stems (_WORD_RE, stem, _prefixes, SAME_MEANING): the persisted
+WORD_RE = re.compile(r"[^\W_]+")
+# Names how facts' words become stems (WORD_RE, stem, prefixes, SAME_MEANING): the persisted
 # postings (postings.py) are keyed to it. Bump it with any change to those;
 # tests/test_bm25_postings.py pins the stems of a sample of words to catch a change that did not.
 TOKENIZER_VERSION = 1
@@ -130,7 +123,7 @@ def query_words(query: str) -> dict[str, str]:
     """The distinct stems of the query's words (stop words and one-letter words dropped), in
     order, each with the first word of the query that has it: the first MAX_QUERY_TERMS."""
     seen: dict[str, str] = {}
-    for match in _WORD_RE.finditer(query.lower()):
+    for match in WORD_RE.finditer(query.lower()):
         word = match.group()
         if len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in QUESTION_WORDS:
             seen.setdefault(stem(word), word)
@@ -148,7 +141,7 @@ def _word_prefix(term_stem: str) -> str:
     return term_stem[:-1] if term_stem.endswith("y") and len(term_stem) > 3 else term_stem
 
 
-def _prefixes(term_stem: str) -> tuple[str, ...]:
+def prefixes(term_stem: str) -> tuple[str, ...]:
     """What every word with this stem starts with ("retry" also stands for "retries"; "delet"
     also for "removed"): one prefix, or one per word of its SAME_MEANING group, none of
     them the start of another (so no word matches two)."""
@@ -197,12 +190,15 @@ class Bm25Hit(Hit):
     """A fact scored by BM25; `points` is the BM25 sum before the multipliers."""
 
     __slots__ = ("coordination", "coverage")
-    ranker = "bm25"
     coordination: float  # share of the query's stems the fact holds, as multiplied in
     coverage: float  # the BM25 sum after coordination over the most the query could score
 
     def points_text(self) -> str:
         return f"bm25 {self.points:.2f} × {self.coordination:.2f} of the words"
+
+    def tag_terms(self) -> list[str]:
+        """Its tag matches: whole words, stemmed (a pair of adjacent words is not one more)."""
+        return list(dict.fromkeys(m.term for m in self.matches if m.tags and " " not in m.term))
 
     def explain(self) -> str:
         terms = "; ".join(m.describe() for m in self.matches)
@@ -302,7 +298,7 @@ def _occurrences(scan: ScanFields, stems: Sequence[str], within: Sequence[set[in
     # would leave the engine a set of first letters to stop at, several times slower).
     patterns = [
         re.compile(_GAP.join("(" + re.escape(p) + r"[^\W_]*)" for p in starts))
-        for starts in itertools.product(*map(_prefixes, stems))
+        for starts in itertools.product(*map(prefixes, stems))
     ]
     wanted = tuple(stems)
     eligible = scan.eligible

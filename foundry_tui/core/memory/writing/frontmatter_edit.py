@@ -14,7 +14,7 @@ import io
 import re
 from typing import Any
 
-from foundry_tui.core.memory.facts import FIELD_ORDER as _KEY_ORDER  # a new key goes after the last it follows
+from foundry_tui.core.memory.model.facts import FIELD_ORDER as _KEY_ORDER  # a new key goes after the last it follows
 
 
 def _split(text: str) -> tuple[str, str, str] | None:

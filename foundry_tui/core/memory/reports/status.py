@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from foundry_tui.core.memory.index_file import build_index
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.reports.index_file import build_index
 
 
 @dataclass(frozen=True)

@@ -24,17 +24,11 @@ from array import array
 from collections.abc import Iterable, Mapping
 
 from foundry_tui.core.collector_hold import hold, release
-from foundry_tui.core.memory.facts import Fact
-from foundry_tui.core.memory.search import (
-    CONFIDENCE_MULTIPLIER,
-    MIN_TERM_CHARS,
-    TYPE_MULTIPLIER,
-    Hit,
-    TermMatch,
-    lowered_text,
-    score_fact,
-)
-from foundry_tui.core.memory.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.model.fields import lowered_text
+from foundry_tui.core.memory.model.hits import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, Hit, TermMatch, score_fact
+from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.search.spec import MIN_TERM_CHARS
 
 # A rare word's facts as an array of their numbers ("I": 4 bytes each), a common word's as a bitset.
 TYPE_CHECKING = False

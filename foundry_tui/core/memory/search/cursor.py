@@ -20,7 +20,7 @@ import re
 
 from foundry_tui.core.config import MAX_LIMIT
 from foundry_tui.core.errors import InputError
-from foundry_tui.core.memory.vocabulary import TYPES
+from foundry_tui.core.memory.model.vocabulary import TYPES
 
 MAX_DEPTH = MAX_LIMIT  # the ranks a search pages through: those of its largest limit
 MAX_TOKENS = 1_000_000  # the largest budget a page may be given (a budget, not a size anyone needs)

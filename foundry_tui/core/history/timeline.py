@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from foundry_tui.core.memory.cache import cache_file
-from foundry_tui.core.memory.facts import FactFileError, parse_fact_text
-from foundry_tui.core.memory.git_history import GitError, Repo, run_git, run_git_split, split_evenly
+from foundry_tui.core.history.git_history import GitError, Repo, run_git, run_git_split, split_evenly
+from foundry_tui.core.memory.model.facts import FactFileError, parse_fact_text
+from foundry_tui.core.memory.storage.cache import cache_file
 from foundry_tui.core.paths import MAX_FILE_BYTES, Layout
 from foundry_tui.core.tokens import estimate_tokens
 
@@ -481,7 +481,7 @@ def memory_timeline_apart(layout: Layout) -> Timeline:
 
     try:
         done = subprocess.run(
-            [sys.executable, "-P", "-m", "foundry_tui.core.memory.timeline", str(layout.root)],
+            [sys.executable, "-P", "-m", "foundry_tui.core.history.timeline", str(layout.root)],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=APART_TIMEOUT,

@@ -22,7 +22,7 @@ from foundry_tui.core.atomic import TEMP_SUFFIX
 from foundry_tui.core.config import Config
 from foundry_tui.core.errors import ConfigError, FoundryError
 from foundry_tui.core.git_setup import hook_commands
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.memory.model.facts import (
     RENUMBERED_FROM,
     Fact,
     FactFileError,
@@ -31,9 +31,9 @@ from foundry_tui.core.memory.facts import (
     normalise,
     parse_fact_text,
 )
-from foundry_tui.core.memory.index_file import IndexReport, build_index, index_state
+from foundry_tui.core.memory.model.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.vocabulary import MAX_BODY_WORDS, MAX_TITLE_CHARS
+from foundry_tui.core.memory.reports.index_file import IndexReport, build_index, index_state
 from foundry_tui.core.paths import LINK_ADVICE, Layout, UnsafePathError
 from foundry_tui.core.program import find_program
 

@@ -3,7 +3,7 @@ adapter builds (the write itself is the door's, `core/ops/facts.py`)."""
 
 from __future__ import annotations
 
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.memory.model.facts import (
     Fact,
     bold_reasoning_lines,
     check_body,
@@ -13,7 +13,13 @@ from foundry_tui.core.memory.facts import (
     check_tags,
     check_title,
 )
-from foundry_tui.core.memory.vocabulary import CONFIDENCES, DEFAULT_CONFIDENCE, DEFAULT_SCOPE, DEFAULT_SOURCE, TYPES
+from foundry_tui.core.memory.model.vocabulary import (
+    CONFIDENCES,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_SCOPE,
+    DEFAULT_SOURCE,
+    TYPES,
+)
 
 
 class WriteRequest:

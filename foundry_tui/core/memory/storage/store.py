@@ -18,8 +18,7 @@ from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.collector_hold import held
-from foundry_tui.core.memory import cache as _cache
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.memory.model.facts import (
     MAX_FACT_FILE_BYTES,
     Fact,
     FactFileError,
@@ -29,8 +28,9 @@ from foundry_tui.core.memory.facts import (
     oversize_reason,
     parse_fact_text,
 )
-from foundry_tui.core.memory.snapshot import Snapshot
-from foundry_tui.core.memory.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.storage import cache as _cache
+from foundry_tui.core.memory.storage.snapshot import Snapshot
 from foundry_tui.core.paths import Layout, UnsafePathError, decode_text, fact_file_name, read_regular
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from foundry_tui.core.errors import FoundryError, InputError
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.memory.model.facts import (
     MAX_FACT_FILE_BYTES,
     MERGED_FROM,
     RENUMBERED_FROM,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from foundry_tui.core.memory.store import FactStore
+from foundry_tui.core.memory.storage.store import FactStore
 
 HEADER = "Prune candidates (nothing is deleted automatically):"
 

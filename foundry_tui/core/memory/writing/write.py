@@ -8,7 +8,7 @@ from typing import Any
 
 from foundry_tui.core.atomic import exclusive_create, folder_lock
 from foundry_tui.core.errors import FoundryError, InputError, os_error_place
-from foundry_tui.core.memory.facts import (
+from foundry_tui.core.memory.model.facts import (
     Fact,
     check_choice,
     check_date,
@@ -20,21 +20,21 @@ from foundry_tui.core.memory.facts import (
     normalise,
     render_fact_text,
 )
-from foundry_tui.core.memory.project import Project, find_fact
-from foundry_tui.core.memory.request import WriteRequest, validate_request
-from foundry_tui.core.memory.vocabulary import (
+from foundry_tui.core.memory.model.request import WriteRequest, validate_request
+from foundry_tui.core.memory.model.vocabulary import (
     CONFIDENCES,
     DEFAULT_CONFIDENCE,
     DEFAULT_SCOPE,
     DEFAULT_SOURCE,
     MAX_TAGS,
 )
+from foundry_tui.core.memory.project import Project, find_fact
 
 # The index module is imported where it is used, so that a search from a fresh process
 # (a hook, the MCP server's first call) does not pay for it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.index_file import IndexReport
+    from foundry_tui.core.memory.reports.index_file import IndexReport
 
 
 _DEFAULTS: dict[str, object] = {
@@ -80,7 +80,7 @@ class WriteResult:
 
 def rebuild_index(project: Project, today: _dt.date) -> IndexReport:
     """Rebuild INDEX.md from the active facts and report budget usage."""
-    from foundry_tui.core.memory.index_file import build_index_of_ids, write_built_index
+    from foundry_tui.core.memory.reports.index_file import build_index_of_ids, write_built_index
 
     store = project.store
     ordered = store.active_ids_in_index_order(today)
@@ -189,10 +189,10 @@ def rewrite_facts(
     """Change facts in place (a field that is not their identity: expires, tags), then rebuild
     the index. Each file is re-read under the memory lock and rewritten whole (temp file,
     rename). Only the changed fields' lines differ: comments, quoting, list styles and
-    unknown keys stay byte for byte (core/memory/frontmatter_edit.py). All ids are checked first."""
+    unknown keys stay byte for byte (core/memory/writing/frontmatter_edit.py). All ids are checked first."""
     from foundry_tui.core.atomic import atomic_write
-    from foundry_tui.core.memory.facts import parse_fact_text
-    from foundry_tui.core.memory.frontmatter_edit import edit_frontmatter
+    from foundry_tui.core.memory.model.facts import parse_fact_text
+    from foundry_tui.core.memory.writing.frontmatter_edit import edit_frontmatter
 
     with folder_lock(project.layout.memory_dir):
         project.sync()

@@ -18,20 +18,14 @@ import os
 import threading
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from operator import mul
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
-from foundry_tui.core.memory.facts import RECORD_FIELDS, Fact
-from foundry_tui.core.memory.search import (
-    CONFIDENCE_MULTIPLIER,
-    TYPE_MULTIPLIER,
-    FieldIndex,
-    ScanFields,
-    join_fields,
-    tie_break,
-)
-from foundry_tui.core.memory.vocabulary import TYPE_RANK
+from foundry_tui.core.memory.model.facts import RECORD_FIELDS, Fact
+from foundry_tui.core.memory.model.fields import FieldIndex, ScanFields, join_fields
+from foundry_tui.core.memory.model.hits import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, tie_break
+from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
 
 SNAPSHOT_VERSION = 6
 _MAGIC = b"foundry-snapshot\n"
@@ -50,6 +44,13 @@ _CHUNK = 1 << 20
 RACY_SECONDS = 0.1
 # Fact.to_record()'s fields but the body (stored apart), then the ids each fact retires.
 _COLUMNS = (*(name for name in RECORD_FIELDS if name != "body"), "replaces")
+
+
+class Unreadable(Protocol):
+    """A file the store could not load (store.BrokenFile): the snapshot keeps why."""
+
+    @property
+    def reason(self) -> str: ...
 
 
 def _crc_matches(file: BinaryIO, length: int, crc: int) -> bool:
@@ -187,7 +188,7 @@ class Snapshot:
     # ---- building and storing ------------------------------------------------------------
 
     @classmethod
-    def build(cls, names: list[str], keys: list[int], items: dict[str, Any]) -> Snapshot:
+    def build(cls, names: list[str], keys: list[int], items: Mapping[str, Fact | Unreadable]) -> Snapshot:
         """From the store's items (Fact or BrokenFile by name), in `names` order."""
         shared: dict[Any, Any] = {}
         columns: dict[str, list[Any]] = {name: [] for name in _COLUMNS}

@@ -7,15 +7,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from foundry_tui.core.memory.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.project import Project
-from foundry_tui.core.memory.status import MemoryStatus
-from foundry_tui.core.memory.store import BrokenFile, Changes
+from foundry_tui.core.memory.reports.status import MemoryStatus
+from foundry_tui.core.memory.storage.store import BrokenFile, Changes
 from foundry_tui.core.paths import fact_file_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.snapshot import Snapshot
+    from foundry_tui.core.memory.storage.snapshot import Snapshot
 
 
 def older_ids(fact_id: str, facts: Mapping[str, Fact]) -> list[str]:
@@ -179,8 +179,8 @@ def early_index(project: Project, today: _dt.date) -> IndexView | None:
 
 def index_view_of(snapshot: Snapshot, today: _dt.date, budget: int) -> IndexView:
     """The index view of the facts in `snapshot` (see early_index)."""
-    from foundry_tui.core.memory.index_file import build_index_of_ids
-    from foundry_tui.core.memory.snapshot import unpack_tags
+    from foundry_tui.core.memory.reports.index_file import build_index_of_ids
+    from foundry_tui.core.memory.storage.snapshot import unpack_tags
 
     positions = snapshot.index_positions(today.isoformat())
     columns = snapshot.columns
@@ -241,9 +241,9 @@ class Overview:
     ) -> None:
         """`changes`: what the caller's own `project.sync()` found, just before, under the
         project's lock (the store is not synced again)."""
-        from foundry_tui.core.memory.facts import id_order
-        from foundry_tui.core.memory.index_file import build_index_of_ids, index_order
-        from foundry_tui.core.memory.prune import prune_candidates
+        from foundry_tui.core.memory.model.facts import id_order
+        from foundry_tui.core.memory.reports.index_file import build_index_of_ids, index_order
+        from foundry_tui.core.memory.reports.prune import prune_candidates
 
         self.changes = project.sync() if changes is None else changes
         store = project.store
@@ -273,7 +273,7 @@ class Overview:
         self.broken = sorted(store.broken.values(), key=lambda b: b.name)
         self.doctor = None
         if with_doctor:
-            from foundry_tui.core.memory.doctor import run_doctor
+            from foundry_tui.core.memory.reports.doctor import run_doctor
 
             self.doctor = run_doctor(project, today)
         # adr-0007 → (file name, title), passed in, so that showing a fact's source needs no I/O.

@@ -1,7 +1,7 @@
 """`foundry init --agent NAME [--remove]`: Foundry's MCP server and hooks in each agent's
 own files and format (core/agent_config.py says which), merged into what is there.
 
-- A file that does not exist is created; one that exists is edited in place (core/json_text.py
+- A file that does not exist is created; one that exists is edited in place (core/setup/json_text.py
   for JSON, a block of its own for Codex's TOML), so everything Foundry does not own keeps
   its bytes, and `--remove` takes out exactly what init put in: init then remove gives the
   file back byte for byte (a file init created is deleted again).
@@ -26,9 +26,16 @@ from typing import Any
 from foundry_tui.core.agent_config import AGENTS, AgentFiles, hook_entries, hook_tail, is_agent_hook
 from foundry_tui.core.atomic import atomic_write
 from foundry_tui.core.hook_events import AGENT_HOOKS, DEFAULT_AGENT
-from foundry_tui.core.json_text import add_member, append_element, pointer, remove_upward, remove_value, replace_value
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.program import MCP_SERVER, Program, is_foundry_command, is_stale, mcp_words, split_command
+from foundry_tui.core.setup.json_text import (
+    add_member,
+    append_element,
+    pointer,
+    remove_upward,
+    remove_value,
+    replace_value,
+)
 
 Report = Callable[[str, str], None]  # (verb, what) → one line of init's report
 EMPTY_OBJECT = "{\n}\n"  # a new file's text before the first edit: json_text indents it by two

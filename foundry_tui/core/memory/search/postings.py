@@ -17,7 +17,7 @@ any of them makes the caller scan as before. It is derived data, safe to delete.
 Built from the snapshot's joined fields by the process that searches with bm25 for a long
 time (the MCP server, off the request path), with the same words the scan counts: a word is
 a maximal run of letters and digits, counted under its stem when it starts with one of the
-stem's prefixes (bm25._prefixes; a word the scan's pattern would not reach is not counted).
+stem's prefixes (bm25.prefixes; a word the scan's pattern would not reach is not counted).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ import zlib
 from array import array
 from pathlib import Path
 
-from foundry_tui.core.memory import bm25
-from foundry_tui.core.memory.search import FieldIndex
+from foundry_tui.core.memory.model.fields import FieldIndex
+from foundry_tui.core.memory.search import bm25
 
 FORMAT_VERSION = 1
 _MAGIC = b"foundry-postings\n"
@@ -48,9 +48,9 @@ def build(fields: tuple[FieldIndex, FieldIndex, FieldIndex]) -> dict[str, tuple[
     from collections import Counter
 
     stem_of: dict[str, str | None] = {}
-    prefixes = bm25._prefixes
+    prefixes_of = bm25.prefixes
     stem = bm25.stem
-    findall = bm25._WORD_RE.findall
+    findall = bm25.WORD_RE.findall
     found: dict[str, tuple[array[int], ...]] = {}
     for field, (blob, _starts) in enumerate(fields):
         for position, text in enumerate(blob.split("\0")):
@@ -63,7 +63,7 @@ def build(fields: tuple[FieldIndex, FieldIndex, FieldIndex]) -> dict[str, tuple[
                     term = stem(word)
                     # The scan finds a word only through one of its stem's prefixes ("flies" is
                     # "fly", but the scan looks for words starting "fly"): count what it counts.
-                    if not word.startswith(prefixes(term)):
+                    if not word.startswith(prefixes_of(term)):
                         term = None
                     stem_of[word] = term
                 if term is not None:  # words of one stem ("db", "database") count together

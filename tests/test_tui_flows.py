@@ -232,11 +232,12 @@ async def test_empty_repository_offers_init(tmp_path: Path) -> None:
     assert (tmp_path / ".foundry/memory/INDEX.md").exists() and (tmp_path / ".mcp.json").exists()
 
 
-async def test_only_the_switch_from_the_blank_start_skips_the_hold(
+async def test_the_start_holds_no_frame_but_init_and_later_switches_do(
     demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Textual holds frames 50 ms on a switch of mode to hide the old screen: not at start
-    (there is none), but after `foundry init` on the empty screen and on every later switch."""
+    (the memory screen is the app's default screen: no switch), but after `foundry init` on
+    the empty screen and on every later switch."""
     holds: list[str] = []
     monkeypatch.setattr(App, "delay_update", lambda self, delay=0.05: holds.append(self.current_mode))
     app = make_app(demo_root)
@@ -253,7 +254,7 @@ async def test_only_the_switch_from_the_blank_start_skips_the_hold(
         assert isinstance(app.screen, EmptyScreen) and holds == []
         await init_from_empty_screen(pilot)
         assert isinstance(app.screen, MemoryScreen)
-        assert holds == ["_default"]  # the empty screen was on the terminal
+        assert holds == ["memory"]  # the empty screen was on the terminal
 
 
 async def test_screens_palette_and_keys(demo_root: Path) -> None:

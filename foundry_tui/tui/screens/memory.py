@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import IndexView, Overview, early_index
+from foundry_tui.tui import startup
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.screens.base import FoundryScreen
@@ -95,7 +96,7 @@ class MemoryScreen(FoundryScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(IndexPane).focus()
-        view = self.foundry.take_preloaded_view()
+        view = startup.take_preloaded_view(self.foundry)
         if view is None:
             self.load()
             return
@@ -154,14 +155,14 @@ class MemoryScreen(FoundryScreen[None]):
         index.when_drawn(lambda: self._index_painted(painted))
 
     def _index_painted(self, painted: threading.Event) -> None:
-        self.foundry.memory_drawn()
+        startup.memory_drawn(self.foundry)
         painted.set()
 
     def on_memory_screen_files_read(self, _event: FilesRead) -> None:
-        self.foundry.memory_drawn()
+        startup.memory_drawn(self.foundry)
 
     def on_memory_screen_loaded(self, event: Loaded) -> None:
-        self.foundry.memory_drawn()  # already, unless the early index was never drawn
+        startup.memory_drawn(self.foundry)  # already, unless the early index was never drawn
         self.overview = event.overview
         self.call_after_refresh(self._after_paint)
         message = event.summary or (event.overview.changes.summary() if event.announce else "")

@@ -29,7 +29,7 @@ from foundry_tui.tui.widgets.fact_detail import FactDetail
 from foundry_tui.tui.widgets.search_pane import SearchResults
 
 from .helpers import TODAY, run_cli
-from .tui_helpers import make_app, option_ids, select, select_artifact, settle
+from .tui_helpers import make_app, notices, option_ids, select, select_artifact, settle
 
 
 def _detail_text(app: object) -> str:
@@ -136,7 +136,7 @@ async def test_write_a_fact(demo_root: Path) -> None:
             "convention",
             ("flags", "launchdarkly"),
         )
-        assert any("created: fact-0017" in str(n.message) for n in app._notifications)
+        assert any("created: fact-0017" in n.message for n in notices(app))
 
 
 async def test_add_why_supersedes_the_decision(demo_root: Path) -> None:
@@ -202,7 +202,7 @@ async def test_watcher_picks_up_another_process_and_broken_files(demo_root: Path
         )
         # Seen at all (how fast is the benchmark's business: benchmarks/bench_tui.py, "edit on disk visible").
         assert await _wait_for(pilot, lambda: "fact-0017" in option_ids(pilot, "#index"))
-        assert any(str(n.message) == "fact-0017 added" for n in app._notifications)
+        assert any(n.message == "fact-0017 added" for n in notices(app))
         broken = demo_root / ".foundry/memory/facts/fact-0018.md"
         broken.write_text("---\ntitle: [unclosed\n---\n")
         assert await _wait_for(pilot, lambda: "broken:fact-0018.md" in option_ids(pilot, "#index"))
@@ -289,7 +289,7 @@ async def test_rebuild_index_and_notifications(demo_root: Path) -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert index.read_text().startswith("# Memory index\n")
-        assert any("13/13 facts listed" in str(n.message) for n in app._notifications)
+        assert any("13/13 facts listed" in n.message for n in notices(app))
 
 
 async def test_a_disk_error_in_a_write_is_one_notification(demo_root: Path) -> None:
@@ -305,7 +305,7 @@ async def test_a_disk_error_in_a_write_is_one_notification(demo_root: Path) -> N
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.is_running and isinstance(app.screen, MemoryScreen)
-        [error] = [str(n.message) for n in app._notifications if n.severity == "error"]
+        [error] = [n.message for n in notices(app) if n.severity == "error"]
         assert error.startswith("Not rebuilt: [Errno 21] Is a directory: ") and error.endswith(f"-> '{index}'")
         await select(pilot, "fact-0009")  # still usable
         assert "fact-0009 · decision · active" in _detail_text(app)

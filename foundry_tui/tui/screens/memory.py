@@ -4,7 +4,6 @@ the prune candidates at once, kept fresh from disk by the app's file watcher."""
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -15,7 +14,6 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input
-from textual.worker import get_current_worker
 
 from foundry_tui.core.memory.search import Hit
 from foundry_tui.core.memory.views import IndexView, Overview, early_index
@@ -82,6 +80,7 @@ class MemoryScreen(FoundryScreen[None]):
         self.hits: dict[str, Hit] = {}
         self.doctor: DoctorReport | None = None
         self.search_query = ""
+        self._paint_signals: list[threading.Event] = []  # the first load's, until set
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(self.foundry.root_label)
@@ -135,11 +134,9 @@ class MemoryScreen(FoundryScreen[None]):
     @staticmethod
     def _wait_for(painted: threading.Event) -> None:
         """Let the UI thread paint (it and this thread share one interpreter) before building
-        the rest; never longer than EARLY_PAINT_WAIT, nor once the worker is cancelled."""
-        worker = get_current_worker()
-        deadline = time.monotonic() + EARLY_PAINT_WAIT
-        while not painted.wait(0.02) and not worker.is_cancelled and time.monotonic() < deadline:
-            pass
+        the rest; never longer than EARLY_PAINT_WAIT. The screen sets `painted` once the index
+        is drawn, or when it is unmounted (the worker is cancelled then: nothing to wait for)."""
+        painted.wait(EARLY_PAINT_WAIT)
 
     def on_memory_screen_index_read(self, event: IndexRead) -> None:
         if self.overview is None and not self.show_inactive:  # else the Overview is here, or needed
@@ -149,6 +146,7 @@ class MemoryScreen(FoundryScreen[None]):
 
     def _show_early(self, view: IndexView, painted: threading.Event) -> None:
         """The header and the index from the parse cache; `painted` is set once they are drawn."""
+        self._paint_signals.append(painted)
         self.query_one(StatusHeader).show(view.status())
         index = self.query_one(IndexPane)
         index.show(view, False)
@@ -157,6 +155,10 @@ class MemoryScreen(FoundryScreen[None]):
     def _index_painted(self, painted: threading.Event) -> None:
         startup.memory_drawn(self.foundry)
         painted.set()
+
+    def on_unmount(self) -> None:
+        for painted in self._paint_signals:  # the first load waits for nothing that will come
+            painted.set()
 
     def on_memory_screen_files_read(self, _event: FilesRead) -> None:
         startup.memory_drawn(self.foundry)

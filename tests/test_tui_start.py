@@ -228,6 +228,47 @@ async def test_the_collector_paused_at_start_runs_again_once_the_index_is_drawn(
             assert not collector.paused()
 
 
+async def test_the_collector_is_frozen_once_after_start_up_and_never_on_a_reload(
+    tmp_path: Path, collector_paused: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`gc.freeze` keeps what is alive at that moment for good: once, at the end of the start-up
+    (the first index drawn), and not again on the reloads that follow (a change on disk, a
+    screen shown again) nor on their repaints of the index."""
+    generate(tmp_path, 300, 19)
+    warm(tmp_path)
+    freezes: list[bool] = []  # whether the first index was drawn by then
+    real_freeze = gc.freeze
+    drawn: list[bool] = []
+    painted = MemoryScreen._index_painted
+
+    def counted_freeze() -> None:
+        freezes.append(bool(drawn))
+        real_freeze()
+
+    def recorded(self: MemoryScreen, event: Any) -> None:
+        drawn.append(True)
+        painted(self, event)
+
+    monkeypatch.setattr(gc, "freeze", counted_freeze)
+    monkeypatch.setattr(MemoryScreen, "_index_painted", recorded)
+    app = app_with(preloaded(tmp_path), tmp_path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        assert freezes == [True], "frozen once, as the first index is drawn"
+        memory = app.screen
+        assert isinstance(memory, MemoryScreen)
+        for _ in range(3):
+            memory.load(announce=True)  # as the file watcher's reload does
+            await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        await pilot.press("escape")  # the memory screen shown again: read again
+        await settle(pilot)
+        assert memory.overview is not None
+        assert app.screen is memory
+    assert freezes == [True]
+
+
 async def test_the_empty_screen_resumes_the_collector_too(tmp_path: Path, collector_paused: None) -> None:
     app = make_app(tmp_path)  # no .foundry: the screen that offers `foundry init`
     async with app.run_test(size=(100, 30)) as pilot:

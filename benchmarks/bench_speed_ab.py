@@ -1,7 +1,8 @@
 """Two checkouts side by side: `foundry tui` first paint (with the bare Textual app) or the
 first memory_search after `foundry mcp` starts, alternating A, B (and bare) run by run so
 that both see the same load of a busy machine. Each tree is used through PYTHONPATH, so
-pass two source trees of foundry-tui (for instance `git archive` of two commits).
+pass two source trees of foundry-tui (for instance `git archive` of two commits), or more:
+trees after the second (C, D, …) are variants measured in the same alternation.
 
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 7 --what tui
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 9 --what mcp
@@ -156,11 +157,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", help="source tree A (the one before)")
     parser.add_argument("b", help="source tree B (the one after)")
+    parser.add_argument("more", nargs="*", help="further trees C, D, … (variants measured in the same run)")
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--what", choices=["tui", "mcp", "mcp-init", "neardup", "neardup-varied"], default="tui")
     args = parser.parse_args()
-    trees = {"A": str(Path(args.a).resolve()), "B": str(Path(args.b).resolve())}
+    paths = [args.a, args.b, *args.more]
+    trees = {chr(ord("A") + i): str(Path(path).resolve()) for i, path in enumerate(paths)}
+    for name, tree in trees.items():
+        print(f"{name}: {tree}", flush=True)
     base = Path(tempfile.mkdtemp(prefix=f"foundry-ab-{args.count}-"))
     root = base / "project"
     env = bench_speed.child_env(base / "cache")

@@ -458,13 +458,10 @@ def root_label(root: Path) -> str:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    from foundry_tui.tui import collector
+    from foundry_tui.tui import startup  # the start-up's order, step by step
 
-    collector.pause()  # until the first screen is drawn: Textual's objects are not garbage
-    try:
+    with startup.collector_paused():  # until the first screen is drawn: Textual's objects are not garbage
         return _tui(args)
-    finally:  # an error before the app ran, or an app that ended before its first screen
-        collector.resume()
 
 
 def _tui(args: argparse.Namespace) -> int:
@@ -474,10 +471,9 @@ def _tui(args: argparse.Namespace) -> int:
     today = today_of(args)
     preload = None
     if args.at is None:  # the parse cache's index is read while Textual is imported
-        from foundry_tui.core.memory.project import Project
-        from foundry_tui.tui.preload import Preload
+        from foundry_tui.tui.startup import start_preload
 
-        preload = Preload(Project(root), today).start()
+        preload = start_preload(root, today)
     from foundry_tui.tui.app import FoundryApp
 
     label = "demo project (a temporary copy)" if args.demo else root_label(root)

@@ -13,6 +13,8 @@ from hypothesis import settings
 from foundry_tui.core.memory.project import Project
 from foundry_tui.demo import make_demo_copy, remove_demo_copy
 
+from .tui_helpers import notices_recorded
+
 # Examples are judged on what they find, not on how fast a busy CI machine runs them.
 settings.register_profile("foundry", deadline=None)
 settings.load_profile("foundry")
@@ -40,6 +42,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.serial)
         if item.get_closest_marker("serial"):
             item.add_marker(pytest.mark.xdist_group("serial"))
+
+
+@pytest.fixture(autouse=True)
+def _notices() -> Iterator[None]:
+    """Every notification an app is asked to show, for `tui_helpers.notices`."""
+    with notices_recorded():
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -4,14 +4,18 @@ script and the TUI benchmark (which import it as `tests.tui_helpers`)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+import weakref
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.segment import Segment
 from textual.app import App
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from foundry_tui.tui.app import FoundryApp
@@ -77,9 +81,42 @@ def snapshot_steps(*keys: str, before: Callable[[Pilot[Any]], Awaitable[Any]] | 
     return run_before
 
 
+@dataclass(frozen=True)
+class Notice:
+    """One notification as `App.notify` was asked for it."""
+
+    message: str
+    severity: str
+
+
+_NOTICES: weakref.WeakKeyDictionary[App[Any], list[Notice]] = weakref.WeakKeyDictionary()
+
+
+@contextlib.contextmanager
+def notices_recorded() -> Iterator[None]:
+    """Record every `App.notify` (Textual's public method every widget's `notify` calls) for
+    `notices`; tests/conftest.py keeps it on for every test."""
+    real_notify = App.notify
+
+    def notify(self: App[Any], message: str, **options: Any) -> None:
+        _NOTICES.setdefault(self, []).append(Notice(str(message), str(options.get("severity", "information"))))
+        real_notify(self, message, **options)
+
+    App.notify = notify  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        App.notify = real_notify  # type: ignore[method-assign]
+
+
+def notices(app: App[Any]) -> list[Notice]:
+    """Every notification the app was asked to show, oldest first."""
+    return list(_NOTICES.get(app, []))
+
+
 def notifications(pilot: Pilot[Any]) -> list[str]:
     """The texts of every notification the app has shown, oldest first."""
-    return [str(n.message) for n in pilot.app._notifications]
+    return [notice.message for notice in notices(pilot.app)]
 
 
 async def select(pilot: Pilot[Any], row_id: str, list_id: str = "#index") -> None:
@@ -136,8 +173,24 @@ def cells(strip: list[Segment]) -> list[Cell]:
 
 
 def drawn(app: App[Any], row: int) -> list[Cell]:
-    """The cells of one line of the app's screen as it is drawn now (-1: the bottom line)."""
-    return cells(list(app.screen._compositor.render_strips()[row]))
+    """The cells of one line of the app's screen as it is drawn now (-1: the bottom line):
+    each run of cells from the widget on top there (`Screen.get_widget_at`), as that widget
+    renders them (`Widget.render_lines`)."""
+    screen = app.screen
+    width, height = screen.size
+    y = row % height
+    runs: list[tuple[Widget, Region, int, int]] = []  # (widget, its region, first cell, end)
+    for x in range(width):
+        widget, region = screen.get_widget_at(x, y)
+        if runs and runs[-1][0] is widget and runs[-1][3] == x:
+            runs[-1] = (widget, region, runs[-1][2], x + 1)
+        else:
+            runs.append((widget, region, x, x + 1))
+    line: list[Segment] = []
+    for widget, region, start, end in runs:
+        [strip] = widget.render_lines(Region(0, y - region.y, region.width, 1))
+        line.extend(strip.crop(start - region.x, end - region.x))
+    return cells(line)
 
 
 def text_of(line: list[Cell]) -> str:

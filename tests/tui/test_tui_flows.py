@@ -28,7 +28,7 @@ from foundry_tui.tui.memory.screen import MemoryScreen
 from foundry_tui.tui.memory.search_pane import SearchResults
 from foundry_tui.tui.memory.write_fact import WriteFactScreen
 from tests.helpers import TODAY, run_cli
-from tests.tui_helpers import make_app, option_ids, select, select_artifact, settle
+from tests.tui_helpers import make_app, notices, option_ids, select, select_artifact, settle
 
 
 def _detail_text(app: object) -> str:
@@ -135,7 +135,7 @@ async def test_write_a_fact(demo_root: Path) -> None:
             "convention",
             ("flags", "launchdarkly"),
         )
-        assert any("created: fact-0017" in str(n.message) for n in app._notifications)
+        assert any("created: fact-0017" in n.message for n in notices(app))
 
 
 async def test_add_why_supersedes_the_decision(demo_root: Path) -> None:
@@ -201,7 +201,7 @@ async def test_watcher_picks_up_another_process_and_broken_files(demo_root: Path
         )
         # Seen at all (how fast is the benchmark's business: benchmarks/bench_tui.py, "edit on disk visible").
         assert await _wait_for(pilot, lambda: "fact-0017" in option_ids(pilot, "#index"))
-        assert any(str(n.message) == "fact-0017 added" for n in app._notifications)
+        assert any(n.message == "fact-0017 added" for n in notices(app))
         broken = demo_root / ".foundry/memory/facts/fact-0018.md"
         broken.write_text("---\ntitle: [unclosed\n---\n")
         assert await _wait_for(pilot, lambda: "broken:fact-0018.md" in option_ids(pilot, "#index"))
@@ -231,11 +231,12 @@ async def test_empty_repository_offers_init(tmp_path: Path) -> None:
     assert (tmp_path / ".foundry/memory/INDEX.md").exists() and (tmp_path / ".mcp.json").exists()
 
 
-async def test_only_the_switch_from_the_blank_start_skips_the_hold(
+async def test_the_start_holds_no_frame_but_init_and_later_switches_do(
     demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Textual holds frames 50 ms on a switch of mode to hide the old screen: not at start
-    (there is none), but after `foundry init` on the empty screen and on every later switch."""
+    (the memory screen is the app's default screen: no switch), but after `foundry init` on
+    the empty screen and on every later switch."""
     holds: list[str] = []
     monkeypatch.setattr(App, "delay_update", lambda self, delay=0.05: holds.append(self.current_mode))
     app = make_app(demo_root)
@@ -252,7 +253,7 @@ async def test_only_the_switch_from_the_blank_start_skips_the_hold(
         assert isinstance(app.screen, EmptyScreen) and holds == []
         await init_from_empty_screen(pilot)
         assert isinstance(app.screen, MemoryScreen)
-        assert holds == ["_default"]  # the empty screen was on the terminal
+        assert holds == ["memory"]  # the empty screen was on the terminal
 
 
 async def test_screens_palette_and_keys(demo_root: Path) -> None:
@@ -287,7 +288,7 @@ async def test_rebuild_index_and_notifications(demo_root: Path) -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert index.read_text().startswith("# Memory index\n")
-        assert any("13/13 facts listed" in str(n.message) for n in app._notifications)
+        assert any("13/13 facts listed" in n.message for n in notices(app))
 
 
 async def test_a_disk_error_in_a_write_is_one_notification(demo_root: Path) -> None:
@@ -303,7 +304,7 @@ async def test_a_disk_error_in_a_write_is_one_notification(demo_root: Path) -> N
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.is_running and isinstance(app.screen, MemoryScreen)
-        [error] = [str(n.message) for n in app._notifications if n.severity == "error"]
+        [error] = [n.message for n in notices(app) if n.severity == "error"]
         assert error.startswith("Not rebuilt: [Errno 21] Is a directory: ") and error.endswith(f"-> '{index}'")
         await select(pilot, "fact-0009")  # still usable
         assert "fact-0009 · decision · active" in _detail_text(app)

@@ -175,7 +175,7 @@ async def test_a_notification_naming_a_markup_tag_is_text(demo_root: Path) -> No
     from foundry_tui.tui.common.confirm import ConfirmScreen
 
     app = make_app(demo_root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await open_mode(pilot, "f6", CuratorScreen, tab="missed-tab")
         await select(pilot, "missed:0", "#missed")
         near = option_ids(pilot, "#near")
@@ -186,16 +186,16 @@ async def test_a_notification_naming_a_markup_tag_is_text(demo_root: Path) -> No
         await press(pilot, "ctrl+s")
         assert app.is_running
         assert f"{near[0]} tagged [/]kube" in notifications(pilot)
-        _toasts_draw(app)
+        await _toasts_draw(pilot)
 
 
-def _toasts_draw(app: Any) -> None:
-    """Draw every notification as its toast would (headless runs show no toasts): a message
-    parsed as markup raises MarkupError here, as it would close the app on a terminal."""
-    from textual.widgets._toast import Toast
-
-    for notification in app._notifications:
-        assert str(Toast(notification).render()) == notification.message
+async def _toasts_draw(pilot: Any) -> None:
+    """Every notification drawn as its toast (these runs show toasts: `notifications=True`):
+    a message parsed as markup raises MarkupError as its toast renders, and closes the app."""
+    await pilot.pause()
+    assert pilot.app.is_running
+    toasts = [str(toast.render()) for toast in pilot.app.screen.query("Toast")]
+    assert toasts and set(notifications(pilot)) <= set(toasts)
 
 
 async def test_add_why_refuses_a_fact_memory_write_would_refuse(demo_root: Path) -> None:
@@ -206,7 +206,7 @@ async def test_add_why_refuses_a_fact_memory_write_would_refuse(demo_root: Path)
     )
     before = {p.name: p.read_bytes() for p in facts.iterdir()}
     app = make_app(demo_root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         await select(pilot, "fact-0017")
         await press(pilot, "y")
@@ -215,5 +215,5 @@ async def test_add_why_refuses_a_fact_memory_write_would_refuse(demo_root: Path)
             "fact-0017 cannot get a new version here: its title contains a control character (U+001B), shown "
             "escaped (doctor lists it); write the fact anew through memory_write"
         ) in notifications(pilot)
-        _toasts_draw(app)
+        await _toasts_draw(pilot)
     assert {p.name: p.read_bytes() for p in facts.iterdir()} == before

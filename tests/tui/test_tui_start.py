@@ -5,15 +5,18 @@ changed since the cache was written, the screen ends on what is on disk."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.segment import Segment
+from textual.app import App
 
 from foundry_tui.cli import _plain_tui, build_parser
 from foundry_tui.core.memory.project import Project
@@ -147,20 +150,39 @@ async def test_the_preloaded_screen_ends_as_the_plain_one(tmp_path: Path, stale:
 
 @pytest.mark.parametrize("with_preload", [False, True])
 async def test_the_first_paint_waits_for_a_frame_that_is_shown(tmp_path: Path, with_preload: bool) -> None:
-    """Textual renders the screen during its start-up batch and a mode switch's delay, and
-    throws those frames away: what waits for the index to be drawn (the file watcher, the
-    load's stat of every file) starts on a frame that is shown, not on one of those."""
+    """Textual renders the screen during its start-up batch (`App.batch_update`) and a mode
+    switch's delay (`App.delay_update`), and throws those frames away: what waits for the
+    index to be drawn (the file watcher, the load's stat of every file) starts on a frame
+    that is shown, not on one of those. The holds are seen through Textual's public methods."""
     generate(tmp_path, 300, 16)
     warm(tmp_path)
+    batches: list[int] = [0]  # how many batch_update blocks are open now
+    delayed: list[str] = []  # the modes a delay_update held the frames of
     held_when_painted: list[bool] = []
     painted = MemoryScreen._index_painted
+    batch_update = App.batch_update
+    delay_update = App.delay_update
+
+    @contextlib.contextmanager
+    def counted_batch(self: App[object]) -> Iterator[None]:
+        with batch_update(self):
+            batches[0] += 1
+            try:
+                yield
+            finally:
+                batches[0] -= 1
+
+    def recorded_delay(self: App[object], delay: float = 0.05) -> None:
+        delayed.append(self.current_mode)
+        delay_update(self, delay)
 
     def recorded(self: MemoryScreen, event: Any) -> None:
-        app = self.app
-        held_when_painted.append(bool(app._batch_count) or not app._running)
+        held_when_painted.append(batches[0] > 0 or bool(delayed))
         painted(self, event)
 
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(App, "batch_update", counted_batch)
+        patch.setattr(App, "delay_update", recorded_delay)
         patch.setattr(MemoryScreen, "_index_painted", recorded)
         await settled_rows(app_with(preloaded(tmp_path) if with_preload else None, tmp_path))
     assert held_when_painted == [False]
@@ -205,6 +227,47 @@ async def test_the_collector_paused_at_start_runs_again_once_the_index_is_drawn(
             assert not collector.paused()
 
 
+async def test_the_collector_is_frozen_once_after_start_up_and_never_on_a_reload(
+    tmp_path: Path, collector_paused: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`gc.freeze` keeps what is alive at that moment for good: once, at the end of the start-up
+    (the first index drawn), and not again on the reloads that follow (a change on disk, a
+    screen shown again) nor on their repaints of the index."""
+    generate(tmp_path, 300, 19)
+    warm(tmp_path)
+    freezes: list[bool] = []  # whether the first index was drawn by then
+    real_freeze = gc.freeze
+    drawn: list[bool] = []
+    painted = MemoryScreen._index_painted
+
+    def counted_freeze() -> None:
+        freezes.append(bool(drawn))
+        real_freeze()
+
+    def recorded(self: MemoryScreen, event: Any) -> None:
+        drawn.append(True)
+        painted(self, event)
+
+    monkeypatch.setattr(gc, "freeze", counted_freeze)
+    monkeypatch.setattr(MemoryScreen, "_index_painted", recorded)
+    app = app_with(preloaded(tmp_path), tmp_path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        assert freezes == [True], "frozen once, as the first index is drawn"
+        memory = app.screen
+        assert isinstance(memory, MemoryScreen)
+        for _ in range(3):
+            memory.load(announce=True)  # as the file watcher's reload does
+            await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        await pilot.press("escape")  # the memory screen shown again: read again
+        await settle(pilot)
+        assert memory.overview is not None
+        assert app.screen is memory
+    assert freezes == [True]
+
+
 async def test_the_empty_screen_resumes_the_collector_too(tmp_path: Path, collector_paused: None) -> None:
     app = make_app(tmp_path)  # no .foundry: the screen that offers `foundry init`
     async with app.run_test(size=(100, 30)) as pilot:
@@ -216,10 +279,10 @@ async def test_the_collector_runs_again_at_the_latest_after_a_few_seconds(
     tmp_path: Path, collector_paused: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Whatever becomes of the memory screen's first load (here: it is never drawn)."""
-    import foundry_tui.tui.app as app_module
+    from foundry_tui.tui import startup
 
     generate(tmp_path, 30, 18)
-    monkeypatch.setattr(app_module, "COLLECTOR_PAUSED_AT_MOST", 0.5)
+    monkeypatch.setattr(startup, "COLLECTOR_PAUSED_AT_MOST", 0.5)
     monkeypatch.setattr(MemoryScreen, "_index_painted", lambda self, event: None)
     monkeypatch.setattr(MemoryScreen, "on_memory_screen_files_read", lambda self, event: None)
     monkeypatch.setattr(MemoryScreen, "on_memory_screen_loaded", lambda self, event: None)

@@ -5,6 +5,8 @@ at the same times (the first read is the header's own, when it is mounted)."""
 
 from __future__ import annotations
 
+import threading
+
 from textual.worker import Worker
 
 from foundry_tui.tui.common.confirming import ConfirmingScreen
@@ -20,6 +22,17 @@ class LiveScreen(ConfirmingScreen[None]):
         raise NotImplementedError
 
     _reading: object = None  # the read started by the mount (a Worker)
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Set once the mount's read has ended, however it ended: the self-fed header's worker
+        # waits for it before it runs the doctor (they share the lock and the interpreter).
+        self.first_read_done = threading.Event()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Textual calls FoundryScreen's handler too (each class's in turn): no super() here.
+        if event.worker is self._reading and event.worker.is_finished:
+            self.first_read_done.set()
 
     def on_mount(self) -> None:
         if self._reading is None:  # a screen may start its read earlier (HealthScreen: in compose)

@@ -19,6 +19,7 @@ what one part shows (root, counts, doctor, pending, gauge-figures, count-<key>).
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from foundry_tui.tui.app import FoundryApp
 
 
+FIRST_READ_WAIT = 5.0  # seconds at most that the doctor waits for the screen's first read
 DOCTOR_AFTER_READ = 0.3  # seconds after the screen's first read: time to show it before the doctor starts
 
 GAP = 2  # cells after each part (the Labels' margin-right)
@@ -143,13 +145,12 @@ class StatusHeader(Widget):
         with project.lock:
             status = memory_status(project, today)
         deliver(self, self.Counted(status, pending_count(project.layout)))
-        # The doctor checks every fact: let the screen's own first read go first, and its
-        # result reach the screen (the lock and the interpreter are shared), a few seconds at most.
-        reading = getattr(self.screen, "_reading", None)
-        if isinstance(reading, Worker) and not reading.is_finished:
-            deadline = time.monotonic() + 5
-            while not reading.is_finished and time.monotonic() < deadline:
-                time.sleep(0.02)
+        # The doctor checks every fact: let the screen's own first read go first (a LiveScreen
+        # sets `first_read_done` when it ends), and its result reach the screen (the lock and
+        # the interpreter are shared), a few seconds at most.
+        first_read_done = getattr(self.screen, "first_read_done", None)
+        if isinstance(first_read_done, threading.Event) and not first_read_done.is_set():
+            first_read_done.wait(FIRST_READ_WAIT)
             time.sleep(DOCTOR_AFTER_READ)
         with project.lock:
             deliver(self, self.Checked(run_doctor(project, today)))

@@ -108,8 +108,9 @@ def _plot(width: int, height: int):  # type: ignore[no-untyped-def]  # plotext's
 
     plt = Plot()
     plt.theme("clear")  # no colours of its own for canvas and axes: the screen's show through
+    # plotext bounds a figure by the terminal it finds (shutil.get_terminal_size): the screen's
+    # charts are parts of that terminal's width and height, so the bound never cuts them.
     plt.plotsize(width, height)
-    plt._set_size(width, height)  # textual-plotext does the same: plotsize alone does not always take
     return plt
 
 

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
-from textual.app import App
 from textual.strip import Strip
 
 from foundry_tui.core.collector_hold import held
@@ -15,6 +14,7 @@ from foundry_tui.core.memory.reports.views import IndexView
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.text import shown
 from foundry_tui.tui.common.theme import ThemeColours
+from foundry_tui.tui.startup import frames_shown
 
 
 def fact_prompt(
@@ -31,16 +31,6 @@ def fact_prompt(
     return text
 
 
-def _frame_held(app: App[object]) -> bool:
-    """Whether the frame being rendered now is thrown away rather than shown: Textual renders
-    the screen during its start-up batch (and a mode switch's 50 ms delay) and drops the result.
-    The first paint's callbacks (the file watcher, the load's stat of every file) waited for
-    "drawn", and ran on such a frame, before the one that reached the terminal (about 70 ms of
-    the first paint at 10,000 facts). Textual keeps this state private: without it, every frame
-    counts as shown, as before."""
-    return bool(getattr(app, "_batch_count", 0)) or not getattr(app, "_running", True)
-
-
 class IndexPane(RowList):
     """The index as the model will see it; inactive facts and broken files on demand."""
 
@@ -51,12 +41,14 @@ class IndexPane(RowList):
         self._when_drawn: list[Callable[[], object]] = []
 
     def when_drawn(self, callback: Callable[[], object]) -> None:
-        """Call `callback` once the rows shown now have been drawn (after the frame is out)."""
+        """Call `callback` once the rows shown now have been drawn on a frame that reaches the
+        terminal (tui/startup.py: what waits for the first paint, the file watcher and the
+        load's stat of every file, must not start on a frame Textual throws away)."""
         self._when_drawn.append(callback)
 
     def render_line(self, y: int) -> Strip:
         if self._when_drawn:
-            if _frame_held(self.app):
+            if not frames_shown(self.app):
                 self.call_later(self.refresh)  # not this frame: the next one, which is shown
             else:
                 callbacks, self._when_drawn = self._when_drawn, []

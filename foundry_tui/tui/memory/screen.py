@@ -4,7 +4,6 @@ the prune candidates at once, kept fresh from disk by the app's file watcher."""
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -15,10 +14,10 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input
-from textual.worker import get_current_worker
 
 from foundry_tui.core.memory.model.hits import Hit
 from foundry_tui.core.memory.reports.views import IndexView, Overview, early_index
+from foundry_tui.tui import startup
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.common.confirming import ConfirmingScreen
 from foundry_tui.tui.common.key_footer import KeyFooter
@@ -81,6 +80,7 @@ class MemoryScreen(ConfirmingScreen[None]):
         self.hits: dict[str, Hit] = {}
         self.doctor: DoctorReport | None = None
         self.search_query = ""
+        self._paint_signals: list[threading.Event] = []  # the first load's, until set
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(self.foundry.root_label)
@@ -95,7 +95,7 @@ class MemoryScreen(ConfirmingScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(IndexPane).focus()
-        view = self.foundry.take_preloaded_view()
+        view = startup.take_preloaded_view(self.foundry)
         if view is None:
             self.load()
             return
@@ -134,11 +134,9 @@ class MemoryScreen(ConfirmingScreen[None]):
     @staticmethod
     def _wait_for(painted: threading.Event) -> None:
         """Let the UI thread paint (it and this thread share one interpreter) before building
-        the rest; never longer than EARLY_PAINT_WAIT, nor once the worker is cancelled."""
-        worker = get_current_worker()
-        deadline = time.monotonic() + EARLY_PAINT_WAIT
-        while not painted.wait(0.02) and not worker.is_cancelled and time.monotonic() < deadline:
-            pass
+        the rest; never longer than EARLY_PAINT_WAIT. The screen sets `painted` once the index
+        is drawn, or when it is unmounted (the worker is cancelled then: nothing to wait for)."""
+        painted.wait(EARLY_PAINT_WAIT)
 
     def on_memory_screen_index_read(self, event: IndexRead) -> None:
         if self.overview is None and not self.show_inactive:  # else the Overview is here, or needed
@@ -148,20 +146,25 @@ class MemoryScreen(ConfirmingScreen[None]):
 
     def _show_early(self, view: IndexView, painted: threading.Event) -> None:
         """The header and the index from the parse cache; `painted` is set once they are drawn."""
+        self._paint_signals.append(painted)
         self.query_one(StatusHeader).show(view.status())
         index = self.query_one(IndexPane)
         index.show(view, False)
         index.when_drawn(lambda: self._index_painted(painted))
 
     def _index_painted(self, painted: threading.Event) -> None:
-        self.foundry.memory_drawn()
+        startup.memory_drawn(self.foundry)
         painted.set()
 
+    def on_unmount(self) -> None:
+        for painted in self._paint_signals:  # the first load waits for nothing that will come
+            painted.set()
+
     def on_memory_screen_files_read(self, _event: FilesRead) -> None:
-        self.foundry.memory_drawn()
+        startup.memory_drawn(self.foundry)
 
     def on_memory_screen_loaded(self, event: Loaded) -> None:
-        self.foundry.memory_drawn()  # already, unless the early index was never drawn
+        startup.memory_drawn(self.foundry)  # already, unless the early index was never drawn
         self.overview = event.overview
         self.call_after_refresh(self._after_paint)
         message = event.summary or (event.overview.changes.summary() if event.announce else "")

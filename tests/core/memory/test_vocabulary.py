@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import ast
 from pathlib import Path
 
 import foundry_tui
-from foundry_tui.cli import build_parser
+from foundry_tui.cli import PARSERS, build_parser
 from foundry_tui.core.memory.model import vocabulary
 from foundry_tui.core.memory.model.vocabulary import (
     CONFIDENCES,
@@ -70,14 +69,9 @@ def test_the_mcp_schemas_are_built_from_the_vocabulary() -> None:
     assert write["confidence"]["description"] == "Defaults to medium"
 
 
-def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(action.choices)
-
-
 def test_the_cli_help_names_the_vocabulary() -> None:
-    memory = _subcommands(_subcommands(build_parser())["memory"])
-    help_text = " ".join(memory["write"].format_help().split())  # argparse wraps to the terminal
+    build_parser()  # fills cli.PARSERS, every parser by its program's words
+    help_text = " ".join(PARSERS["foundry memory write"].format_help().split())  # argparse wraps to the terminal
     assert f"at most {MAX_TITLE_CHARS} characters" in help_text
     assert f"at most {MAX_BODY_WORDS} words" in help_text
     assert "one of decision, constraint, convention, domain, risk, metric, glossary" in help_text

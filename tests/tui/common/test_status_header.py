@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual import work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Label, ProgressBar
 
 import foundry_tui.tui
 from foundry_tui.core.memory.reports.doctor import FAIL, OK, WARN, Check, DoctorReport
 from foundry_tui.core.memory.reports.status import MemoryStatus
-from foundry_tui.tui.common.status_header import GAUGE_WIDTH, StatusHeader
+from foundry_tui.tui.common import status_header
+from foundry_tui.tui.common.live import LiveScreen
+from foundry_tui.tui.common.status_header import FIRST_READ_WAIT, GAUGE_WIDTH, StatusHeader
 from foundry_tui.tui.common.text import plain
-from tests.tui_helpers import drawn, text_of
+from tests.tui_helpers import drawn, make_app, settle, text_of
 
 APP_CSS = str(Path(foundry_tui.tui.__file__).parent / "app.tcss")  # the header's styles
 
@@ -281,3 +289,50 @@ async def test_the_line_is_the_old_rows_line_cell_for_cell(theme: str, width: in
         changed = drawn(app, 0)
         assert changed == drawn(app, 1)
         assert changed != ours
+
+
+class SlowFirstRead(LiveScreen):
+    """A screen whose first read lasts until `release` is set."""
+
+    def __init__(self, release: threading.Event) -> None:
+        super().__init__()
+        self.release = release
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+
+    @work(thread=True, exclusive=True, group="slow-read", name="Not read", exit_on_error=False)
+    def load(self) -> None:
+        self.release.wait(10)
+
+
+async def _until(pilot: Pilot[Any], condition: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.01)
+    return True
+
+
+async def test_a_self_fed_header_runs_the_doctor_once_the_screens_first_read_ends(
+    demo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The doctor checks every fact: it waits for the screen's own first read (the lock and
+    the interpreter are shared), and starts as soon as that read ends, told so by the screen."""
+    monkeypatch.setattr(status_header, "DOCTOR_AFTER_READ", 0.0)
+    release = threading.Event()
+    app = make_app(demo_root)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await settle(pilot)
+        screen = SlowFirstRead(release)
+        await app.push_screen(screen)
+        header = screen.query_one(StatusHeader)
+        assert await _until(pilot, lambda: header.part("counts") != "loading…", 5)
+        await pilot.pause(0.3)
+        assert header.part("doctor") == "", "the doctor waits while the screen's first read runs"
+        released = time.monotonic()
+        release.set()
+        ok = await _until(pilot, lambda: header.part("doctor").startswith("doctor: "), 5)
+        assert ok, header.part("doctor")
+        assert time.monotonic() - released < FIRST_READ_WAIT / 2, "started by the read's end, not a time-out"

@@ -22,6 +22,7 @@ from foundry_tui.tui.curator.screen import CuratorScreen
 from tests.tui_helpers import (
     Steps,
     make_app,
+    notices,
     notifications,
     open_mode,
     option_ids,
@@ -147,7 +148,7 @@ async def test_a_failing_undo_is_reported_and_the_app_stays_up(
             holder.stdin.close()
             holder.wait()
         assert app.is_running and isinstance(app.screen, CuratorScreen)
-        errors = [str(n.message) for n in app._notifications if n.severity == "error"]
+        errors = [n.message for n in notices(app) if n.severity == "error"]
         assert errors == [
             f"Not undone: {memory_dir} is locked by another writer for over 0.3 s: retry, or stop the stuck process"
         ]

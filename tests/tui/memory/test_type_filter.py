@@ -8,7 +8,7 @@ from typing import Any
 
 from textual import events
 from textual.color import Color
-from textual.pilot import Pilot, _get_mouse_message_arguments
+from textual.pilot import Pilot
 from textual.widget import Widget
 
 from foundry_tui.tui.memory.search_pane import SearchPane
@@ -124,9 +124,11 @@ async def _real_click(pilot: Pilot[Any], widget: Widget, offset: tuple[int, int]
     """A click as a terminal sends it: the app gets a mouse-down and a mouse-up and makes
     the click itself (Pilot's `click` skips the app's own handling, where Textual drops a
     click that a widget asked to suppress)."""
-    arguments = _get_mouse_message_arguments(widget, offset, button=1)
+    x, y = widget.region.offset + offset  # on the screen, as a terminal reports it
     for event in (events.MouseDown, events.MouseUp):
-        pilot.app.post_message(event(**arguments))
+        pilot.app.post_message(
+            event(widget, x, y, 0, 0, button=1, shift=False, meta=False, ctrl=False, screen_x=x, screen_y=y)
+        )
         await pilot.pause(0.05)
     await settle(pilot)
 

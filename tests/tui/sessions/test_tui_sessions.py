@@ -18,7 +18,7 @@ from foundry_tui.core.sessions.store import SessionStore
 from foundry_tui.core.sessions.working import memory_command, working_facts
 from foundry_tui.tui.sessions.screen import SessionsScreen
 from tests.session_helpers import OTHER_SESSION, SESSION, assistant_lines, usage
-from tests.tui_helpers import make_app, settle, snapshot_steps
+from tests.tui_helpers import make_app, notices, settle, snapshot_steps
 
 SIZE = (120, 40)
 Compare = Callable[..., bool]
@@ -126,6 +126,6 @@ async def test_no_sessions_and_a_corrupt_store(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         await snapshot_steps("f7")(pilot)
-        messages = [n.message for n in pilot.app._notifications]
+        messages = [n.message for n in notices(pilot.app)]
         assert any(m.startswith("Sessions not read: .foundry/scratch/sessions.db cannot be used") for m in messages)
     assert db.read_bytes() == b"garbage" * 100

@@ -18,24 +18,24 @@ from foundry_tui.core.hook_events import AGENT_HOOKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from foundry_tui.core.json_types import JSONObject
 
     # (tool in Claude Code's terms, its input, a folder the call runs in relative to cwd or "")
-    ToolCall = tuple[str, dict[str, Any], str]
+    ToolCall = tuple[str, JSONObject, str]
 
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _first(data: dict[str, Any], *keys: str) -> str:
+def _first(data: JSONObject, *keys: str) -> str:
     for key in keys:
         if isinstance(data.get(key), str) and data[key]:
             return str(data[key])
     return ""
 
 
-def _input_of(event: dict[str, Any]) -> dict[str, Any]:
+def _input_of(event: JSONObject) -> JSONObject:
     """`tool_input` as an object (Cursor has sent it as a JSON string): {} for anything else."""
     value = event.get("tool_input")
     if isinstance(value, str):
@@ -53,29 +53,29 @@ class Dialect:
 
     agent = ""
 
-    def native_event(self, word: str, event: dict[str, Any]) -> str:
+    def native_event(self, word: str, event: JSONObject) -> str:
         """The agent's name for this event: the payload's own when it is one of the agent's
         names for `word`, else the first one init wires for it."""
         names = [name for w, name, _m in AGENT_HOOKS[self.agent] if w == word]
         said = event.get("hook_event_name")
         return said if isinstance(said, str) and said in names else names[0]
 
-    def base_dir(self, event: dict[str, Any]) -> str:
+    def base_dir(self, event: JSONObject) -> str:
         """The folder the agent runs in (where the project root is looked for)."""
         cwd = event.get("cwd")
         return cwd if isinstance(cwd, str) else ""
 
-    def prompt(self, event: dict[str, Any]) -> str:
+    def prompt(self, event: JSONObject) -> str:
         return _text(event.get("prompt"))
 
-    def quiet(self, word: str, event: dict[str, Any]) -> dict[str, Any] | None:
+    def quiet(self, word: str, event: JSONObject) -> JSONObject | None:
         """The answer that changes nothing: no output at all."""
         return None
 
-    def context_answer(self, native: str, context: str) -> dict[str, Any]:
+    def context_answer(self, native: str, context: str) -> JSONObject:
         return {"hookSpecificOutput": {"hookEventName": native, "additionalContext": context}}
 
-    def deny_answer(self, native: str, reason: str) -> dict[str, Any]:
+    def deny_answer(self, native: str, reason: str) -> JSONObject:
         return {
             "hookSpecificOutput": {
                 "hookEventName": native,
@@ -84,10 +84,10 @@ class Dialect:
             }
         }
 
-    def tool_calls(self, native: str, event: dict[str, Any]) -> list[ToolCall]:
+    def tool_calls(self, native: str, event: JSONObject) -> list[ToolCall]:
         return []
 
-    def edited_paths(self, native: str, event: dict[str, Any]) -> list[str]:
+    def edited_paths(self, native: str, event: JSONObject) -> list[str]:
         return []
 
 
@@ -111,11 +111,13 @@ class Codex(Dialect):
 
     agent = "codex"
 
-    def tool_calls(self, native: str, event: dict[str, Any]) -> list[ToolCall]:
+    def tool_calls(self, native: str, event: JSONObject) -> list[ToolCall]:
         tool, tool_input = event.get("tool_name"), _input_of(event)
         command = tool_input.get("command")
         if isinstance(command, list) and all(isinstance(word, str) for word in command):
-            command = " ".join(command)  # an argv, as older Codex builds sent it
+            command = " ".join(
+                word for word in command if isinstance(word, str)
+            )  # an argv, as older Codex builds sent it
         if tool == "Bash" and isinstance(command, str):
             return [("Bash", {"command": command}, "")]
         if tool == "apply_patch":
@@ -123,8 +125,12 @@ class Codex(Dialect):
             return [("Edit", {"file_path": path}, "") for path in patch_paths(patch)]
         return []
 
-    def edited_paths(self, native: str, event: dict[str, Any]) -> list[str]:
-        return [call[1]["file_path"] for call in self.tool_calls(native, event) if call[0] == "Edit"]
+    def edited_paths(self, native: str, event: JSONObject) -> list[str]:
+        return [
+            path
+            for tool, tool_input, _where in self.tool_calls(native, event)
+            if tool == "Edit" and isinstance(path := tool_input.get("file_path"), str)
+        ]
 
 
 class Cursor(Dialect):
@@ -165,26 +171,26 @@ class Cursor(Dialect):
     READ_FILE = "beforeReadFile"
     SUBMIT_PROMPT = "beforeSubmitPrompt"
 
-    def base_dir(self, event: dict[str, Any]) -> str:
+    def base_dir(self, event: JSONObject) -> str:
         roots = event.get("workspace_roots")
         if isinstance(roots, list) and roots and isinstance(roots[0], str):
             return roots[0]
         return super().base_dir(event)
 
-    def quiet(self, word: str, event: dict[str, Any]) -> dict[str, Any] | None:
+    def quiet(self, word: str, event: JSONObject) -> JSONObject | None:
         return {"continue": True} if self.native_event(word, event) == self.SUBMIT_PROMPT else {}
 
-    def context_answer(self, native: str, context: str) -> dict[str, Any]:
+    def context_answer(self, native: str, context: str) -> JSONObject:
         if native == self.SUBMIT_PROMPT:
             return {"continue": True}
         return {"additional_context": context}
 
-    def deny_answer(self, native: str, reason: str) -> dict[str, Any]:
+    def deny_answer(self, native: str, reason: str) -> JSONObject:
         if native == self.READ_FILE:
             return {"permission": "deny", "user_message": reason}
         return {"permission": "deny", "user_message": reason, "agent_message": reason}
 
-    def tool_calls(self, native: str, event: dict[str, Any]) -> list[ToolCall]:
+    def tool_calls(self, native: str, event: JSONObject) -> list[ToolCall]:
         if native == self.READ_FILE:
             path = _text(event.get("file_path"))
             return [("Read", {"file_path": path}, "")] if path else []
@@ -201,11 +207,11 @@ class Cursor(Dialect):
             return [("LS", {"path": path}, "")] if path else []
         if tool in ("Grep", "Glob"):
             pattern = _first(tool_input, "pattern", "query", "glob_pattern")
-            found: dict[str, Any] = {"pattern": pattern, **({"path": path} if path else {})}
+            found: JSONObject = {"pattern": pattern, **({"path": path} if path else {})}
             return [(tool, found, "")] if pattern or path else []
         return []
 
-    def edited_paths(self, native: str, event: dict[str, Any]) -> list[str]:
+    def edited_paths(self, native: str, event: JSONObject) -> list[str]:
         path = _text(event.get("file_path"))
         return [path] if path else []
 
@@ -220,18 +226,18 @@ class Gemini(Dialect):
 
     agent = "gemini"
 
-    def base_dir(self, event: dict[str, Any]) -> str:
+    def base_dir(self, event: JSONObject) -> str:
         import os
 
         return os.environ.get("GEMINI_PROJECT_DIR") or super().base_dir(event)
 
-    def quiet(self, word: str, event: dict[str, Any]) -> dict[str, Any] | None:
+    def quiet(self, word: str, event: JSONObject) -> JSONObject | None:
         return {}
 
-    def deny_answer(self, native: str, reason: str) -> dict[str, Any]:
+    def deny_answer(self, native: str, reason: str) -> JSONObject:
         return {"decision": "deny", "reason": reason}
 
-    def tool_calls(self, native: str, event: dict[str, Any]) -> list[ToolCall]:
+    def tool_calls(self, native: str, event: JSONObject) -> list[ToolCall]:
         tool, tool_input = _text(event.get("tool_name")), _input_of(event)
         path = _first(tool_input, "file_path", "absolute_path", "path", "dir_path")
         folder = _first(tool_input, "dir_path", "directory")
@@ -245,7 +251,7 @@ class Gemini(Dialect):
         if tool == "list_directory":
             return [("LS", {"path": path}, "")] if path else []
         if tool in ("glob", "search_file_content", "grep_search"):
-            found: dict[str, Any] = {"pattern": _text(tool_input.get("pattern")), **({"path": path} if path else {})}
+            found: JSONObject = {"pattern": _text(tool_input.get("pattern")), **({"path": path} if path else {})}
             if isinstance(tool_input.get("include"), str):
                 found["glob"] = tool_input["include"]
             return [("Glob" if tool == "glob" else "Grep", found, "")]
@@ -257,8 +263,12 @@ class Gemini(Dialect):
             return [("Glob", {"pattern": pattern}, "") for pattern in patterns]
         return []
 
-    def edited_paths(self, native: str, event: dict[str, Any]) -> list[str]:
-        return [call[1]["file_path"] for call in self.tool_calls(native, event) if call[0] in ("Write", "Edit")]
+    def edited_paths(self, native: str, event: JSONObject) -> list[str]:
+        return [
+            path
+            for tool, tool_input, _where in self.tool_calls(native, event)
+            if tool in ("Write", "Edit") and isinstance(path := tool_input.get("file_path"), str)
+        ]
 
 
 DIALECTS: dict[str, Dialect] = {dialect.agent: dialect for dialect in (Codex(), Cursor(), Gemini())}

@@ -16,10 +16,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import IO, Any
 
 from foundry_tui.core.hook_events import DEFAULT_AGENT, HOOK_EVENTS
 from foundry_tui.core.paths import Layout
+
+TYPE_CHECKING = False  # typing only for the type checker: a hook starts on every prompt
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import IO
+
+    from foundry_tui.core.json_types import JSONObject, JSONValue
 
 PROMPT_MIN_CHARS = 12  # only prompts longer than this get facts
 PROMPT_MAX_FACTS = 5  # each above the ranker's threshold (search.prompt_hits)
@@ -39,7 +45,7 @@ DENY_EDIT = (
 )
 
 
-def _root(event: dict[str, Any], explicit: str | None) -> Path:
+def _root(event: JSONObject, explicit: str | None) -> Path:
     from foundry_tui.core.paths import find_root
 
     if explicit or os.environ.get("FOUNDRY_ROOT"):
@@ -48,7 +54,7 @@ def _root(event: dict[str, Any], explicit: str | None) -> Path:
     return find_root(None, Path(base) if isinstance(base, str) and Path(base).is_dir() else None)
 
 
-def _output(event_name: str, **fields: Any) -> dict[str, Any]:
+def _output(event_name: str, **fields: JSONValue) -> JSONObject:
     return {"hookSpecificOutput": {"hookEventName": event_name, **fields}}
 
 
@@ -72,7 +78,7 @@ def git_summary(root: Path) -> str:
     return f"Git: on {branch}, last commit {last}{changes}."
 
 
-def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
+def session_memory(event: JSONObject, root: Path) -> tuple[str, str]:
     """(the session's tiers, a memory request) for this hook (core/sessions/context.py);
     a junk session id or an unusable store is one line on stderr, and no session part."""
     if "session_id" not in event:
@@ -98,7 +104,7 @@ def session_memory(event: dict[str, Any], root: Path) -> tuple[str, str]:
         return "", ""
 
 
-def session_context(event: dict[str, Any], root: Path) -> str:
+def session_context(event: JSONObject, root: Path) -> str:
     """What an agent reads at session start: the session's tiers (with a session id), how to
     search, today's index, the person's preferences, the runbooks, git, a memory request."""
     from foundry_tui.core.artefacts.runbooks import list_runbooks, render_runbook_list
@@ -121,7 +127,7 @@ def session_context(event: dict[str, Any], root: Path) -> str:
     return "\n\n".join(part for part in parts if part)
 
 
-def session_start(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+def session_start(event: JSONObject, root: Path) -> JSONObject | None:
     return _output(HOOK_EVENTS["session-start"][0], additionalContext=session_context(event, root))
 
 
@@ -144,7 +150,7 @@ def user_preferences_section() -> list[str]:
     ]
 
 
-def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+def user_prompt_submit(event: JSONObject, root: Path) -> JSONObject | None:
     """The session's tiers, then the facts that may bear on the prompt, then a memory request."""
     tiers, request = session_memory(event, root)
     facts = prompt_facts(event, root)
@@ -154,7 +160,7 @@ def user_prompt_submit(event: dict[str, Any], root: Path) -> dict[str, Any] | No
     return _output(HOOK_EVENTS["user-prompt-submit"][0], additionalContext="\n\n".join(parts))
 
 
-def prompt_facts(event: dict[str, Any], root: Path) -> str:
+def prompt_facts(event: JSONObject, root: Path) -> str:
     """At most 5 facts that clear the hook's relevance bar (prompt_hits), for prompts longer than 12 characters; else ""."""
     prompt = event.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
@@ -236,19 +242,20 @@ def _aims_at_reserved(tool: str, value: str, cwd: Path, root: Path) -> bool:
         return False
 
 
-def pre_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+def pre_tool_use(event: JSONObject, root: Path) -> JSONObject | None:
     tool = event.get("tool_name")
     tool_input = event.get("tool_input")
     if not isinstance(tool, str) or not isinstance(tool_input, dict):
         return None
-    cwd = Path(event["cwd"]) if isinstance(event.get("cwd"), str) else root
+    given_cwd = event.get("cwd")
+    cwd = Path(given_cwd) if isinstance(given_cwd, str) else root
     reason = gate_reason(tool, tool_input, cwd, root)
     if reason is None:
         return None
     return _output(HOOK_EVENTS["pre-tool-use"][0], permissionDecision="deny", permissionDecisionReason=reason)
 
 
-def gate_reason(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
+def gate_reason(tool: str, tool_input: Mapping[str, object], cwd: Path, root: Path) -> str | None:
     """Why a call (in Claude Code's tool names: Read, Grep, Glob, LS, Bash, Edit, Write, …) is
     denied, or None: it reads or edits fact files, changes a file that decides trust and
     hooks, or writes a reserved folder by hand. A denial is logged (`gate_blocked`)."""
@@ -280,7 +287,7 @@ def gate_reason(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) ->
     return reason
 
 
-def post_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
+def post_tool_use(event: JSONObject, root: Path) -> JSONObject | None:
     """After an edit: Claude Code is not wired for it (core/hook_events.py), so this answers
     what the other agents' dialects answer, the notice or nothing."""
     tool_input = event.get("tool_input")
@@ -291,7 +298,7 @@ def post_tool_use(event: dict[str, Any], root: Path) -> dict[str, Any] | None:
     return None if notice is None else {"systemMessage": notice}
 
 
-def _protected_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> tuple[str, str] | None:
+def _protected_write(tool: str, tool_input: Mapping[str, object], cwd: Path, root: Path) -> tuple[str, str] | None:
     """(the call's target, the reason) when an edit or a shell command changes a protected file."""
     from foundry_tui.core import read_gate
 
@@ -306,7 +313,7 @@ def _protected_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Pat
     return (path, DENY_PROTECTED[name]) if isinstance(path, str) and name else None
 
 
-def _reserved_write(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
+def _reserved_write(tool: str, tool_input: Mapping[str, object], cwd: Path, root: Path) -> str | None:
     """The target of an edit, or a writing shell command, aimed at a reserved folder (a link
     made to one included: a wave folder linked to the proposals wave is that wave)."""
     if tool == "Bash":
@@ -353,7 +360,7 @@ HANDLERS = {
 def run_hook(name: str, stdin: IO[str], stdout: IO[str], root: str | None = None, agent: str = DEFAULT_AGENT) -> int:
     """Run one hook for `agent`. Always exits 0; answers the agent's quiet answer when it has
     nothing to say or fails (nothing for Claude Code and Codex, `{}` for Cursor and Gemini)."""
-    quiet: dict[str, Any] | None = None
+    quiet: JSONObject | None = None
     try:
         if agent != DEFAULT_AGENT:
             from foundry_tui.hook_dialects import DIALECTS
@@ -379,7 +386,7 @@ def run_hook(name: str, stdin: IO[str], stdout: IO[str], root: str | None = None
     return 0
 
 
-def dialect_answer(agent: str, word: str, event: dict[str, Any], root: str | None) -> dict[str, Any] | None:
+def dialect_answer(agent: str, word: str, event: JSONObject, root: str | None) -> JSONObject | None:
     """The core's decision for another agent's event, in that agent's answer (hook_dialects.py)."""
     from foundry_tui.hook_dialects import DIALECTS
 

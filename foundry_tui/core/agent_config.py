@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from foundry_tui.core.hook_events import AGENT_HOOKS, AGENT_NAMES, DEFAULT_AGENT
 from foundry_tui.core.paths import Layout
@@ -95,8 +95,8 @@ class Unreadable(Exception):
     """A file that exists and cannot be read as its format."""
 
 
-def read_data(layout: Layout, name: str, file_format: str) -> dict[str, Any] | None:
-    """The file's top-level table; None when it does not exist; Unreadable when it cannot be parsed."""
+def read_data(layout: Layout, name: str, file_format: str) -> dict[str, object] | None:
+    """The file's top-level table (JSON or TOML values: TOML has dates too); None when it does not exist; Unreadable when it cannot be parsed."""
     try:
         text = layout.read_text(layout.root / name)
     except FileNotFoundError:
@@ -119,11 +119,11 @@ def read_data(layout: Layout, name: str, file_format: str) -> dict[str, Any] | N
     return data
 
 
-def mcp_table(agent: AgentFiles, data: dict[str, Any]) -> object:
+def mcp_table(agent: AgentFiles, data: dict[str, object]) -> object:
     return data.get("mcp_servers" if agent.mcp_format == "toml" else "mcpServers")
 
 
-def hook_entries(agent: AgentFiles, data: dict[str, Any], event: str) -> list[Any]:
+def hook_entries(agent: AgentFiles, data: dict[str, object], event: str) -> list[dict[str, object]]:
     """The hook entries under `event` (each a dict with `command`, wherever the format nests them)."""
     hooks = data.get("hooks")
     groups = hooks.get(event) if isinstance(hooks, dict) else None
@@ -177,9 +177,9 @@ def agent_state(layout: Layout, agent: AgentFiles) -> AgentState:
         if hooks_data is None and state.unreadable:
             break  # said once: the file cannot be read
         found = [
-            entry["command"]
+            command
             for entry in hook_entries(agent, hooks_data or {}, event)
-            if is_agent_hook(entry.get("command"), word, agent.name)
+            if isinstance(command := entry.get("command"), str) and is_agent_hook(command, word, agent.name)
         ]
         for command in found:
             state.commands.append(

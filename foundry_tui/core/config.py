@@ -10,10 +10,15 @@ from foundry_tui.core.errors import ConfigError
 
 TYPE_CHECKING = False  # the MCP tool schemas read the limits below: keep typing out of their import
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
+    from collections.abc import Callable, Sequence
+    from typing import TypeAlias, TypeGuard
 
+    from foundry_tui.core.json_types import JSONObject
     from foundry_tui.core.paths import Layout
+
+    # A key's rule: its test, and how an error describes the value it needs; a nested schema is an object's.
+    _Rule: TypeAlias = tuple[Callable[[object], bool], str]
+    _Schema: TypeAlias = dict[str, "_Rule | _Schema"]
 
 # Shipped profiles: only the index budget differs (spec: 2500 for startup-mvp to 6000 for full).
 PROFILES: dict[str, int] = {"startup-mvp": 2500, "standard": 4000, "full": 6000}
@@ -48,7 +53,7 @@ class Config:
         max_facts: int = DEFAULT_MAX_FACTS,
         min_score: float | None = None,
         profile: str | None = None,
-        raw: dict[str, Any] | None = None,
+        raw: JSONObject | None = None,
         dupe_threshold: float = DEFAULT_DUPE_THRESHOLD,
         ranker: str | None = None,
         observation_trigger_tokens: int = DEFAULT_OBSERVATION_TRIGGER,
@@ -65,7 +70,7 @@ class Config:
         self.reflection_trigger_tokens = reflection_trigger_tokens
 
 
-def profile_config(profile: str) -> dict[str, Any]:
+def profile_config(profile: str) -> JSONObject:
     """The config.json content that `foundry init --profile NAME` writes."""
     if profile not in PROFILES:
         raise ConfigError(f"unknown profile '{profile}': use one of {', '.join(PROFILES)}")
@@ -81,11 +86,11 @@ def profile_config(profile: str) -> dict[str, Any]:
     }
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_finite(value: object) -> bool:
+def _is_finite(value: object) -> TypeGuard[int | float]:
     """A JSON number that is not NaN or ±Infinity (Python's json reads both)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
@@ -93,16 +98,17 @@ def _is_finite(value: object) -> bool:
 # The schema of config.json: for each known key, its test and how an error describes the
 # value it needs. Nested dicts are objects. Unknown keys are left for the subsystems that
 # read them.
-SCHEMA: dict[str, Any] = {
+_RETRIEVAL_SCHEMA: _Schema = {
+    "maxFacts": (lambda v: _is_int(v) and 1 <= v <= MAX_LIMIT, f"a whole number from 1 to {MAX_LIMIT}"),
+    "minScore": (lambda v: _is_finite(v) and v >= 0, "a number of 0 or more"),
+    # The names are the rankers' registry's (core/memory/search/rankers.py), which the callers
+    # that search pass in (`rankers`): a base module imports no room.
+    "ranker": (lambda v: isinstance(v, str), "a string"),
+}
+SCHEMA: _Schema = {
     "profile": (lambda v: isinstance(v, str) and v in PROFILES, f"one of {', '.join(PROFILES)}"),
     "indexTokenBudget": (lambda v: _is_int(v) and v >= 1, "a positive whole number"),
-    "memoryRetrieval": {
-        "maxFacts": (lambda v: _is_int(v) and 1 <= v <= MAX_LIMIT, f"a whole number from 1 to {MAX_LIMIT}"),
-        "minScore": (lambda v: _is_finite(v) and v >= 0, "a number of 0 or more"),
-        # The names are the rankers' registry's (core/memory/search/rankers.py), which the callers
-        # that search pass in (`rankers`): a base module imports no room.
-        "ranker": (lambda v: isinstance(v, str), "a string"),
-    },
+    "memoryRetrieval": _RETRIEVAL_SCHEMA,
     "nearDuplicates": {
         "threshold": (lambda v: _is_finite(v) and 0 < v <= 1, "a number above 0 and at most 1"),
     },
@@ -118,7 +124,7 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _check(data: dict[str, Any], schema: dict[str, Any], where: str, prefix: str = "") -> None:
+def _check(data: JSONObject, schema: _Schema, where: str, prefix: str = "") -> None:
     for key, rule in schema.items():
         if key not in data:
             continue
@@ -131,13 +137,13 @@ def _check(data: dict[str, Any], schema: dict[str, Any], where: str, prefix: str
             raise ConfigError(f"{where}: {name} must be {rule[1]}, not {_shown(value)}")
 
 
-def _schema_for(rankers: Sequence[str]) -> dict[str, Any]:
+def _schema_for(rankers: Sequence[str]) -> _Schema:
     """SCHEMA, with memoryRetrieval.ranker one of `rankers` when they are given."""
     if not rankers:
         return SCHEMA
     names = tuple(rankers)
-    retrieval = {
-        **SCHEMA["memoryRetrieval"],
+    retrieval: _Schema = {
+        **_RETRIEVAL_SCHEMA,
         "ranker": (lambda v: isinstance(v, str) and v in names, f"one of {', '.join(map(json.dumps, names))}"),
     }
     return {**SCHEMA, "memoryRetrieval": retrieval}  # the same keys in the same order: the same first error

@@ -7,14 +7,17 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 from foundry_tui.core.paths import Layout
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 
 MAX_LOG_BYTES = 512 * 1024 * 1024  # the log only grows; past this it is not read (doctor-level trouble)
 
 
-def record_event(layout: Layout, kind: str, **fields: Any) -> None:
+def record_event(layout: Layout, kind: str, **fields: object) -> None:
     """Append one event. Never raises: accounting must not break the call it accounts for.
     A string the secret guard flags (a search query, a blocked command) is logged as a
     redaction marker: the log is a file anyone with the checkout can read."""
@@ -41,7 +44,7 @@ def record_event(layout: Layout, kind: str, **fields: Any) -> None:
         pass
 
 
-def _redacted(value: Any, redact: Callable[[str], str]) -> Any:
+def _redacted(value: object, redact: Callable[[str], str]) -> object:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
@@ -51,13 +54,13 @@ def _redacted(value: Any, redact: Callable[[str], str]) -> Any:
     return value
 
 
-def read_events(layout: Layout) -> list[dict[str, Any]]:
+def read_events(layout: Layout) -> list[JSONObject]:
     """Every well-formed event; a damaged line is skipped."""
     try:
         text = layout.read_bytes(layout.events_path, MAX_LOG_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return []
-    events = []
+    events: list[JSONObject] = []
     for line in text.splitlines():
         try:
             event = json.loads(line)
@@ -68,9 +71,9 @@ def read_events(layout: Layout) -> list[dict[str, Any]]:
     return events
 
 
-def count_events(events: list[dict[str, Any]]) -> Counter[str]:
+def count_events(events: list[JSONObject]) -> Counter[str]:
     """Counts by kind, in the order each kind first appears."""
-    return Counter(e["kind"] for e in events)
+    return Counter(kind for e in events if isinstance(kind := e["kind"], str))  # read_events keeps only text kinds
 
 
 def missed_key(query: object) -> str | None:

@@ -25,7 +25,7 @@ from foundry_tui.core.paths import Layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
 
 # Canonical spelling of a fact file, relative to the root, for matching patterns.
 _RELATIVE = Layout(Path())
@@ -184,7 +184,7 @@ def _names_memory(value: str) -> bool:
 # ---- the tools -----------------------------------------------------------------------------------
 
 
-def _tool_paths(tool: str, tool_input: dict[str, Any], cwd: Path) -> tuple[str, list[str]]:
+def _tool_paths(tool: str, tool_input: Mapping[str, object], cwd: Path) -> tuple[str, list[str]]:
     def text(key: str) -> str:
         value = tool_input.get(key)
         return value if isinstance(value, str) else ""
@@ -198,7 +198,7 @@ def _tool_paths(tool: str, tool_input: dict[str, Any], cwd: Path) -> tuple[str, 
     return "glob", [text("path") or str(cwd)]
 
 
-def tool_reads_facts(tool: str, tool_input: dict[str, Any], cwd: Path, root: Path) -> str | None:
+def tool_reads_facts(tool: str, tool_input: Mapping[str, object], cwd: Path, root: Path) -> str | None:
     """The offending argument when a file tool reads fact files, else None."""
     facts = _Facts(root)
     mode, paths = _tool_paths(tool, tool_input, cwd)

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
 
 from foundry_tui.core.errors import InputError
 
@@ -376,7 +375,7 @@ def redact(text: str) -> str:
     return REDACTED if flags_secret(text) else text
 
 
-def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+def _strings(value: object, path: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield path, value
     elif isinstance(value, dict):
@@ -390,7 +389,7 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
             yield from _strings(item, f"{path}/{i}")
 
 
-def refuse_secrets(fields: dict[str, Any]) -> None:
+def refuse_secrets(fields: Mapping[str, object]) -> None:
     """Raise InputError naming the kind and place of the first credential among `fields`."""
     for name, value in fields.items():
         for where, text in _strings(value, name):

@@ -8,10 +8,6 @@ copied out, each shared value measured once, so the check itself is linear.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 MAX_YAML_VALUES = 10_000
 MAX_YAML_DEPTH = 16
 
@@ -20,7 +16,7 @@ class YamlBoundsError(ValueError):
     """Decoded YAML past the bounds; the message says which and what to do."""
 
 
-def check_yaml_bounds(value: Any, what: str = "frontmatter") -> None:
+def check_yaml_bounds(value: object, what: str = "frontmatter") -> None:
     """Raise YamlBoundsError when `value` expands past MAX_YAML_VALUES values, nests past
     MAX_YAML_DEPTH levels, or contains itself."""
     _Measure(what).size(value, 1)
@@ -33,7 +29,7 @@ class _Measure:
         self.open: set[int] = set()
         self.shared = False
 
-    def size(self, value: Any, depth: int) -> int:
+    def size(self, value: object, depth: int) -> int:
         if not isinstance(value, (dict, list)):
             return 1
         key = id(value)

@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     import datetime as _dt
     from typing import Any
 
+    from foundry_tui.core.json_types import JSONObject
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.trust.principal import Caller
     from foundry_tui.mcp.tool import Reply, Tool
 
 TOOL_NAMES = (
@@ -48,10 +51,11 @@ def all_tools() -> list[Tool]:
 
 
 def answer_tool(
-    project: Any, name: str, args: dict[str, Any], today: _dt.date, caller: Any = None
-) -> tuple[str, dict[str, Any], dict[str, Any] | None]:
+    project: Project, name: str, args: dict[str, Any], today: _dt.date, caller: Caller | None = None
+) -> tuple[str, dict[str, object], JSONObject | None]:
     """Run one tool; return its reply text, the fields to record with its event, and its
-    structured content (None for a tool without an output schema). Raises FoundryError for the
+    structured content (None for a tool without an output schema); `args` are checked against
+    the tool's schema already (so Any, as ToolCall.args). Raises FoundryError for the
     caller to turn into an error result. `caller` is the server's principal, fixed when it
     started (resolved from the environment if not given)."""
     from foundry_tui.mcp.tool import ToolCall
@@ -65,7 +69,9 @@ def answer_tool(
     return text, fields, call.structured
 
 
-def call_tool(project: Any, name: str, args: dict[str, Any], today: _dt.date, caller: Any = None) -> Reply:
+def call_tool(
+    project: Project, name: str, args: dict[str, Any], today: _dt.date, caller: Caller | None = None
+) -> Reply:
     """answer_tool's reply text and event fields."""
     text, fields, _structured = answer_tool(project, name, args, today, caller)
     return text, fields

@@ -21,9 +21,16 @@ import threading
 
 TYPE_CHECKING = False  # typing is not imported at start-up: it costs a few ms
 if TYPE_CHECKING:
+    import datetime as _dt
     from collections.abc import Iterator
     from pathlib import Path
-    from typing import IO, Any
+    from typing import IO
+
+    from foundry_tui.core.json_types import JSONObject, JSONValue
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.paths import Layout
+    from foundry_tui.core.sessions.store import SessionStore
+    from foundry_tui.core.trust.principal import Caller
 
 PROTOCOL_VERSION = "2025-06-18"  # the latest this server speaks
 # Versions whose server side this server implements (MCP lifecycle, "Version Negotiation":
@@ -54,11 +61,11 @@ class RpcError(Exception):
 class FoundryServer:
     """Answers one JSON-RPC message at a time; `serve` runs the stdio loop."""
 
-    def __init__(self, root: Path, today: str | None = None, caller: Any = None) -> None:
+    def __init__(self, root: Path, today: str | None = None, caller: Caller | None = None) -> None:
         self.root = root
         self.today_arg = today
         self.caller = caller  # the principal, fixed at start (core/trust/principal.py)
-        self._project: Any = None
+        self._project: Project | None = None
         self._project_lock = threading.Lock()
         self._warmup: threading.Thread | None = None
         self._warm_after_reply = False
@@ -66,14 +73,14 @@ class FoundryServer:
         # Inside `serve`, a tool call's event is logged once its reply is on its way (the first
         # one imports the secret guard, ~10 ms); a caller of `handle` gets it logged at once.
         self._defer_events = False
-        self._events: list[tuple[Any, str, dict[str, Any]]] = []
-        self._session_store: Any = None
+        self._events: list[tuple[Layout, str, dict[str, object]]] = []
+        self._session_store: SessionStore | None = None
         self._store_lock = threading.Lock()
         self.protocol_version = PROTOCOL_VERSION
 
     # ---- the engine, loaded after initialize ---------------------------------------------
 
-    def project(self) -> Any:
+    def project(self) -> Project:
         with self._project_lock:
             if self._project is None:
                 from foundry_tui.core.memory.project import Project
@@ -104,7 +111,7 @@ class FoundryServer:
             if self._session_store is None:
                 self._session_store = self._open_session_store()
 
-    def _open_session_store(self) -> Any:
+    def _open_session_store(self) -> SessionStore | None:
         try:
             from foundry_tui.core.sessions.store import SessionStore
 
@@ -117,7 +124,7 @@ class FoundryServer:
         return None
 
     @staticmethod
-    def _prepare_ranker(project: Any) -> None:
+    def _prepare_ranker(project: Project) -> None:
         """Build what the configured ranker keeps for later searches (bm25: its postings of the
         facts, for the next start too: postings.py)."""
         with contextlib.suppress(Exception):  # a bad config.json: the tools report it when called
@@ -128,14 +135,14 @@ class FoundryServer:
             self._warmup = threading.Thread(target=self._warm, name="foundry-warmup", daemon=True)
             self._warmup.start()
 
-    def today(self) -> Any:
+    def today(self) -> _dt.date:
         from foundry_tui.core.paths import resolve_today
 
         return resolve_today(self.today_arg)
 
     # ---- JSON-RPC ----------------------------------------------------------------------------
 
-    def handle_line(self, line: bytes | str) -> dict[str, Any] | list[dict[str, Any]] | None:
+    def handle_line(self, line: bytes | str) -> JSONObject | list[JSONObject] | None:
         """One line in, at most one response out. No line, however hostile, stops the loop:
         what the JSON parser or the checks below refuse becomes a JSON-RPC error."""
         given_text = isinstance(line, str)  # from a caller, not stdin: it may hold raw surrogates
@@ -166,13 +173,13 @@ class FoundryServer:
             return _error(msg_id, code, problem)
         return self.handle(message)
 
-    def handle(self, message: Any) -> dict[str, Any] | list[dict[str, Any]] | None:
+    def handle(self, message: JSONValue) -> JSONObject | list[JSONObject] | None:
         if isinstance(message, list) and message and self.protocol_version == BATCH_VERSION:
             answers = [self.handle_one(item) for item in message]
             return [answer for answer in answers if answer is not None] or None
         return self.handle_one(message)
 
-    def handle_one(self, message: Any) -> dict[str, Any] | None:
+    def handle_one(self, message: JSONValue) -> JSONObject | None:
         if not isinstance(message, dict):
             kind = "a batch (array)" if isinstance(message, list) else type(message).__name__
             return _error(None, INVALID_REQUEST, f"Invalid Request: expected a JSON-RPC object, got {kind}")
@@ -203,7 +210,7 @@ class FoundryServer:
             return _error(msg_id, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}")
         return {"jsonrpc": "2.0", "id": msg_id, "result": result}
 
-    def dispatch(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def dispatch(self, method: str, params: JSONObject) -> JSONObject:
         if method == "initialize":
             from foundry_tui import __version__
 
@@ -240,7 +247,7 @@ class FoundryServer:
 
     # ---- tools ---------------------------------------------------------------------------------
 
-    def call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
+    def call_tool(self, params: JSONObject) -> JSONObject:
         from foundry_tui.core.errors import FoundryError, os_error_text
         from foundry_tui.mcp.registry import TOOL_NAMES, answer_tool, tool_named
         from foundry_tui.mcp.tool import STRUCTURED_FROM, check_arguments, drop_identity_arguments
@@ -249,8 +256,10 @@ class FoundryServer:
         if not isinstance(name, str) or name not in TOOL_NAMES:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         tool = tool_named(name)
-        args = params.get("arguments") or {}
-        args, ignored = drop_identity_arguments(tool, args)
+        given = params.get("arguments") or {}
+        if not isinstance(given, dict):  # check_arguments says why
+            raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {check_arguments(tool, given)}")
+        args, ignored = drop_identity_arguments(tool, given)
         problem = check_arguments(tool, args)
         if problem:
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
@@ -276,14 +285,14 @@ class FoundryServer:
 
             record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
-        result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": is_error}
+        result: JSONObject = {"content": [{"type": "text", "text": text}], "isError": is_error}
         # Beside the text, never instead of it: the reply a model reads stays the spec's. An error
         # result carries none (its schema describes what the tool returns when it succeeds).
         if structured is not None and not is_error and self.protocol_version >= STRUCTURED_FROM:
             result["structuredContent"] = structured
         return result
 
-    def _resolved_caller(self) -> Any:
+    def _resolved_caller(self) -> Caller:
         """The server's principal; resolved from the environment when none was given."""
         if self.caller is None:
             from foundry_tui.core.trust.principal import resolve_caller
@@ -297,10 +306,10 @@ class FoundryServer:
 
     # ---- resources -----------------------------------------------------------------------------
 
-    def list_resources(self) -> list[dict[str, Any]]:
+    def list_resources(self) -> list[JSONValue]:
         from foundry_tui.core.artefacts.runbooks import list_runbooks
 
-        resources = [
+        resources: list[JSONValue] = [
             {
                 "uri": "foundry://memory/index",
                 "name": "Memory index",
@@ -315,7 +324,7 @@ class FoundryServer:
             },
         ]
         for book in list_runbooks(self.project().layout):
-            entry = {
+            entry: JSONObject = {
                 "uri": f"foundry://runbooks/{book.slug}",
                 "name": f"Runbook: {book.title}",
                 "mimeType": "text/markdown",
@@ -427,7 +436,7 @@ _TOO_DEEP = f"Invalid params: JSON nested deeper than {MAX_DEPTH} levels"
 _SURROGATE = "Invalid Request: a string holds a lone UTF-16 surrogate (half of an emoji?): send valid Unicode"
 
 
-def _plain_id(msg_id: Any) -> bool:
+def _plain_id(msg_id: object) -> bool:
     return isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
 
 
@@ -439,11 +448,11 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
-def _shape_problem(message: Any, *, check_surrogates: bool) -> str | None:
+def _shape_problem(message: object, *, check_surrogates: bool) -> str | None:
     """What makes a parsed message unsafe to handle: nesting past MAX_DEPTH, or (when the
     line had a \\u escape) a lone surrogate, which no reply could encode. Iterative, so
     that checking deep data does not itself recurse."""
-    stack: list[tuple[Any, int]] = [(message, 1)]
+    stack: list[tuple[object, int]] = [(message, 1)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
@@ -469,14 +478,14 @@ def _number_problem(exc: ValueError) -> str:
     return text.split(";")[0]
 
 
-def _encode(response: dict[str, Any] | list[dict[str, Any]]) -> bytes:
+def _encode(response: JSONObject | list[JSONObject]) -> bytes:
     """One response line. Replies never carry a lone surrogate (requests with one are refused),
     but should one slip through, it becomes U+FFFD rather than an exception that ends the loop."""
     text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
     return text.encode("utf-8", "replace") + b"\n"
 
 
-def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:
+def _error(msg_id: JSONValue, code: int, message: str) -> JSONObject:
     return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
 
 

@@ -12,11 +12,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from foundry_tui.core.json_types import JSONObject, JSONValue
     from foundry_tui.core.memory.project import Project
     from foundry_tui.core.ops.actor import Actor
     from foundry_tui.core.trust.principal import Caller
 
-    Reply = tuple[str, dict[str, Any]]  # the reply text, and the fields of the call's event
+    Reply = tuple[str, dict[str, object]]  # the reply text, and the fields of the call's event
 
 
 # The protocol versions that added what a listing or a result may carry (MCP's changelogs):
@@ -36,11 +37,13 @@ class ToolCall:
 
     def __init__(self, name: str, args: dict[str, Any], project: Project, today: _dt.date, caller: Caller) -> None:
         self.name = name
+        # Any: check_arguments held them to the tool's schema, so each handler reads its own as the
+        # schema's types (a JSONValue would cost every handler an isinstance per argument).
         self.args = args
         self.project = project
         self.today = today
         self.caller = caller
-        self.structured: dict[str, Any] | None = None
+        self.structured: JSONObject | None = None
 
     def actor(self) -> Actor:
         """The caller, project and day, as the door's operations take them."""
@@ -68,7 +71,7 @@ class Hints:
         self.idempotent = idempotent
         self.open_world = open_world
 
-    def annotations(self, title: str) -> dict[str, Any]:
+    def annotations(self, title: str) -> JSONObject:
         return {
             "title": title,
             "readOnlyHint": self.read_only,
@@ -108,7 +111,7 @@ class Tool:
         self,
         name: str,
         description: str,
-        schema: dict[str, Any],
+        schema: dict[str, Any],  # a JSON Schema, read by its known keys (check_arguments): Any
         handle: Callable[[ToolCall], Reply],
         *,
         title: str,
@@ -129,9 +132,9 @@ class Tool:
         self.acts_for_caller = acts_for_caller
         self.output_schema = output_schema
 
-    def listing(self, protocol_version: str = LATEST_VERSION) -> dict[str, Any]:
+    def listing(self, protocol_version: str = LATEST_VERSION) -> JSONObject:
         """The tool as `tools/list` gives it to a client of `protocol_version`."""
-        entry: dict[str, Any] = {"name": self.name}
+        entry: JSONObject = {"name": self.name}
         if protocol_version >= STRUCTURED_FROM:
             entry["title"] = self.title
         entry["description"] = self.description
@@ -143,13 +146,14 @@ class Tool:
         return entry
 
 
+# JSON Schemas stay dict[str, Any]: check_arguments walks them by keys the schema language fixes.
 def schema_object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
 STRING = {"type": "string"}
 
-_JSON_TYPES: dict[str, Callable[[Any], bool]] = {
+_JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "string": lambda v: isinstance(v, str),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
@@ -158,7 +162,7 @@ _JSON_TYPES: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def check_arguments(tool: Tool, args: Any) -> str | None:
+def check_arguments(tool: Tool, args: object) -> str | None:
     """The first way `args` breaks the tool's input schema, or None. Nothing is coerced."""
     import re
 
@@ -194,9 +198,9 @@ def check_arguments(tool: Tool, args: Any) -> str | None:
 IDENTITY_ARGUMENTS = ("principal", "author", "user", "as")
 
 
-def drop_identity_arguments(tool: Tool, args: Any) -> tuple[Any, list[str]]:
+def drop_identity_arguments(tool: Tool, args: dict[str, JSONValue]) -> tuple[dict[str, JSONValue], list[str]]:
     """`args` without identity arguments for a tool that acts for the caller, and the names dropped."""
-    if not tool.acts_for_caller or not isinstance(args, dict):
+    if not tool.acts_for_caller:
         return args, []
     ignored = [key for key in IDENTITY_ARGUMENTS if key in args]
     return ({k: v for k, v in args.items() if k not in ignored} if ignored else args), ignored

@@ -176,7 +176,7 @@ async def test_every_tool(demo_root: Path) -> None:
         ) in text
     searches = [e for e in read_events(Layout(demo_root)) if e["kind"] == "memory_search"]
     assert [(e["query"], e["hits"]) for e in searches] == [("snake_case json", 1), ("kubernetes", 0)]
-    assert all(e["time"].endswith("+00:00") for e in searches)
+    assert all(isinstance(time := e["time"], str) and time.endswith("+00:00") for e in searches)
 
 
 async def test_resources(demo_root: Path) -> None:

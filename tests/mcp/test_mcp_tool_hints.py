@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from mcp import Client
@@ -14,6 +14,9 @@ from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import resolve_caller
 from foundry_tui.mcp.registry import all_tools, answer_tool, tool_named
 from foundry_tui.mcp.server import FoundryServer
+
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 from foundry_tui.mcp.tool import READ_ONLY, Hints, Tool, changes, schema_object
 from tests.helpers import TODAY
 from tests.mcp.test_mcp_sdk import _params
@@ -40,14 +43,17 @@ EXPECTED = {
 }
 
 
-def _server_listing(root: Path, version: str) -> list[dict[str, Any]]:
+def _server_listing(root: Path, version: str) -> list[dict[str, Any]]:  # read deep: the test asserts the shape
     server = FoundryServer(root)
-    init = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    init: JSONObject = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
     server.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})
     answer = server.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
     assert isinstance(answer, dict)
-    tools: list[dict[str, Any]] = answer["result"]["tools"]
-    return tools
+    result = answer["result"]
+    assert isinstance(result, dict)
+    tools = result["tools"]
+    assert isinstance(tools, list) and all(isinstance(tool, dict) for tool in tools)
+    return [tool for tool in tools if isinstance(tool, dict)]
 
 
 def test_every_listed_tool_states_all_four_hints_as_its_writes_says(demo_root: Path) -> None:
@@ -116,12 +122,14 @@ def test_older_clients_get_only_the_fields_their_version_has(demo_root: Path) ->
 def test_older_clients_get_no_structured_content(demo_root: Path) -> None:
     for version, structured in (("2025-03-26", False), ("2025-06-18", True)):
         server = FoundryServer(demo_root, caller=resolve_caller())
-        init = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        init: JSONObject = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
         server.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})
-        params = {"name": "memory_search", "arguments": {"query": "postgres"}}
+        params: JSONObject = {"name": "memory_search", "arguments": {"query": "postgres"}}
         answer = server.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params})
         assert isinstance(answer, dict)
-        assert ("structuredContent" in answer["result"]) is structured, version
+        result = answer["result"]
+        assert isinstance(result, dict)
+        assert ("structuredContent" in result) is structured, version
 
 
 # Calls each read-only tool makes on the demo, all of which succeed (a failed call proves nothing).

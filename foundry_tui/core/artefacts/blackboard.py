@@ -27,7 +27,7 @@ class WriteOutcome:
     path: Path | None = None
 
 
-def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: Any) -> WriteOutcome:
+def blackboard_write(layout: Layout, wave: str, agent: str, schema: str, data: object) -> WriteOutcome:
     """Validate and write one artifact; on failure nothing is written.
 
     `producedBy` is the agent name as given, so a different name that sanitises to the

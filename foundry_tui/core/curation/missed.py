@@ -31,15 +31,17 @@ def missed_searches(project: Project, today: _dt.date, near: int = 3) -> list[Mi
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     for event in read_events(project.layout):
-        key = missed_key(event.get("query"))
+        query = event.get("query")
+        key = missed_key(query)
         if (
             event.get("kind") == "memory_search"
             and event.get("hits") == 0
             and not event.get("offset")
             and key is not None
+            and isinstance(query, str)  # always, when a key is found: for the type checker
         ):
             counts[key] += 1
-            spelled.setdefault(key, event["query"].strip())
+            spelled.setdefault(key, query.strip())
     project.sync()
     active = project.active_facts(today)
     finder = DupeFinder(active)

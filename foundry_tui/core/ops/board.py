@@ -3,7 +3,7 @@ own scratch; the reserved proposals wave is refused by the room itself)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.ops.actor import Actor
 from foundry_tui.core.ops.registry import operation
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 @operation("blackboard.write", "open", "write one agent's artifact into a wave, checked against its contract")
-def blackboard_write(actor: Actor, wave: str, agent: str, schema: str, data: Any) -> WriteOutcome:
+def blackboard_write(actor: Actor, wave: str, agent: str, schema: str, data: object) -> WriteOutcome:
     from foundry_tui.core.artefacts.blackboard import blackboard_write as write
 
     return write(actor.project.layout, wave, agent, schema, data)

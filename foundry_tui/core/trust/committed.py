@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from foundry_tui.core.errors import ConfigError
 from foundry_tui.core.paths import Layout
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 
 MAX_COMMITTED_CONFIG_BYTES = 1024 * 1024  # a config.json is a few hundred bytes; HEAD's is read whole
 
@@ -37,7 +40,7 @@ class CommittedConfig:
     """What HEAD holds: `state` (one of the four above) and, when COMMITTED, the decoded JSON."""
 
     state: str
-    raw: dict[str, Any] | None = None
+    raw: JSONObject | None = None
 
     @property
     def source(self) -> str:
@@ -87,7 +90,7 @@ def committed_config(layout: Layout) -> CommittedConfig:
     return CommittedConfig(COMMITTED, _decoded(data))
 
 
-def _decoded(data: bytes) -> dict[str, Any]:
+def _decoded(data: bytes) -> JSONObject:
     try:
         decoded = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:

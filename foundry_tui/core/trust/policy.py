@@ -14,11 +14,13 @@ the working copy, which an agent can make unseen, has no effect until it is comm
 
 from __future__ import annotations
 
-from typing import Any
-
 from foundry_tui.core.errors import ConfigError, FoundryError
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import Caller, Principal, parse_principal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 
 UNATTENDED_TEXT = (
     "this run is unattended (CI=true or FOUNDRY_UNATTENDED=1), so it may not change shared memory and "
@@ -62,7 +64,7 @@ class TrustSettings:
 
 
 def parse_trust(
-    raw: dict[str, Any] | None, where: str = "config.json", source: str = WORKING_COPY, in_git: bool = False
+    raw: JSONObject | None, where: str = "config.json", source: str = WORKING_COPY, in_git: bool = False
 ) -> TrustSettings:
     """The `trust` section of a decoded config.json; ConfigError naming the bad entry."""
     if not raw or "trust" not in raw:

@@ -6,8 +6,7 @@ from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
+    from foundry_tui.core.json_types import JSONObject, JSONValue
     from foundry_tui.mcp.tool import Reply, ToolCall
 
 DESCRIPTION = (
@@ -49,7 +48,7 @@ OUTPUT_SCHEMA = {
 }
 
 
-def _field(data: Any, key: str) -> str | None:
+def _field(data: object, key: str) -> str | None:
     return str(data[key]) if isinstance(data, dict) and key in data else None
 
 
@@ -60,9 +59,9 @@ def handle(call: ToolCall) -> Reply:
     layout = call.project.layout
     wave, agent, full = call.args["wave"], call.args.get("agent"), bool(call.args.get("full", False))
     artifacts = read_artifacts(layout, wave, agent)
-    entries = []
+    entries: list[JSONValue] = []
     for art in artifacts:
-        entry: dict[str, Any] = {
+        entry: JSONObject = {
             "file": art.name,
             "path": art.path.relative_to(layout.root).as_posix(),
             "schema": _field(art.data, "schema"),

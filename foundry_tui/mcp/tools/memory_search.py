@@ -10,8 +10,6 @@ from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from foundry_tui.mcp.tool import Reply, ToolCall
 
 DESCRIPTION = (
@@ -113,7 +111,7 @@ def handle(call: ToolCall) -> Reply:
         ],
         "next_cursor": page.next_cursor,
     }
-    fields: dict[str, Any] = {"query": query, "hits": len(page.hits)}
+    fields: dict[str, object] = {"query": query, "hits": len(page.hits)}
     if page.offset:  # a next page: not a new search (nor, when empty, a missed one)
         fields["offset"] = page.offset
     return page.text, fields

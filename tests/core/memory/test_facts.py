@@ -194,8 +194,12 @@ def facts(draw: st.DrawFn) -> Fact:
         created=draw(st.dates().map(lambda d: d.isoformat())),
         expires=draw(st.none() | st.dates().map(lambda d: d.isoformat())),
         supersedes=draw(st.none() | st.integers(1, 9999).map(lambda n: f"fact-{n:04d}")),
-        extras=draw(
-            st.dictionaries(st.sampled_from(["reviewed_by", "ticket", "x-note"]), st.integers() | safe_text, max_size=2)
+        extras=dict(
+            draw(
+                st.dictionaries(
+                    st.sampled_from(["reviewed_by", "ticket", "x-note"]), st.integers() | safe_text, max_size=2
+                )
+            )
         ),
     )
 

@@ -50,7 +50,10 @@ def _injected(root: Path, prompt: str) -> list[str]:
     answer = user_prompt_submit({"hook_event_name": "UserPromptSubmit", "prompt": prompt}, root)
     if answer is None:
         return []
-    context = answer["hookSpecificOutput"]["additionalContext"]
+    output = answer["hookSpecificOutput"]
+    assert isinstance(output, dict)
+    context = output["additionalContext"]
+    assert isinstance(context, str)
     return [line.split()[1] for line in context.splitlines() if line.startswith("### fact-")]
 
 

@@ -53,7 +53,8 @@ def test_defaults_per_ranker_and_an_explicit_value_for_both() -> None:
     assert [min_score_for(explicit, r) for r in ("spec", "bm25")] == [1.0, 1.0]
     assert [min_score_for(parse_config({"memoryRetrieval": {"minScore": 0}}), r) for r in ("spec", "bm25")] == [0, 0]
     assert min_score_for(parse_config({"memoryRetrieval": {"maxFacts": 3}}), "bm25") == 0.0
-    assert "minScore" not in profile_config("standard")["memoryRetrieval"]
+    retrieval = profile_config("standard")["memoryRetrieval"]
+    assert isinstance(retrieval, dict) and "minScore" not in retrieval
 
 
 def test_bm25_answers_a_question_whose_words_every_fact_holds(memory: Path) -> None:

@@ -175,7 +175,7 @@ def test_an_unattended_write_is_denied_recorded_and_writes_nothing(root: Path) -
         )
     assert _facts(root) == {} and not proposals_dir(Layout(root)).exists()
     denied = [e for e in read_events(Layout(root)) if e["kind"] == "write_denied"]
-    assert [(e["operation"], e["principal"].startswith("user:")) for e in denied] == [("write", True)] * 2
+    assert [(e["operation"], str(e["principal"]).startswith("user:")) for e in denied] == [("write", True)] * 2
 
 
 def test_unattended_merge_retire_and_tag_are_denied_too(project: Project) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import re
-from typing import Any
 
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.model.vocabulary import CONFIDENCES as CONFIDENCES  # re-exported: the TUI reads it here
@@ -27,6 +26,14 @@ from foundry_tui.core.memory.model.vocabulary import (
     TAG_FORBIDDEN_CHARS,
 )
 from foundry_tui.core.memory.model.vocabulary import TYPES as TYPES  # re-exported: the TUI reads it here
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from frontmatter.default_handlers import YAMLHandler
+
+    from foundry_tui.core.json_types import JSONObject, JSONValue
 
 # The spec's frontmatter fields, in the order a fact file is written.
 FIELD_ORDER: tuple[str, ...] = (
@@ -85,7 +92,7 @@ class Fact:
         created: str = "",
         expires: str | None = None,
         supersedes: str | None = None,
-        extras: dict[str, Any] | None = None,
+        extras: dict[str, object] | None = None,
     ) -> None:
         self.id = id
         self.type = type
@@ -98,7 +105,7 @@ class Fact:
         self.created = created
         self.expires = expires
         self.supersedes = supersedes
-        self.extras: dict[str, Any] = extras if extras is not None else {}
+        self.extras: dict[str, object] = extras if extras is not None else {}
         # Lowercased "title\0tags\0body", made on first search (derived, never compared).
         self.search_text: str | None = None
 
@@ -142,18 +149,18 @@ class Fact:
             ids += [m for m in merged if isinstance(m, str) and ID_RE.fullmatch(m) and m not in ids]
         return tuple(ids)
 
-    def to_record(self) -> tuple[Any, ...]:
+    def to_record(self) -> tuple[object, ...]:
         """The fields as plain marshal-able values, in RECORD_FIELDS order (the snapshot's columns)."""
         record = {name: getattr(self, name) for name in RECORD_FIELDS}
         record["tags"] = list(self.tags)
         record["extras"] = _plain(self.extras) if self.extras else None
         return tuple(record.values())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """The fact as JSON-ready data, fields in the spec's order, then the body."""
-        data: dict[str, Any] = {name: getattr(self, name) for name in FIELD_ORDER}
+        data: JSONObject = {name: getattr(self, name) for name in FIELD_ORDER}
         data["tags"] = list(self.tags)
-        data.update(_plain(self.extras))
+        data.update((str(key), _plain(value)) for key, value in self.extras.items())  # _plain of the dict, item by item
         data["body"] = self.body
         return data
 
@@ -206,7 +213,7 @@ def bold_reasoning_lines(body: str) -> str:
     return _UNBOLDED_LINE.sub(repl, body)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> JSONValue:
     """YAML values as JSON/marshal-safe data (dates become YYYY-MM-DD)."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -221,7 +228,7 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def _date_field(meta: dict[str, Any], key: str, nullable: bool) -> str | None:
+def _date_field(meta: dict[str, object], key: str, nullable: bool) -> str | None:
     value = meta.get(key)
     if value is None:
         if nullable:
@@ -235,7 +242,7 @@ def _date_field(meta: dict[str, Any], key: str, nullable: bool) -> str | None:
     raise FactFileError(f"'{key}' is {str(value)!r}, not a date: write YYYY-MM-DD{' or null' if nullable else ''}")
 
 
-def _text_field(meta: dict[str, Any], key: str, default: str | None) -> str:
+def _text_field(meta: dict[str, object], key: str, default: str | None) -> str:
     value = meta.get(key, default)
     if value is None:
         if default is None:
@@ -246,7 +253,7 @@ def _text_field(meta: dict[str, Any], key: str, default: str | None) -> str:
     return str(value)
 
 
-def fact_from_metadata(meta: Any, body: str, file_stem: str | None = None) -> Fact:
+def fact_from_metadata(meta: object, body: str, file_stem: str | None = None) -> Fact:
     """Build and validate a Fact from decoded frontmatter; raise FactFileError if it is unusable."""
     if not isinstance(meta, dict) or not meta:
         raise FactFileError("no YAML frontmatter: start the file with '---', the fact's fields, then '---'")
@@ -300,10 +307,10 @@ class YamlDate(str):
     and a date under an unknown key is written back unquoted."""
 
 
-_HANDLER: Any = None
+_HANDLER: YAMLHandler | None = None
 
 
-def _yaml_handler() -> Any:
+def _yaml_handler() -> YAMLHandler:
     """A frontmatter YAML handler that reads timestamps as YamlDate text (built once, lazily)."""
     global _HANDLER
     if _HANDLER is None:
@@ -312,6 +319,7 @@ def _yaml_handler() -> Any:
 
         base_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         base_dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        # Classes made at run time from the C or the pure loader, whichever PyYAML has: no static type.
         loader: Any = type("FactLoader", (base_loader,), {})
         dumper: Any = type("FactDumper", (base_dumper,), {})
         loader.add_constructor("tag:yaml.org,2002:timestamp", lambda ld, node: YamlDate(ld.construct_scalar(node)))
@@ -319,7 +327,7 @@ def _yaml_handler() -> Any:
             YamlDate, lambda dp, value: dp.represent_scalar("tag:yaml.org,2002:timestamp", str(value))
         )
 
-        def represent_str(dp: Any, value: str) -> Any:
+        def represent_str(dp: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
             # PyYAML writes a string of Unicode spaces (e.g. a no-break space) plain, and reads it
             # back as null: quote any string whose ends are whitespace in Python's sense.
             style = '"' if value and value != value.strip() else None
@@ -328,7 +336,7 @@ def _yaml_handler() -> Any:
         dumper.add_representer(str, represent_str)
 
         class FactYAMLHandler(YAMLHandler):
-            def load(self, fm: str, **kwargs: object) -> Any:
+            def load(self, fm: str, **kwargs: object) -> Any:  # YAML's data, as YAMLHandler.load gives it
                 return yaml.load(fm, Loader=loader)
 
             def export(self, metadata: dict[str, object], **kwargs: object) -> str:
@@ -389,7 +397,7 @@ _YAML_WORDS = frozenset(
 )
 
 
-def _simple_scalar(value: str, item: bool) -> Any:
+def _simple_scalar(value: str, item: bool) -> object:
     """The value of a simple scalar, or _NOT_SIMPLE."""
     if value == "null" and not item:
         return None
@@ -402,14 +410,14 @@ def _simple_scalar(value: str, item: bool) -> Any:
     return _NOT_SIMPLE
 
 
-_NOT_SIMPLE: Any = object()
+_NOT_SIMPLE = object()
 
 
-def simple_frontmatter(text: str) -> dict[str, Any] | None:
+def simple_frontmatter(text: str) -> dict[str, object] | None:
     """The frontmatter `text` decoded without YAML when every line is simple (see above), else None."""
     if not text.isascii() or "\t" in text:
         return None
-    meta: dict[str, Any] = {}
+    meta: dict[str, object] = {}
     for line in text.split("\n"):
         if not line:
             continue
@@ -419,14 +427,15 @@ def simple_frontmatter(text: str) -> dict[str, Any] | None:
         if value.startswith("[") and value.endswith("]"):
             inner = value[1:-1]
             items = [item.strip(" ") for item in inner.split(",")] if inner.strip(" ") else []
-            decoded: Any = [_simple_scalar(item, True) for item in items]
-            if any(item is _NOT_SIMPLE or not isinstance(item, str) for item in decoded):
+            listed = [_simple_scalar(item, True) for item in items]
+            if any(item is _NOT_SIMPLE or not isinstance(item, str) for item in listed):
                 return None
+            meta[key] = listed
         else:
-            decoded = _simple_scalar(value, False)
-            if decoded is _NOT_SIMPLE:
+            scalar = _simple_scalar(value, False)
+            if scalar is _NOT_SIMPLE:
                 return None
-        meta[key] = decoded
+            meta[key] = scalar
     return meta or None
 
 
@@ -521,7 +530,7 @@ def render_fact_text(fact: Fact) -> str:
     """The file text for `fact`: the spec's fields in the spec's order, then unknown keys kept."""
     import frontmatter
 
-    meta: dict[str, Any] = {name: getattr(fact, name) for name in FIELD_ORDER}
+    meta: dict[str, object] = {name: getattr(fact, name) for name in FIELD_ORDER}
     meta["tags"] = list(fact.tags)
     meta["created"] = YamlDate(fact.created) if fact.created else None
     meta["expires"] = YamlDate(fact.expires) if fact.expires else None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.project import Project
@@ -15,6 +14,7 @@ from foundry_tui.core.paths import fact_file_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
     from foundry_tui.core.memory.storage.snapshot import Snapshot
 
 
@@ -79,9 +79,9 @@ def render_fact_detail(project: Project, fact: Fact, today: _dt.date, adr: tuple
     return "\n".join(lines) + "\n\n" + text.rstrip("\n")
 
 
-def fact_listing(project: Project, today: _dt.date, *, include_inactive: bool) -> list[dict[str, Any]]:
+def fact_listing(project: Project, today: _dt.date, *, include_inactive: bool) -> list[JSONObject]:
     """Rows for `foundry memory list`: active facts, and with include_inactive the rest and broken files."""
-    rows: list[dict[str, Any]] = []
+    rows: list[JSONObject] = []
     for fact in project.store.sorted_facts():
         reason = project.store.inactive_reason(fact, today)
         if reason and not include_inactive:
@@ -103,7 +103,7 @@ def fact_listing(project: Project, today: _dt.date, *, include_inactive: bool) -
     return rows
 
 
-def render_listing(rows: list[dict[str, Any]]) -> str:
+def render_listing(rows: list[JSONObject]) -> str:
     if not rows:
         return "No facts yet: record one with `foundry memory write` or the memory_write tool."
     lines = []

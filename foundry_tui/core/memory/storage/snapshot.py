@@ -149,6 +149,7 @@ class Snapshot:
         keys: list[int],
         broken: dict[str, str],
         positions: list[int],
+        # marshal's values, one list per RECORD_FIELDS name: each reader knows its column's type
         columns: dict[str, list[Any]],
         fields: tuple[FieldIndex, FieldIndex, FieldIndex] | None,
         bodies: _Bodies,
@@ -180,6 +181,7 @@ class Snapshot:
                 if self._lazy_fields is not None:
                     places, self._lazy_fields = self._lazy_fields, None
                     parts = [self._bodies.read_at(offset, length) for offset, length in places]
+                    # marshal gives Any: the three FieldIndex values, as dumps wrote them
                     decoded: list[Any] = [None if part is None else marshal.loads(part) for part in parts]
                     if all(part is not None for part in decoded):
                         self._fields = (decoded[0], decoded[1], decoded[2])
@@ -190,7 +192,7 @@ class Snapshot:
     @classmethod
     def build(cls, names: list[str], keys: list[int], items: Mapping[str, Fact | Unreadable]) -> Snapshot:
         """From the store's items (Fact or BrokenFile by name), in `names` order."""
-        shared: dict[Any, Any] = {}
+        shared: dict[str, str] = {}
         columns: dict[str, list[Any]] = {name: [] for name in _COLUMNS}
         positions: list[int] = []
         broken: dict[str, str] = {}
@@ -212,7 +214,7 @@ class Snapshot:
                 # then writes once and reads back as a reference.
                 if isinstance(value, str) and column not in ("id", "title"):
                     value = shared.setdefault(value, value)
-                elif column == "tags":
+                elif column == "tags" and isinstance(value, list):  # always a list (to_record)
                     value = _pack_tags(value)
                 columns[column].append(value)
             columns["replaces"].append(list(item.replaced_ids()) or None)
@@ -274,7 +276,7 @@ class Snapshot:
             return None
         if [name for name, _length, _crc in sections] != [*_EAGER, "offsets", "bodies"]:
             return None
-        decoded: dict[str, Any] = {}
+        decoded: dict[str, Any] = {}  # marshal.loads' sections, each unpacked by its known shape below
         lazy: list[tuple[int, int]] = []
         for name, length, crc in sections[:-1]:
             if name in _LAZY:  # checked now, decoded when a search first needs them

@@ -12,9 +12,13 @@ from __future__ import annotations
 import datetime as _dt
 import io
 import re
-from typing import Any
+from collections.abc import Mapping
 
 from foundry_tui.core.memory.model.facts import FIELD_ORDER as _KEY_ORDER  # a new key goes after the last it follows
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ruamel.yaml.comments import CommentedMap
 
 
 def _split(text: str) -> tuple[str, str, str] | None:
@@ -34,7 +38,7 @@ def _split(text: str) -> tuple[str, str, str] | None:
         pos = end + 1
 
 
-def _key_lines(data: Any, lines: int) -> tuple[int, dict[str, tuple[int, int]]]:
+def _key_lines(data: CommentedMap, lines: int) -> tuple[int, dict[str, tuple[int, int]]]:
     """The line where the first key starts, and each top-level key's [first, end) lines."""
     starts = sorted((data.lc.key(key)[0], str(key)) for key in data)
     spans = {key: (line, starts[i + 1][0] if i + 1 < len(starts) else lines) for i, (line, key) in enumerate(starts)}
@@ -52,7 +56,7 @@ def _keep_comment_gap(old: str, new: str) -> str:
     return new
 
 
-def _quoted_if_needed(value: Any) -> Any:
+def _quoted_if_needed(value: object) -> object:
     """A string the C loader (YAML 1.1) would read as something else (`no`, `1e3`, `a: b`) is quoted."""
     import yaml as pyyaml
     from ruamel.yaml.scalarstring import SingleQuotedScalarString
@@ -66,7 +70,7 @@ def _quoted_if_needed(value: Any) -> Any:
     return value
 
 
-def edit_frontmatter(text: str, changes: dict[str, Any]) -> str | None:
+def edit_frontmatter(text: str, changes: Mapping[str, object]) -> str | None:
     """`text` with each key of `changes` set to its value (dates as ISO strings, tags as a
     list of strings), or None when the file cannot be edited in place (the caller then
     re-renders it). Lines of the keys not changed are copied from the file as they were."""
@@ -94,7 +98,7 @@ def edit_frontmatter(text: str, changes: dict[str, Any]) -> str | None:
     if not isinstance(data, CommentedMap):
         return None
     for key, value in changes.items():
-        new_value: Any = _quoted_if_needed(value)
+        new_value: object = _quoted_if_needed(value)
         if isinstance(value, list | tuple):
             items = [_quoted_if_needed(v) for v in value]
             current = data.get(key)

@@ -147,6 +147,7 @@ def carry_over(new: Fact, old: Fact, left_out: tuple[str, ...]) -> list[str]:
     Returns "<field> <value>" for each carried value that differs from the default."""
     from foundry_tui.core.secrets import refuse_secrets
 
+    # Each check takes and gives the value of its own field (text, tags, a date): one type per name.
     checks: dict[str, Callable[[Any], Any]] = {
         "scope": lambda v: check_line(v, "scope", DEFAULT_SCOPE),
         "tags": check_tags,

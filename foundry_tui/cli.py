@@ -16,7 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from foundry_tui.cli_common import actor_of, caller_of, emit, emit_json_or_text, project_of, today_of
+from foundry_tui.commands.common import actor_of, caller_of, emit, emit_json_or_text, project_of, today_of
 from foundry_tui.core.errors import FoundryError, InputError
 
 # argparse (with gettext) is imported where a parser is built: a plain `foundry tui`
@@ -777,7 +777,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(prefs, "clear", cmd_prefs_clear, "ask to delete your preferences; --confirm carries a pending request out")
     p.add_argument("--confirm", action="store_true", help="delete them now (a clear request must be pending)")
 
-    from foundry_tui.cli_sessions import add_session_commands
+    from foundry_tui.commands.sessions import add_session_commands
 
     add_session_commands(commands, sub, _group)
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from foundry_tui.cli_common import actor_of, emit, project_of, today_of
+from foundry_tui.commands.common import actor_of, emit, project_of, today_of
 
 
 def _store(args: argparse.Namespace) -> Any:

@@ -1,6 +1,6 @@
 """The fact vocabulary: types, confidences, defaults and limits (spec 000, "The fact schema";
 spec 002, memory_write). The one place these live: the fact parser and the write checks
-(facts.py), the MCP tool schemas (mcp/tools/), the CLI's help (cli.py) and the TUI's
+(facts.py), the MCP tool schemas (mcp/tools/), the CLI's help (commands/memory.py) and the TUI's
 choices all read them from here. It imports nothing, so anything may import it for free."""
 
 # Every fact type, in the spec's order of the schema.

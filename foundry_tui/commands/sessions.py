@@ -4,13 +4,14 @@ tool returns; `list`, `show`, `promote` and `prune` are the curator's."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from foundry_tui.cli_common import actor_of, emit, project_of, today_of
+from foundry_tui.commands.common import CommandGroup, actor_of, emit, project_of, today_of
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -104,14 +105,14 @@ def cmd_session_prune(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_session_commands(commands: Any, sub: Callable[..., argparse.ArgumentParser], group: Callable[..., Any]) -> None:
+def add_commands(commands: CommandGroup) -> None:
     """The `session` group, added to the parser by cli.build_parser."""
     from foundry_tui.core.memory.model.facts import TYPES
 
-    session = group(commands, "session", "session memory (T0): working facts, tiers, promote, prune")
+    session = commands.group("session", "session memory (T0): working facts, tiers, promote, prune")
 
     def edit(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub(session, name, cmd_session_edit, help_text)
+        p = session.command(name, cmd_session_edit, help_text)
         p.add_argument(
             "--session",
             metavar="ID",
@@ -126,17 +127,17 @@ def add_session_commands(commands: Any, sub: Callable[..., argparse.ArgumentPars
     p = edit("replace", "replace a fact in a session's working memory")
     p.add_argument("old")
     p.add_argument("new")
-    p = sub(session, "list", cmd_session_list, "sessions with last activity, tier sizes and token counters")
+    p = session.command("list", cmd_session_list, "sessions with last activity, tier sizes and token counters")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p = sub(session, "show", cmd_session_show, "one session: counters, the three tiers, the audit timeline")
+    p = session.command("show", cmd_session_show, "one session: counters, the three tiers, the audit timeline")
     p.add_argument("id")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p = sub(session, "promote", cmd_session_promote, "write a working fact as a project fact (memory_write)")
+    p = session.command("promote", cmd_session_promote, "write a working fact as a project fact (memory_write)")
     p.add_argument("id", help="the session id")
     p.add_argument("fact", help="the working fact's text, or its number in `foundry session show`")
     p.add_argument("--title", help="the T1 title (default: the fact, if it fits in 80 characters)")
     p.add_argument("--type", default="convention", choices=TYPES, help="the T1 type (default: convention)")
     p.add_argument("--tags", default="", help="comma-separated retrieval words")
-    p = sub(session, "prune", cmd_session_prune, "remove sessions not active for DAYS days (asks first)")
+    p = session.command("prune", cmd_session_prune, "remove sessions not active for DAYS days (asks first)")
     p.add_argument("--older-than", type=int, required=True, metavar="DAYS", help="last active before today minus DAYS")
     p.add_argument("--yes", action="store_true", help="do not ask (for scripts)")

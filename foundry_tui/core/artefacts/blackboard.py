@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.artefacts.contracts import load_contract, violations
 from foundry_tui.core.atomic import atomic_write
@@ -15,6 +15,9 @@ from foundry_tui.core.names import sanitise
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.secrets import find_secret, refuse_secrets
 from foundry_tui.core.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONValue
 
 SUMMARY_LIMIT = 400
 FIREWALL = "Return to your caller ONLY this path and a summary of at most 300 tokens."
@@ -114,7 +117,7 @@ class Artifact:
     name: str
     path: Path
     text: str
-    data: Any
+    data: JSONValue  # as json.loads read it (None when it could not be read)
     problem: str | None = None
 
     @property

@@ -10,11 +10,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.names import check_slug, inside
 from foundry_tui.core.paths import Layout
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from jsonschema.exceptions import ValidationError
+
+    from foundry_tui.core.json_types import JSONObject, JSONValue
 
 SHIPPED_DIR = Path(__file__).parent / "contract_schemas"
 PROVIDE_ONE = "Provide either `data` or `path`."
@@ -42,7 +49,7 @@ def contract_path(layout: Layout, contract_id: str) -> Path:
     raise NotFoundError(f"unknown contract '{contract_id}'; available: {', '.join(contract_ids(layout))}")
 
 
-def load_contract(layout: Layout, contract_id: str) -> dict[str, Any]:
+def load_contract(layout: Layout, contract_id: str) -> JSONObject:
     path = contract_path(layout, contract_id)
     try:
         text = layout.read_text(path) if path.parent != SHIPPED_DIR else path.read_text(encoding="utf-8")
@@ -72,11 +79,11 @@ def describe_contracts(layout: Layout) -> str:
     return "\n".join(lines)
 
 
-def _pointer(path: Any) -> str:
+def _pointer(path: Sequence[str | int]) -> str:
     return "/" + "/".join(str(p) for p in path) if path else ""
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -86,7 +93,7 @@ def _type_name(value: Any) -> str:
     )
 
 
-def _message(error: Any) -> str:
+def _message(error: ValidationError) -> str:
     """A violation in the spec's wording: `missing required property "x"`."""
     where = _pointer(error.absolute_path)
     place = f'property "{where}"' if where else "the artifact"
@@ -95,12 +102,12 @@ def _message(error: Any) -> str:
         name = match.group(1) if match else error.message
         return f'missing required property "{name}"' + (f" in {where}" if where else "")
     if error.validator == "type":
-        expected = (
-            error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
-        )
+        types = error.validator_value  # a schema's `type`: a name or a list of names
+        expected = types if isinstance(types, str) else " or ".join(types if isinstance(types, list) else [])
         return f"{place} must be of type {expected}, not {_type_name(error.instance)}"
     if error.validator == "enum":
-        return f"{place} must be one of {', '.join(json.dumps(v) for v in error.validator_value)}"
+        allowed = error.validator_value if isinstance(error.validator_value, list) else []  # `enum` is a list
+        return f"{place} must be one of {', '.join(json.dumps(v) for v in allowed)}"
     if error.validator == "const":
         return f"{place} must be {json.dumps(error.validator_value)}"
     if error.validator == "additionalProperties":
@@ -122,7 +129,7 @@ class _LinearPatterns:
     such as `^(a+)+$` never returns. Compiled patterns are kept for one validation."""
 
     def __init__(self) -> None:
-        self.compiled: dict[str, Any] = {}
+        self.compiled: dict[str, Any] = {}  # RE2's compiled patterns: google-re2 ships no type hints
 
     def search(self, pattern: str, text: str) -> bool:
         regex = self.compiled.get(pattern)
@@ -140,13 +147,17 @@ class _LinearPatterns:
         # A lone surrogate cannot be encoded for RE2; it matches as U+FFFD would.
         return regex.search(text.encode("utf-8", "replace").decode("utf-8")) is not None
 
-    def pattern(self, validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    # jsonschema's keyword callbacks: the instance is any value of the artifact (narrowed by
+    # validator.is_type, which mypy cannot see), the validator and schema are jsonschema's.
+    def pattern(self, validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
         from jsonschema.exceptions import ValidationError
 
         if validator.is_type(instance, "string") and not self.search(pattern, instance):
             yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
-    def pattern_properties(self, validator: Any, patterns: dict[str, Any], instance: Any, schema: Any) -> Any:
+    def pattern_properties(
+        self, validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+    ) -> Iterator[ValidationError]:
         if not validator.is_type(instance, "object"):
             return
         for pattern, subschema in patterns.items():
@@ -155,7 +166,7 @@ class _LinearPatterns:
                     yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
-def _depth(value: Any) -> int:
+def _depth(value: object) -> int:
     deepest, stack = 0, [(value, 1)]
     while stack:
         item, level = stack.pop()
@@ -165,7 +176,7 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def violations(schema: dict[str, Any], data: Any, contract_id: str = "") -> list[str]:
+def violations(schema: JSONObject, data: object, contract_id: str = "") -> list[str]:
     """Every violation of `schema` by `data`, in a stable order. A contract that cannot be
     applied (a `$ref` that leads nowhere or in circles, a pattern RE2 cannot run) raises a
     one-line FoundryError; no `$ref` is ever fetched from the network."""
@@ -183,7 +194,7 @@ class Found(NamedTuple):
     rule: tuple[str | int, ...]
 
 
-def _rule_path(error: Any) -> tuple[str | int, ...]:
+def _rule_path(error: ValidationError) -> tuple[str | int, ...]:
     rule: list[str | int] = list(error.absolute_schema_path)
     if error.validator == "required" and isinstance(error.validator_value, list):
         match = re.match(r"'(.+)' is a required property", error.message)
@@ -196,7 +207,7 @@ class ContractChecker:
     """One contract made ready to check many artifacts: checking the schema itself costs
     most of one validation, so a caller that validates a whole run makes one per contract."""
 
-    def __init__(self, schema: dict[str, Any], contract_id: str = "") -> None:
+    def __init__(self, schema: JSONObject, contract_id: str = "") -> None:
         from jsonschema import exceptions, validators
 
         self.schema = schema
@@ -213,7 +224,7 @@ class ContractChecker:
             base, {"pattern": self.patterns.pattern, "patternProperties": self.patterns.pattern_properties}
         )
 
-    def check(self, data: Any) -> list[Found]:
+    def check(self, data: object) -> list[Found]:
         from referencing import Registry
         from referencing.exceptions import Unresolvable
 
@@ -241,7 +252,7 @@ class ContractChecker:
         return [Found(_message(e), tuple(e.absolute_path), _rule_path(e)) for e in errors]
 
 
-def load_json_file(layout: Layout, raw_path: str) -> Any:
+def load_json_file(layout: Layout, raw_path: str) -> JSONValue:
     """A JSON file named by a caller: resolved against the root when relative, refused if it leaves it."""
     if not raw_path.strip():
         raise InputError("path is empty")
@@ -256,7 +267,8 @@ def load_json_file(layout: Layout, raw_path: str) -> Any:
 
     refuse_reserved_path(layout, path, f"path '{raw_path}'")
     try:
-        return json.loads(layout.read_text(path))
+        data: JSONValue = json.loads(layout.read_text(path))
+        return data
     except FileNotFoundError:
         raise NotFoundError(f"no file '{raw_path}' under the project root") from None
     except json.JSONDecodeError as exc:
@@ -273,7 +285,7 @@ def _json_limit(exc: Exception) -> str:
 
 
 def contract_validate(
-    layout: Layout, schema_id: str, data: Any = None, path: str | None = None, *, has_data: bool | None = None
+    layout: Layout, schema_id: str, data: object = None, path: str | None = None, *, has_data: bool | None = None
 ) -> tuple[bool, str]:
     """(valid, reply text). Exactly one of `data` or `path`; else the spec's error text."""
     found = contract_findings(layout, schema_id, data, path, has_data=has_data)
@@ -281,7 +293,7 @@ def contract_validate(
 
 
 def contract_findings(
-    layout: Layout, schema_id: str, data: Any = None, path: str | None = None, *, has_data: bool | None = None
+    layout: Layout, schema_id: str, data: object = None, path: str | None = None, *, has_data: bool | None = None
 ) -> list[Found]:
     """Every violation of contract `schema_id` by `data` or the JSON file at `path` (exactly one
     of them; else the spec's error text), in the order the reply lists them."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner json itself uses
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from foundry_tui.core.artefacts.token_report import TokenFigures, token_figures
 from foundry_tui.core.events import MAX_LOG_BYTES, missed_key
@@ -29,6 +29,9 @@ from foundry_tui.core.history.timeline import Timeline, memory_timeline, memory_
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.storage.cache import cache_file
 from foundry_tui.core.paths import Layout
+
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 
 # The outcomes of a write, in the order the charts stack them. `denied` is the trust
 # gate's refusal of an unattended write (a `write_denied` event); the rest are the
@@ -48,7 +51,7 @@ class SearchDay:
     def empty_share(self) -> float:
         return self.empty / self.searches if self.searches else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"day": self.day, "searches": self.searches, "empty": self.empty}
 
 
@@ -58,7 +61,7 @@ class WriteDay:
     outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(WRITE_OUTCOMES, 0))
     gate_denials: int = 0  # the read gate's blocks (`gate_blocked`: a tool call reading fact files)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"day": self.day, **self.outcomes, "gate_denials": self.gate_denials}
 
 
@@ -80,7 +83,7 @@ class HealthFigures:
     def empty_total(self) -> int:
         return sum(d.empty for d in self.searches)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         t = self.tokens
         return {
             "tokens": {

@@ -6,7 +6,6 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from foundry_tui.core.errors import FoundryError, NotFoundError
 from foundry_tui.core.names import check_slug
@@ -40,7 +39,7 @@ def _read(layout: Layout, path: Path) -> str:
     return layout.read_text(path, MAX_RUNBOOK_BYTES)
 
 
-def _front(layout: Layout, path: Path) -> tuple[dict[str, Any], str | None]:
+def _front(layout: Layout, path: Path) -> tuple[dict[str, object], str | None]:
     """A runbook's frontmatter, or ({}, reason) when it cannot be used. A runbook is a file
     from the repository: its size and what its YAML expands to are bounded, as for facts."""
     try:
@@ -68,7 +67,7 @@ def _front(layout: Layout, path: Path) -> tuple[dict[str, Any], str | None]:
     return (meta if isinstance(meta, dict) else {}), None
 
 
-def _line(value: Any) -> str | None:
+def _line(value: object) -> str | None:
     """A title or trigger as one line: text, or a list of plain values; anything else is unusable."""
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         value = ", ".join(str(v) for v in value)

@@ -13,13 +13,16 @@ import datetime as _dt
 import json
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.artefacts.blackboard import Artifact, artifact_names, list_waves, read_artifact
 from foundry_tui.core.artefacts.contracts import ContractChecker, load_contract
 from foundry_tui.core.artefacts.json_places import first_line_end, line_column, pointer, value_places
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
 from foundry_tui.core.paths import Layout
+
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 
 VALIDITIES = ("valid", "invalid")
 
@@ -53,7 +56,7 @@ class Violation:
     def where(self) -> str:
         return f"at {self.pointer or '/ (the artifact)'}, line {self.line}, column {self.column}"
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {
             "message": self.message,
             "pointer": self.pointer,
@@ -117,7 +120,7 @@ class InspectedArtifact:
             f"~{self.tokens} tokens · {stamp(self.written)}"
         )
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         art = self.artifact
         return {
             "name": art.name,
@@ -172,7 +175,7 @@ class Wave:
             f"{_plural(len(self.items), 'artifact')}, {self.invalid} invalid, {self.size} bytes, ~{self.tokens} tokens"
         )
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {
             "wave": self.name,
             "firstWrite": None if self.first is None else iso_stamp(self.first),
@@ -363,7 +366,7 @@ def wave_text(wave: Wave) -> str:
     return "\n".join(lines)
 
 
-def waves_json(waves: list[Wave]) -> dict[str, Any]:
+def waves_json(waves: list[Wave]) -> JSONObject:
     return {"waves": [w.as_json() for w in waves]}
 
 

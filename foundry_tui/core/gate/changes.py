@@ -10,7 +10,7 @@ what its core write function returns (`Change[MergeResult]` for a merge).
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.model.facts import Fact
@@ -19,6 +19,7 @@ from foundry_tui.core.memory.project import Project, find_fact
 
 if TYPE_CHECKING:
     from foundry_tui.core.curation.merge import MergePlan, MergeResult
+    from foundry_tui.core.json_types import JSONObject
     from foundry_tui.core.memory.reports.index_file import IndexReport
     from foundry_tui.core.memory.writing.write import RetireResult, WriteResult
 
@@ -33,7 +34,7 @@ class Preview:
 
     __slots__ = ("fact", "would_do")
 
-    def __init__(self, fact: dict[str, Any], would_do: str) -> None:
+    def __init__(self, fact: JSONObject, would_do: str) -> None:
         self.fact = fact  # fact.v1 fields (no schema/producedBy)
         self.would_do = would_do
 
@@ -104,7 +105,7 @@ def write_outcome(project: Project, req: WriteRequest, today: _dt.date) -> tuple
     return ("updated", older) if older is not None else ("created", None)
 
 
-def _fact_fields(fact: Fact) -> dict[str, Any]:
+def _fact_fields(fact: Fact) -> JSONObject:
     data = fact.to_dict()
     fields = {k: data[k] for k in ("id", *FACT_FIELDS) if data.get(k) not in (None, "")}
     if fact.supersedes:
@@ -112,13 +113,13 @@ def _fact_fields(fact: Fact) -> dict[str, Any]:
     return fields
 
 
-def _request_fields(req: WriteRequest) -> dict[str, Any]:
+def _request_fields(req: WriteRequest) -> JSONObject:
     """The fact fields of a request, checked and normalised as memory_write stores them. An
     optional field the caller left out (None) stays out, so approval leaves it out too."""
     from foundry_tui.core.memory.model.request import validate_request
 
     fact = validate_request(req)
-    fields: dict[str, Any] = {"type": fact.type, "title": fact.title, "body": fact.body}
+    fields: JSONObject = {"type": fact.type, "title": fact.title, "body": fact.body}
     for name in ("scope", "tags", "confidence", "source", "expires"):
         if getattr(req, name) is not None and getattr(fact, name) is not None:
             value = getattr(fact, name)
@@ -126,14 +127,14 @@ def _request_fields(req: WriteRequest) -> dict[str, Any]:
     return fields
 
 
-def request_from_fields(fields: dict[str, Any]) -> WriteRequest:
+def request_from_fields(fields: JSONObject) -> WriteRequest:
     """The WriteRequest a proposal's fact fields stand for (what approval writes); a field
     the proposal does not hold is left out (None), as its author left it out."""
     req = WriteRequest(
         title=str(fields.get("title", "")), body=str(fields.get("body", "")), type=str(fields.get("type", ""))
     )
     tags = fields.get("tags")
-    given: dict[str, Any] = {
+    given: JSONObject = {
         name: str(fields[name]) if fields.get(name) not in (None, "") else None
         for name in ("scope", "confidence", "source", "expires")
     }
@@ -148,7 +149,7 @@ class Change(Generic[R_co]):
 
     operation = ""
 
-    def request(self) -> dict[str, Any]:
+    def request(self) -> JSONObject:
         """The operation's own arguments (beside the fact fields) as JSON."""
         return {}
 
@@ -252,8 +253,8 @@ class MergeChange(Change["MergeResult"]):
         """A planned (maybe edited) merge: its sources, title, body and type."""
         return cls(plan.source_ids, plan.request.title, plan.request.body, type=plan.request.type)
 
-    def request(self) -> dict[str, Any]:
-        return {"ids": self.ids}
+    def request(self) -> JSONObject:
+        return {"ids": list(self.ids)}
 
     def plan(self, project: Project) -> MergePlan:
         from foundry_tui.core.curation.merge import merge_plan
@@ -272,7 +273,7 @@ class MergeChange(Change["MergeResult"]):
                 raise InputError(f"{fact.id} is no longer active ({reason}): it cannot be merged")
         fields = _request_fields(plan.request)
         fields["supersedes"] = plan.source_ids[0]
-        fields["merged_from"] = plan.source_ids
+        fields["merged_from"] = [*plan.source_ids]
         return [Preview(fields, f"merge {', '.join(plan.source_ids)} into a new fact")]
 
     def apply(self, project: Project, today: _dt.date) -> Applied[MergeResult]:
@@ -306,8 +307,8 @@ class RetireChange(Change["RetireResult"]):
         self.ids = list(dict.fromkeys(i.strip() for i in ids))
         self.expires = expires
 
-    def request(self) -> dict[str, Any]:
-        return {"ids": self.ids, "expires": self.expires}
+    def request(self) -> JSONObject:
+        return {"ids": list(self.ids), "expires": self.expires}
 
     def previews(self, project: Project, today: _dt.date) -> list[Preview]:
         from foundry_tui.core.memory.model.facts import check_date
@@ -334,7 +335,7 @@ class RetireChange(Change["RetireResult"]):
         before = [find_fact(project, fact_id) for fact_id in self.ids]
         after = [_copy(f) for f in before]
         for fact, preview in zip(after, previews, strict=True):
-            fact.expires = preview.fact["expires"]
+            fact.expires = str(preview.fact["expires"])  # check_date's day, set by previews
         return Outcome(before, after, "; ".join(p.would_do for p in previews))
 
     def split(self) -> list[RetireChange]:
@@ -347,6 +348,12 @@ class RetireChange(Change["RetireResult"]):
         return Applied(result.text(), "retired", None, result)
 
 
+def _tags_of(fields: JSONObject) -> list[str]:
+    """The tags of a fact's fields (_fact_fields: a list of str when there are any)."""
+    tags = fields.get("tags")
+    return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+
 class TagChange(Change["IndexReport"]):
     """Add a retrieval word to a fact's tags."""
 
@@ -356,7 +363,7 @@ class TagChange(Change["IndexReport"]):
         self.fact_id = fact_id.strip()
         self.tag = tag
 
-    def request(self) -> dict[str, Any]:
+    def request(self) -> JSONObject:
         return {"ids": [self.fact_id], "tag": self.tag}
 
     def previews(self, project: Project, today: _dt.date) -> list[Preview]:
@@ -367,9 +374,10 @@ class TagChange(Change["IndexReport"]):
             raise InputError("the tag is empty: give the word searches used")
         project.sync()
         fields = _fact_fields(find_fact(project, self.fact_id))
-        already = word in fields.get("tags", [])
+        tags = _tags_of(fields)
+        already = word in tags
         if not already:
-            fields["tags"] = [*fields.get("tags", []), word]
+            fields["tags"] = [*tags, word]
         return [Preview(fields, f"unchanged {self.fact_id}" if already else f"tag {self.fact_id} +{word}")]
 
     def describe(self) -> str:
@@ -379,7 +387,7 @@ class TagChange(Change["IndexReport"]):
         (preview,) = self.previews(project, today)
         before = find_fact(project, self.fact_id)
         after = _copy(before)
-        after.tags = tuple(preview.fact.get("tags", ()))
+        after.tags = tuple(_tags_of(preview.fact))
         return Outcome([before], [after], preview.would_do)
 
     def apply(self, project: Project, today: _dt.date) -> Applied[IndexReport]:
@@ -389,12 +397,13 @@ class TagChange(Change["IndexReport"]):
         return Applied(f"tagged: {self.fact_id} +{self.tag.strip()}\n{report.write_line()}", "tagged", None, report)
 
 
-def change_from_proposal(operation: str, fields: dict[str, Any], request: dict[str, Any]) -> Change[object]:
+def change_from_proposal(operation: str, fields: JSONObject, request: JSONObject) -> Change[object]:
     """Rebuild the change a proposal records; InputError when it cannot be (a hand edit)."""
-    ids = request.get("ids")
+    given = request.get("ids")
     if operation in ("write", "promote"):
         return WriteChange(request_from_fields(fields), operation)
-    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
+    ids = [i for i in given if isinstance(i, str)] if isinstance(given, list) else []
+    if not ids or not isinstance(given, list) or len(ids) != len(given):
         raise InputError(f"a {operation} proposal needs request.ids, a list of fact ids")
     if operation == "merge":
         kind = fields.get("type")

@@ -4,7 +4,7 @@ unattended, by the policy of `core/trust/policy.py`. Only the door (core/ops/) c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from foundry_tui.core.gate.changes import Applied, Change, WriteChange
 from foundry_tui.core.trust.policy import deny_unattended, trust_settings
@@ -42,7 +42,7 @@ class GateResult(Generic[R_co]):
         """The core function's result when it was written (a MergeResult for a merge, ...)."""
         return self.applied.result if self.applied is not None else None
 
-    def event_fields(self) -> dict[str, Any]:
+    def event_fields(self) -> dict[str, object]:
         """The fields an adapter records with the call's event."""
         if self.applied is not None:
             return {"action": self.applied.action, "id": self.applied.fact_id}

@@ -15,7 +15,7 @@ import datetime as _dt
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.atomic import atomic_write, exclusive_create, folder_lock
 from foundry_tui.core.errors import FoundryError, InputError, NotFoundError
@@ -25,6 +25,9 @@ from foundry_tui.core.paths import Layout
 from foundry_tui.core.reserved import proposals_dir
 from foundry_tui.core.trust.principal import Caller, parse_principal
 from foundry_tui.core.yaml_bounds import YamlBoundsError, check_yaml_bounds
+
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject, JSONValue
 
 SCHEMA = "fact.v1"
 STATUSES = ("pending", "approved", "rejected")
@@ -37,14 +40,14 @@ class Proposal:
 
     __slots__ = ("data", "id", "path", "problem")
 
-    def __init__(self, proposal_id: str, path: Path, data: dict[str, Any] | None, problem: str | None = None):
+    def __init__(self, proposal_id: str, path: Path, data: JSONObject | None, problem: str | None = None):
         self.id = proposal_id
         self.path = path
         self.data = data
         self.problem = problem
 
     @property
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> JSONObject:
         meta = self.data.get("proposal") if self.data else None
         return meta if isinstance(meta, dict) else {}
 
@@ -84,7 +87,7 @@ class Proposal:
             return f"(cannot be applied: {exc})"
 
     @property
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> JSONObject:
         """The fact fields (everything but schema, producedBy, summary and proposal)."""
         if not self.data:
             return {}
@@ -112,11 +115,11 @@ class Proposal:
             return f"rejected by {meta.get('decidedBy', '?')} on {meta.get('decidedOn', '?')}: {meta.get('reason', '')}"
         return ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         if self.problem:
             return {"id": self.id, "status": "broken", "problem": self.problem, "path": self.path.name}
         meta = self.meta
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "id": self.id,
             "status": self.status,
             "operation": self.operation,
@@ -133,7 +136,7 @@ class Proposal:
         return out
 
 
-def _check(layout: Layout, proposal_id: str, data: Any) -> str | None:
+def _check(layout: Layout, proposal_id: str, data: JSONValue) -> str | None:
     """Why a decoded proposal cannot be trusted as one, or None."""
     from foundry_tui.core.artefacts.contracts import load_contract, violations
 
@@ -147,7 +150,8 @@ def _check(layout: Layout, proposal_id: str, data: Any) -> str | None:
         return "has no proposal object"
     if meta.get("id") != proposal_id:
         return f"its proposal.id {meta.get('id')!r} does not match its file name"
-    if meta.get("operation") not in OPERATIONS:
+    operation = meta.get("operation")
+    if not isinstance(operation, str) or operation not in OPERATIONS:
         return f"proposal.operation must be one of {', '.join(OPERATIONS)}"
     if meta.get("status") not in STATUSES:
         return f"proposal.status must be one of {', '.join(STATUSES)}"
@@ -156,7 +160,7 @@ def _check(layout: Layout, proposal_id: str, data: Any) -> str | None:
         request = meta.get("request")
         if not isinstance(request, dict):
             return "proposal.request must be an object"
-        change_from_proposal(meta["operation"], data, request)
+        change_from_proposal(operation, data, request)
     except FoundryError as exc:
         return str(exc)
     return None
@@ -233,7 +237,7 @@ def _now() -> str:
 
 def _artifact(
     proposal_id: str, caller: Caller, change: Change[object], preview: Preview, today: _dt.date
-) -> dict[str, Any]:
+) -> JSONObject:
     return {
         "schema": SCHEMA,
         "producedBy": str(caller.principal),
@@ -306,7 +310,9 @@ def _decidable(proposal: Proposal, verb: str) -> None:
         raise InputError(f"{proposal.id} is already {proposal.outcome()}")
 
 
-def _decide(layout: Layout, proposal: Proposal, caller: Caller, today: _dt.date, status: str, **fields: Any) -> None:
+def _decide(
+    layout: Layout, proposal: Proposal, caller: Caller, today: _dt.date, status: str, **fields: JSONValue
+) -> None:
     assert proposal.data is not None
     meta = dict(proposal.meta)
     meta.update(status=status, decidedBy=str(caller.principal), decidedOn=today.isoformat(), decidedAt=_now())
@@ -328,7 +334,7 @@ def approve_proposal(project: Project, caller: Caller, proposal_id: str, today: 
         _decidable(proposal, "approved")
         applied = proposal.change().with_author(proposal.author, proposal.id).apply(project, today)
         result = applied.text.splitlines()[0]
-        extra: dict[str, Any] = {"factId": applied.fact_id} if applied.fact_id else {}
+        extra: JSONObject = {"factId": applied.fact_id} if applied.fact_id else {}
         _decide(layout, proposal, caller, today, "approved", result=result, **extra)
     record_event(layout, "proposal_approved", id=proposal.id, result=result)
     lines = [f"approved: {proposal.id} (proposed by {proposal.author})", applied.text]

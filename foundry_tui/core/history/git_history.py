@@ -13,7 +13,7 @@ import subprocess
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.errors import FoundryError, InputError
 from foundry_tui.core.memory.model.facts import (
@@ -26,6 +26,9 @@ from foundry_tui.core.memory.model.facts import (
     parse_fact_text,
 )
 from foundry_tui.core.paths import MAX_FILE_BYTES, Layout, fact_file_name
+
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 
 ZERO_SHA = "0" * 40
 
@@ -305,8 +308,8 @@ class MemoryEvent:
     date: str = ""
     subject: str = ""
 
-    def to_dict(self) -> dict[str, str]:
-        data = {"action": self.action, "id": self.fact_id, "title": self.title, "detail": self.detail}
+    def to_dict(self) -> JSONObject:
+        data: JSONObject = {"action": self.action, "id": self.fact_id, "title": self.title, "detail": self.detail}
         if self.commit:
             data.update(commit=self.commit, author=self.author, date=self.date, subject=self.subject)
         return data
@@ -381,7 +384,7 @@ class MemoryDiff:
             return head + "; no fact changed"
         return "\n".join([head, *(e.line() for e in self.events)])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "from": self.rev1,
             "to": self.rev2,
@@ -435,7 +438,7 @@ class MemoryLog:
             lines.append(f"{e.commit[:8]} {e.date} {e.author:<12} {e.line()}")
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"since": self.since, "events": [e.to_dict() for e in self.events]}
 
 

@@ -27,13 +27,18 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from foundry_tui.core.history.git_history import GitError, Repo, run_git, run_git_split, split_evenly
 from foundry_tui.core.memory.model.facts import FactFileError, parse_fact_text
 from foundry_tui.core.memory.storage.cache import cache_file
 from foundry_tui.core.paths import MAX_FILE_BYTES, Layout
 from foundry_tui.core.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from collections.abc import Container
+
+    from foundry_tui.core.json_types import JSONObject
 
 CACHE_VERSION = 2  # 2: the walk keeps the facts folder's tree at its HEAD
 # (id, type, expires, replaced ids) of a fact blob; None for a file that does not load.
@@ -49,8 +54,13 @@ class TimelinePoint:
     index_tokens: int | None  # None: no INDEX.md at that commit
     active: dict[str, int]  # fact type → active facts of that type
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"date": self.date, "commit": self.commit, "index_tokens": self.index_tokens, "active": self.active}
+    def to_dict(self) -> JSONObject:
+        return {
+            "date": self.date,
+            "commit": self.commit,
+            "index_tokens": self.index_tokens,
+            "active": dict(self.active),
+        }
 
 
 @dataclass
@@ -98,6 +108,7 @@ def memory_timeline(layout: Layout) -> Timeline:
     return Timeline(points, "" if points else "no commit has changed the memory yet", count)
 
 
+# walk: _Cache.walk (Any: the cached JSON, checked by _valid_walk)
 def _walk(repo: Repo, cache: _Cache, walk: dict[str, Any], head: str) -> tuple[list[tuple[str, str]], int]:
     """Walk the commits since the cached walk's HEAD (all of them when there is none, or
     when history was rewritten), compute the points not cached yet, and cache the walk.
@@ -162,7 +173,8 @@ def _empty_tree(head: str) -> str:
     return hashlib.new("sha256" if len(head) == 64 else "sha1", b"tree 0\0").hexdigest()
 
 
-def _valid_walk(walk: object, points: dict[str, Any]) -> dict[str, Any]:
+# Any: _Cache.walk, the cached JSON this checks
+def _valid_walk(walk: object, points: Container[str]) -> dict[str, Any]:
     """The cached walk if it is whole (every day end with its point), else none."""
     if not isinstance(walk, dict):
         return {}
@@ -426,6 +438,8 @@ class _Cache:
         self.blobs: dict[str, BlobSummary] = {}
         self.index: dict[str, int] = {}
         self.points: dict[str, tuple[int | None, dict[str, int]]] = {}
+        # The walk as cached (JSON checked by _valid_walk, then read by its known keys); Any: a
+        # TypedDict would have to be rebuilt from the checked JSON, key by key.
         self.walk: dict[str, Any] = {}  # the last walk: its HEAD, day ends, blobs at HEAD (memory_timeline)
 
     @classmethod
@@ -511,7 +525,9 @@ def _timeline_to_json(timeline: Timeline) -> str:
     )
 
 
-def _timeline_from_json(data: Any) -> Timeline:
+def _timeline_from_json(
+    data: Any,
+) -> Timeline:  # Any: the other process's JSON; a wrong shape raises, caught by the caller
     points = [
         TimelinePoint(
             str(p["date"]), str(p["commit"]), p["index_tokens"], {str(k): int(v) for k, v in p["active"].items()}

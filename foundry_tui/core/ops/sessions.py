@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 @operation("session.tool", "open", "the session tools: working memory, observation and reflection of this session")
-def session_tool(layout: Layout, name: str, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+# args: Any, the tool's arguments as checked against its schema (read as the schema's types)
+def session_tool(layout: Layout, name: str, args: dict[str, Any]) -> tuple[str, dict[str, object]]:
     from foundry_tui.core.sessions.tools import call_session_tool
 
     return call_session_tool(layout, name, args)

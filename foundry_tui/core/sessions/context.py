@@ -27,11 +27,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from foundry_tui.core.json_types import JSONObject
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.ledger import Ledger
 
 
-def _lines(entries: list[Any], timed: bool) -> list[str]:
+def _lines(entries: list[object], timed: bool) -> list[str]:
     lines = []
     for entry in entries:
         text = entry.get("text", "") if isinstance(entry, dict) else str(entry)
@@ -134,7 +135,7 @@ def render_request(kind: str, ledger: Ledger, observation_trigger: int, reflecti
 
 
 def hook_session_context(
-    layout: Layout, event: dict[str, Any], observation_trigger: int, reflection_trigger: int
+    layout: Layout, event: JSONObject, observation_trigger: int, reflection_trigger: int
 ) -> tuple[str, str]:
     """The session part of a hook's additional context: (the tiers, the memory request),
     each "" when there is none. Raises FoundryError (a junk session id, a corrupt store)

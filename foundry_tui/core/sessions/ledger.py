@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import sqlite3
     from typing import Any
 
+    from foundry_tui.core.json_types import JSONObject
     from foundry_tui.core.sessions.store import SessionStore
 
 OBSERVATION = "observation"
@@ -61,7 +62,7 @@ class Ledger:
             return False
         return self.generating_since is None or now - self.generating_since < GENERATION_LAPSE_SECONDS
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "rolling": self.rolling,
             "observation": self.observation,

@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 SESSION_TOOLS = ("memory", "memory_observe", "memory_reflect")
 
 
-def call_session_tool(layout: Layout, name: str, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+# args: Any, the tool's arguments as checked against its schema (read as the schema's types)
+def call_session_tool(layout: Layout, name: str, args: dict[str, Any]) -> tuple[str, dict[str, object]]:
     """Run one session tool for the session this process acts for (FOUNDRY_SESSION, else
     the agent process that started it); return the reply and the fields of its event.
     Raises FoundryError (nothing written) when it cannot apply."""

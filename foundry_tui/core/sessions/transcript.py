@@ -17,7 +17,7 @@ import stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from foundry_tui.core.json_types import JSONValue
 
 MAX_READ_BYTES = 64 * 1024 * 1024  # a transcript is read from where the last hook stopped
 
@@ -40,7 +40,7 @@ def parse_turn(line: bytes) -> tuple[str, int] | None:
     """(turn id, tokens) of one transcript line, or None for anything that is not a
     main-conversation assistant turn with usage."""
     try:
-        entry: Any = json.loads(line)
+        entry: JSONValue = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None
     if not isinstance(entry, dict) or entry.get("type") != "assistant" or entry.get("isSidechain") is True:

@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.agent_config import AGENTS, AgentFiles, hook_entries, hook_tail, is_agent_hook
 from foundry_tui.core.atomic import atomic_write
@@ -37,31 +37,34 @@ from foundry_tui.core.setup.json_text import (
     replace_value,
 )
 
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject, JSONValue
+
 Report = Callable[[str, str], None]  # (verb, what) → one line of init's report
 EMPTY_OBJECT = "{\n}\n"  # a new file's text before the first edit: json_text indents it by two
 CURSOR_HOOKS_VERSION = 1  # https://cursor.com/docs/agent/hooks: "version": 1
 
 
-def mcp_entry(program: Program, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
+def mcp_entry(program: Program, agent: str = DEFAULT_AGENT) -> JSONObject:
     """Foundry's server entry: Claude Code's .mcp.json names the transport
     (https://code.claude.com/docs/en/mcp); Cursor's and Gemini's take command and args
     (https://cursor.com/docs/context/mcp, https://geminicli.com/docs/tools/mcp-server)."""
     words = program.command("mcp")
-    entry: dict[str, Any] = {"command": words[0], "args": words[1:]}
+    entry: JSONObject = {"command": words[0], "args": [*words[1:]]}
     return {"type": "stdio", **entry} if agent == DEFAULT_AGENT else entry
 
 
-def hook_entry(agent: str, word: str, matcher: str | None, command: str) -> dict[str, Any]:
+def hook_entry(agent: str, word: str, matcher: str | None, command: str) -> JSONObject:
     """One hook as the agent's file holds it."""
     if AGENTS[agent].hooks_format == "flat":  # Cursor: {"command", "matcher"?} in the event's list
         return {"command": command, **({"matcher": matcher} if matcher else {})}
-    hook: dict[str, Any] = {"type": "command", "command": command}
+    hook: JSONObject = {"type": "command", "command": command}
     if agent == "gemini":  # https://geminicli.com/docs/hooks/reference: `name` identifies it in logs
         hook = {"name": f"foundry-{word}", **hook}
     return {**({"matcher": matcher} if matcher else {}), "hooks": [hook]}
 
 
-def claude_hooks(program: Program) -> dict[str, list[dict[str, Any]]]:
+def claude_hooks(program: Program) -> dict[str, list[JSONObject]]:
     """The hooks object `foundry init --agent claude` writes into a settings file that has
     none (the plugin's manifest holds the same, tests/hooks/test_agents_plugin.py)."""
     return {
@@ -70,7 +73,7 @@ def claude_hooks(program: Program) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def read_json(path: Path, layout: Layout, problems: list[str]) -> tuple[bool, str | None, Any]:
+def read_json(path: Path, layout: Layout, problems: list[str]) -> tuple[bool, str | None, JSONObject | None]:
     """(usable, text, data): text and data are None when the file does not exist; a blank file is {}."""
     try:
         text = layout.read_text(path)
@@ -80,7 +83,7 @@ def read_json(path: Path, layout: Layout, problems: list[str]) -> tuple[bool, st
         problems.append(f"{layout.relative(path)} cannot be read ({exc}); left untouched")
         return False, None, None
     try:
-        data = json.loads(text) if text.strip() else {}
+        data: JSONValue = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
         problems.append(
             f"{layout.relative(path)} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
@@ -141,7 +144,7 @@ def _wire_mcp_json(layout: Layout, agent: AgentFiles, program: Program, add: Rep
     add(verb, f'{agent.mcp_file} (server "{MCP_SERVER}": {program.shell("mcp")})')
 
 
-def _unwire_mcp_json(text: str, data: dict[str, Any]) -> str:
+def _unwire_mcp_json(text: str, data: JSONObject) -> str:
     servers = data.get("mcpServers")
     current = servers.get(MCP_SERVER) if isinstance(servers, dict) else None
     words = mcp_words(current)
@@ -153,10 +156,11 @@ def _unwire_mcp_json(text: str, data: dict[str, Any]) -> str:
 # ---- hooks, JSON files --------------------------------------------------------------------
 
 
-def _our_hooks(agent: AgentFiles, data: dict[str, Any], word: str, event: str) -> list[tuple[str, dict[str, Any]]]:
+def _our_hooks(agent: AgentFiles, data: JSONObject, word: str, event: str) -> list[tuple[str, JSONObject]]:
     """(pointer, entry) of each of Foundry's hooks for `word` under `event`."""
-    groups = data.get("hooks", {}).get(event) if isinstance(data.get("hooks"), dict) else None
-    found: list[tuple[str, dict[str, Any]]] = []
+    hooks = data.get("hooks")
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
+    found: list[tuple[str, JSONObject]] = []
     for g, group in enumerate(groups if isinstance(groups, list) else []):
         if agent.hooks_format == "flat":
             if isinstance(group, dict) and is_agent_hook(group.get("command"), word, agent.name):
@@ -191,7 +195,7 @@ def _wire_hooks(layout: Layout, agent: AgentFiles, program: Program, add: Report
         current = json.loads(new)
         command = program.shell(*hook_tail(word, agent.name))
         ours = _our_hooks(agent, current, word, event)
-        if any(not is_stale(split_command(hook["command"]) or []) for _at, hook in ours):
+        if any(not is_stale(split_command(str(hook["command"])) or []) for _at, hook in ours):  # a str: is_agent_hook
             continue  # Foundry's hook is there and starts
         if ours:  # each stale one (a bare `foundry`, a program that is gone) now runs this program
             for at, _hook in ours:
@@ -243,10 +247,15 @@ def _unwire_hooks(agent: AgentFiles, text: str) -> tuple[str, int]:
         text = remove_upward(text, at)
 
 
-def _get(data: Any, at: str) -> Any:
+def _get(data: JSONValue, at: str) -> JSONValue:
     for token in at.split("/")[1:]:
         token = token.replace("~1", "/").replace("~0", "~")
-        data = data[int(token)] if isinstance(data, list) else data[token]
+        if isinstance(data, list):
+            data = data[int(token)]
+        elif isinstance(data, dict):
+            data = data[token]
+        else:
+            raise TypeError(f"{at}: {token} is not inside an array or an object")
     return data
 
 

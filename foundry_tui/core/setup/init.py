@@ -22,7 +22,7 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from foundry_tui.core.agent_config import detected_agents
 from foundry_tui.core.atomic import atomic_write
@@ -31,6 +31,9 @@ from foundry_tui.core.errors import InputError
 from foundry_tui.core.paths import Layout
 from foundry_tui.core.program import Program, installed_program
 from foundry_tui.core.setup.agents import read_json, unwire_agent, wire_agent
+
+if TYPE_CHECKING:
+    from foundry_tui.core.json_types import JSONObject
 
 # Scratch without a trailing slash: ignored whether a folder, a file or a link (`scratch/`
 # matches a folder only). The last: the temp files a writer killed mid-write leaves beside
@@ -50,13 +53,13 @@ class InitReport:
         return "\n".join([*self.lines, *(f"problem   {p}" for p in self.problems)])
 
 
-def _load_json(path: Path, layout: Layout, report: InitReport) -> tuple[bool, Any]:
+def _load_json(path: Path, layout: Layout, report: InitReport) -> tuple[bool, JSONObject | None]:
     """(usable, data): data is None when the file does not exist."""
     usable, _text, data = read_json(path, layout, report.problems)
     return usable, data
 
 
-def _write_json(path: Path, data: Any, layout: Layout) -> None:
+def _write_json(path: Path, data: JSONObject, layout: Layout) -> None:
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", inside=layout)
 
 
@@ -90,8 +93,8 @@ def _config(layout: Layout, profile: str | None, report: InitReport) -> None:
     for key, value in wanted.items():
         if key not in merged:
             merged[key] = value
-        elif isinstance(value, dict) and isinstance(merged[key], dict):
-            merged[key] = {**value, **merged[key]}
+        elif isinstance(value, dict) and isinstance(present := merged[key], dict):
+            merged[key] = {**value, **present}
     if profile is not None and data.get("profile") not in (None, profile):
         report.problems.append(
             f"{layout.relative(path)} already uses profile {data.get('profile')}; kept (edit the file to change it)"
@@ -144,7 +147,7 @@ def _trust(layout: Layout, trusted: list[str] | None, report: InitReport) -> Non
         return
     section = data.get("trust", {})
     listed = section.get("trusted", []) if isinstance(section, dict) else None
-    if not isinstance(listed, list):
+    if not isinstance(section, dict) or not isinstance(listed, list):
         report.problems.append(f"{layout.relative(layout.config_path)}: trust.trusted is not a list; left untouched")
         return
     added = [w for w in dict.fromkeys(trusted) if w not in listed]

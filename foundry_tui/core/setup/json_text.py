@@ -14,7 +14,6 @@ core/artefacts/json_places.py; pointers are RFC 6901 (`/hooks/PreToolUse/0`).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from foundry_tui.core.artefacts.json_places import Place, escape_token, value_places
 
@@ -53,13 +52,13 @@ def _indent_unit(text: str, places: dict[str, Place]) -> str | None:
     return unit or DEFAULT_INDENT
 
 
-def _render(value: Any, base: str, unit: str | None) -> str:
+def _render(value: object, base: str, unit: str | None) -> str:
     if unit is None:
         return json.dumps(value, ensure_ascii=False)
     return json.dumps(value, ensure_ascii=False, indent=unit).replace("\n", "\n" + base)
 
 
-def _add(text: str, container: str, key: str | None, value: Any) -> str:
+def _add(text: str, container: str, key: str | None, value: object) -> str:
     places = value_places(text)
     unit = _indent_unit(text, places)
     holder = places[container]
@@ -80,17 +79,17 @@ def _add(text: str, container: str, key: str | None, value: Any) -> str:
     return text[: holder.value_start] + opening + inner + closing + text[holder.end :]
 
 
-def add_member(text: str, obj: str, key: str, value: Any) -> str:
+def add_member(text: str, obj: str, key: str, value: object) -> str:
     """`text` with `"key": value` appended to the object at pointer `obj`."""
     return _add(text, obj, key, value)
 
 
-def append_element(text: str, array: str, value: Any) -> str:
+def append_element(text: str, array: str, value: object) -> str:
     """`text` with `value` appended to the array at pointer `array`."""
     return _add(text, array, None, value)
 
 
-def replace_value(text: str, at: str, value: Any) -> str:
+def replace_value(text: str, at: str, value: object) -> str:
     """`text` with the value at pointer `at` written anew (a string or a short list stays on its line)."""
     places = value_places(text)
     place = places[at]

@@ -339,20 +339,20 @@ def test_the_fast_reading_counts_as_json_would(events: list[dict[str, object]], 
 
 def test_the_events_are_counted_on_from_the_cached_tally(demo: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     log = demo.layout.events_path
-    first = health_figures(demo, TODAY).to_dict()
+    first = health_figures(demo, TODAY)
     line = '{"kind": "memory_search", "time": "2026-11-29T20:00:00.000+00:00", "query": "new miss", "hits": 0}\n'
     with log.open("a", encoding="utf-8") as handle:
         handle.write(line + line[:30])  # the second is still being written
-    grown = health_figures(demo, TODAY).to_dict()
-    assert grown["searches"]["total"] == first["searches"]["total"] + 1
-    assert {"query": "new miss", "count": 1} in grown["searches"]["top_missed"]
+    grown = health_figures(demo, TODAY)
+    assert grown.search_total == first.search_total + 1
+    assert ("new miss", 1) in grown.missed
     with log.open("a", encoding="utf-8") as handle:
         handle.write(line[30:])  # now whole: counted once, not twice
-    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == first["searches"]["total"] + 2
+    assert health_figures(demo, TODAY).search_total == first.search_total + 2
     log.write_text(line)  # rewritten, not grown: counted from the start
-    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1
+    assert health_figures(demo, TODAY).search_total == 1
     monkeypatch.setenv("FOUNDRY_NO_CACHE", "1")
-    assert health_figures(demo, TODAY).to_dict()["searches"]["total"] == 1
+    assert health_figures(demo, TODAY).search_total == 1
 
 
 def test_the_demo_events_are_what_the_script_writes() -> None:

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import DataTable, Input, Tree
+from textual.widgets import DataTable, Footer, Input, Tree
 
 from foundry_tui.core.artefacts.waves import (
     ArtifactFilter,
@@ -35,7 +35,6 @@ from foundry_tui.tui.board.board_filters import BoardFilters
 from foundry_tui.tui.board.contract_view import ContractView
 from foundry_tui.tui.board.wave_table import WaveTable
 from foundry_tui.tui.commands import BOARD_COMMANDS
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.theme import ThemeColours
@@ -74,7 +73,7 @@ class BlackboardScreen(LiveScreen):
             yield ArtifactTree(id="waves")
             yield ArtifactView(id="artifact")
             yield ContractView(id="contract")
-        yield KeyFooter()
+        yield Footer()
 
     def on_mount(self) -> None:  # LiveScreen's on_mount (the first load) runs too
         self.query_one(ArtifactTree).focus()

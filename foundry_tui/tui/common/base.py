@@ -112,9 +112,10 @@ class FoundryScreen(Screen[ScreenResultType]):
         """A write still under way after BUSY_DELAY: cover the screen's content with a loading
         indicator (the header, the title and the key footer stay), so that a slow write (one
         waiting for the memory lock, say) is never mistaken for a hang; gone when the last ends."""
-        from foundry_tui.tui.common.key_footer import KeyFooter
+        from textual.widgets import Footer
+
         from foundry_tui.tui.common.status_header import StatusHeader
 
         for child in self.children:
-            if not isinstance(child, StatusHeader | KeyFooter) and child.id not in self.BUSY_KEEPS:
+            if not isinstance(child, StatusHeader | Footer) and child.id not in self.BUSY_KEEPS:
                 child.loading = busy

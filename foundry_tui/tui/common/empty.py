@@ -11,12 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from foundry_tui.core.ops.setup import init_project
 from foundry_tui.tui.commands import EMPTY_COMMANDS
 from foundry_tui.tui.common.confirming import ConfirmingScreen
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.text import plain_lines
 from foundry_tui.tui.common.workers import deliver
 
@@ -43,7 +42,7 @@ class EmptyScreen(ConfirmingScreen[None]):
                 ),
                 id="empty-text",
             )
-        yield KeyFooter()
+        yield Footer()
 
     def action_init(self) -> None:
         self.confirm(

@@ -16,13 +16,12 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.gate.proposals import Review, marked_lines, reviews
 from foundry_tui.core.ops.curator import approve, reject
 from foundry_tui.tui.commands import APPROVALS_COMMANDS
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.status_header import StatusHeader
@@ -79,7 +78,7 @@ class ApprovalsScreen(LiveScreen):
                         yield Static("", id="active-text")
                     with VerticalScroll(id="proposal-proposed"):
                         yield Static("", id="proposed-text")
-        yield KeyFooter()
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#proposals").border_title = "Proposals"

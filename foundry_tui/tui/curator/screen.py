@@ -17,7 +17,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import SelectionList, Static, TabbedContent, TabPane
+from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
 
 from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.checkup import ALL_CHECKS
@@ -35,7 +35,6 @@ from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.core.ops.curator import undo_merge
 from foundry_tui.core.ops.facts import keep_one, merge_facts, retire_facts, tag_fact
 from foundry_tui.tui.commands import CURATOR_COMMANDS
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.row_list import Row, RowList
@@ -114,7 +113,7 @@ class CuratorScreen(LiveScreen):
                 yield self._titled(SelectionList[str](id="retire-list"), "Prune candidates", "space ticks, x retires")
             with TabPane("Over budget", id="budget-tab"):
                 yield self._titled(Static("", id="budget-text", markup=False), "What INDEX.md omits", "")
-        yield KeyFooter()
+        yield Footer()
 
     @staticmethod
     def _titled(widget: _W, title: str, subtitle: str) -> _W:

@@ -22,11 +22,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.message import Message
-from textual.widgets import DataTable, Label, Markdown, OptionList, Static
+from textual.widgets import DataTable, Footer, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.artefacts.health import NO_EVENTS, WRITE_OUTCOMES, HealthFigures, health_figures, no_history
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.text import plain
@@ -113,7 +112,7 @@ class HealthScreen(LiveScreen):
                     yield Static("", id="cost-bars")
             yield Markdown("", id="token-report")
             yield DataTable(id="events", cursor_type="row")
-        yield KeyFooter()
+        yield Footer()
 
     def on_mount(self) -> None:  # LiveScreen's on_mount (the load) runs too: Textual calls each class's handler
         self.query_one("#events", DataTable).add_columns("event", "count")

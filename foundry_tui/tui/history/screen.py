@@ -9,11 +9,10 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Footer, Static
 
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.history.git_history import MemoryEvent, memory_log
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.workers import deliver
@@ -32,7 +31,7 @@ class HistoryScreen(LiveScreen):
         with Vertical(id="history"):
             yield Static("", id="history-summary", markup=False)
             yield DataTable(id="history-events", cursor_type="row", zebra_stripes=True)
-        yield KeyFooter()
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("commit", "date", "author", "action", "fact", "title", "detail")

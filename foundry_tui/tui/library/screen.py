@@ -11,13 +11,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Markdown, OptionList, TabbedContent, TabPane
+from textual.widgets import Footer, Markdown, OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from foundry_tui.core.artefacts.adr import list_adrs
 from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.core.paths import Layout
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.text import shown, shown_lines
@@ -50,7 +49,7 @@ class LibraryScreen(LiveScreen):
             with TabPane("ADRs", id="adrs-tab"), Horizontal():
                 yield DocumentList(id="adrs")
                 yield Markdown("", id="adr-text")
-        yield KeyFooter()
+        yield Footer()
 
     @work(thread=True, exclusive=True, group="library", name="Runbooks and ADRs not read", exit_on_error=False)
     def load(self) -> Loaded:

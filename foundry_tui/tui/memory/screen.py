@@ -13,14 +13,13 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Input
+from textual.widgets import Footer, Input
 
 from foundry_tui.core.memory.model.hits import Hit
 from foundry_tui.core.memory.reports.views import IndexView, Overview, early_index
 from foundry_tui.tui import startup
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.common.confirming import ConfirmingScreen
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.common.row_list import RowList
 from foundry_tui.tui.common.status_header import StatusHeader
@@ -91,7 +90,7 @@ class MemoryScreen(ConfirmingScreen[None]):
             with Vertical(id="right"):
                 yield SearchPane(self._search, id="search")
                 yield FactDetail(self.project.layout, id="detail")
-        yield KeyFooter()
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(IndexPane).focus()

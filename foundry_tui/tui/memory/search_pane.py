@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Input
+from textual.widgets import Input, Select
 from textual.worker import Worker
 
 from foundry_tui.core.errors import FoundryError
@@ -21,7 +21,6 @@ from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.text import plain, shown
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver, worker_state_changed
-from foundry_tui.tui.memory.type_filter import TypeFilter
 
 Searcher = Callable[[str, str | None], list[Hit]]
 
@@ -57,7 +56,7 @@ class SearchPane(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
             yield Input(placeholder="search facts as an agent would…", id="query")
-            yield TypeFilter(TYPES, "any type", id="type-filter")
+            yield Select([(t, t) for t in TYPES], prompt="any type", id="type-filter")
         yield SearchResults(id="results")
 
     @property
@@ -65,13 +64,13 @@ class SearchPane(Vertical):
         return self.query_one("#query", Input).value
 
     @on(Input.Changed, "#query")
-    @on(TypeFilter.Changed, "#type-filter")
+    @on(Select.Changed, "#type-filter")
     def _criteria_changed(self) -> None:
         self.refresh_results()
 
     def refresh_results(self) -> None:
         """Search again with the current query and filter (after typing or a change on disk)."""
-        self._search(self.query_text, self.query_one("#type-filter", TypeFilter).value)
+        self._search(self.query_text, self.query_one("#type-filter", Select).selection)
 
     @work(thread=True, exclusive=True, group="search", name="Search failed", exit_on_error=False)
     def _search(self, query: str, ftype: str | None) -> Searched:

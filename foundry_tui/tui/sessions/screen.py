@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import DataTable, Footer, Label, Static
 
 from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.ops.sessions import promote
@@ -25,7 +25,6 @@ from foundry_tui.core.sessions.curation import (
 from foundry_tui.core.sessions.store import SessionStore
 from foundry_tui.core.sessions.working import working_facts
 from foundry_tui.tui.commands import SESSIONS_COMMANDS
-from foundry_tui.tui.common.key_footer import KeyFooter
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.status_header import StatusHeader
@@ -77,7 +76,7 @@ class SessionsScreen(LiveScreen):
                 yield DataTable(id="working", cursor_type="row")
                 yield Static("", id="session-tiers", markup=False)
                 yield Static("", id="session-audit", markup=False)
-        yield KeyFooter()
+        yield Footer()
 
     def on_mount(self) -> None:  # Textual runs LiveScreen's on_mount (the first load) too
         # tiers: working facts / observation entries / reflection entries

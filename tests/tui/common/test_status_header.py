@@ -1,4 +1,5 @@
-"""StatusHeader: one widget drawing the line the row of Labels and the ProgressBar drew."""
+"""StatusHeader: the status line, a row of stock Labels and a ProgressBar, fed by its screen
+or by its own worker."""
 
 from __future__ import annotations
 
@@ -27,10 +28,10 @@ from tests.tui_helpers import drawn, make_app, settle, text_of
 
 APP_CSS = str(Path(foundry_tui.tui.__file__).parent / "app.tcss")  # the header's styles
 
-# The header as it was (a Horizontal of Labels and a ProgressBar, styled by these rules),
-# kept here only as the reference the one widget is drawn against; with one fix: the old
-# rules left the ProgressBar's Bar at Textual's default width of 32, cut to the 14 cells
-# shown (a gauge full from 44% of the budget on), and the one widget draws the gauge 14 wide.
+# The line as the one-widget copy drew it, written here as the Labels and ProgressBar it
+# replaced (the line a user saw before and after): the reference the header is drawn
+# against, so that a change to app.tcss that changes the line shows. The gauge's bar is 14
+# wide (Textual's default of 32, cut to 14, was full from 44% of the budget on).
 OLD_CSS = """
 OldHeader { height: 1; background: $panel; padding: 0 1; }
 OldHeader Label { margin-right: 2; }
@@ -105,6 +106,11 @@ class Headers(App[None]):
         yield from self.others
 
 
+def _bar_colour(header: StatusHeader, component: str) -> object:
+    """The colour the gauge's bar draws `component` in (its filled part, or complete)."""
+    return header.query_one("#gauge Bar").get_component_rich_style(component).color
+
+
 def report(*statuses: str) -> DoctorReport:
     return DoctorReport([Check(f"check {n}", status, "") for n, status in enumerate(statuses)])
 
@@ -166,8 +172,7 @@ async def test_a_failing_doctor_is_bold_in_the_error_colour() -> None:
             line = drawn(app, 0)
             start = text_of(line).index("doctor:")
             first = line[start]
-            expected = "status-header--doctor-failing" if failing else "status-header--doctor-ok"
-            style = header.get_component_rich_style(expected)
+            style = header.query_one("#doctor-status").rich_style
             assert first[1] == style.color and first[3] == failing
             assert style.color != header.rich_style.color
         assert header.part("doctor") == "doctor: ok"
@@ -215,9 +220,9 @@ async def test_the_gauge_is_drawn_as_a_progress_bar_of_width_14(tokens: int, bud
         assert ours == theirs
         colours = {colour for _char, colour in ours}
         if 0 < tokens < budget:
-            assert header.get_component_rich_style("status-header--bar").color in colours
+            assert _bar_colour(header, "bar--bar") in colours
         if tokens >= budget:
-            assert colours == {header.get_component_rich_style("status-header--bar-complete").color}
+            assert colours == {_bar_colour(header, "bar--complete")}
 
 
 @pytest.mark.parametrize(("tokens", "full_cells"), [(0, 0), (1000, 3), (2000, 7), (2000 * 14 // 16, 6), (3999, 13)])
@@ -231,7 +236,7 @@ async def test_the_gauge_fills_in_proportion_to_the_budget(tokens: int, full_cel
         line = drawn(app, 0)
         start = text_of(line).index("index ") + len("index ")
         gauge = line[start : start + GAUGE_WIDTH]
-        filled = header.get_component_rich_style("status-header--bar").color
+        filled = _bar_colour(header, "bar--bar")
         assert sum(1 for char, colour, _bg, _bold, _dim in gauge if char == "━" and colour == filled) == full_cells
 
 

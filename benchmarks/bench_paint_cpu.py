@@ -34,7 +34,10 @@ from foundry_tui.tui.preload import Preload
 root = Path(sys.argv[1]); today = datetime.date(2026, 11, 30)
 preload = Preload(Project(root), today).start()
 from foundry_tui.tui.app import FoundryApp
-from foundry_tui.tui.memory.index_pane import IndexPane
+try:
+    from foundry_tui.tui.memory.index_pane import IndexPane
+except ImportError:  # trees from before the TUI was grouped by feature
+    from foundry_tui.tui.widgets.index_pane import IndexPane
 seen = []
 draw = IndexPane.render_line
 def render_line(self, y):

@@ -27,13 +27,13 @@ from textual.message import Message
 from textual.widgets import Label, ProgressBar
 from textual.worker import Worker
 
-from foundry_tui.core.memory.reports.doctor import DoctorReport
 from foundry_tui.core.memory.reports.status import MemoryStatus
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.tui.common.text import plain, shown
 from foundry_tui.tui.common.workers import deliver, worker_state_changed
 
 if TYPE_CHECKING:
+    from foundry_tui.core.memory.reports.doctor import DoctorReport
     from foundry_tui.tui.app import FoundryApp
 
 

@@ -14,6 +14,12 @@ generator) plus the labelled ones; prints the best of `--repeat` wall and CPU ti
 
     python benchmarks/bench_conflicts.py
     python benchmarks/bench_conflicts.py --sizes 10000 100000 --repeat 3
+    python benchmarks/bench_conflicts.py --set heldout6   # one named set, tests/data/conflicts_NAME.json, alone
+
+`--set NAME` scores only tests/data/conflicts_NAME.json (precision and recall, and the recall of
+each `wording` of its contradictions when it records one) and times nothing unless `--sizes` is
+given too. Its pairs may be titles or whole facts ({type, title, body}). "heldout6" is issue 29's
+held-out set (35 contradictions, two thirds reworded, and 35 compatible pairs): score it once.
 """
 
 from __future__ import annotations
@@ -37,16 +43,37 @@ FRESH2 = DATA / "conflicts_fresh2.json"
 FRESH3 = DATA / "conflicts_fresh3.json"
 
 
+def named_set(name: str) -> Path:
+    """tests/data/conflicts_NAME.json, the set `--set NAME` asks for."""
+    return DATA / f"conflicts_{name}.json"
+
+
+def _side(number: int, side: str | dict[str, str]) -> Fact:
+    """A pair's side: a title (a decision without a body) or a whole fact {type, title, body}."""
+    if isinstance(side, str):
+        return Fact(id=f"fact-{number:04d}", type="decision", title=side, body="")
+    return Fact(id=f"fact-{number:04d}", type=side["type"], title=side["title"], body=side["body"])
+
+
 def labelled(split: str | None = None, path: Path = LABELLED) -> list[tuple[Fact, Fact, bool]]:
     """(a, b, contradicts) for each labelled pair of `split` (all when None)."""
     pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
     out = []
     for number, pair in enumerate(pairs):
         if split is None or pair["split"] == split:
-            a = Fact(id=f"fact-{2 * number + 1:04d}", type="decision", title=pair["a"], body="")
-            b = Fact(id=f"fact-{2 * number + 2:04d}", type="decision", title=pair["b"], body="")
+            a, b = _side(2 * number + 1, pair["a"]), _side(2 * number + 2, pair["b"])
             out.append((a, b, pair["label"] == "contradiction"))
     return out
+
+
+def wording_recall(path: Path) -> str:
+    """The recall of each `wording` of the contradictions of `path` ("" when it records none)."""
+    pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
+    found = {}
+    for (a, b, truth), pair in zip(labelled(None, path), pairs, strict=True):
+        if truth and "wording" in pair:
+            found.setdefault(pair["wording"], []).append(bool(disagreement(ClaimShape(a), ClaimShape(b))))
+    return "; ".join(f"recall {kind} {sum(hits) / len(hits):.2f} ({len(hits)})" for kind, hits in sorted(found.items()))
 
 
 def precision_recall(pairs: list[tuple[Fact, Fact, bool]]) -> tuple[float, float]:
@@ -58,9 +85,13 @@ def precision_recall(pairs: list[tuple[Fact, Fact, bool]]) -> tuple[float, float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=None, help="default: 10000 100000 (none with --set)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--set", metavar="NAME", help="quality on tests/data/conflicts_NAME.json alone, e.g. heldout6")
     args = parser.parse_args()
+    if args.set is not None and not named_set(args.set).is_file():
+        parser.error(f"no set {args.set!r}: {named_set(args.set)} does not exist")
+    sizes = args.sizes if args.sizes is not None else [] if args.set else [10_000, 100_000]
     sets = (
         ("tuning", "conflicts_labelled.json, tuning part", "tuning", LABELLED),
         ("seen", "conflicts_labelled.json, old held-out part (read while tuning)", "heldout", LABELLED),
@@ -68,12 +99,15 @@ def main() -> None:
         ("seen", "conflicts_fresh2.json, the fourth pass's held-out set (read since)", None, FRESH2),
         ("held-out", "conflicts_fresh3.json (never tuned on)", None, FRESH3),
     )
+    if args.set is not None:
+        sets = ((args.set, named_set(args.set).name, None, named_set(args.set)),)
     for name, about, split, path in sets:
         pairs = labelled(split, path)
         precision, recall = precision_recall(pairs)
-        print(f"  {name:<8} {len(pairs):>3} pairs: precision {precision:.2f}, recall {recall:.2f}  [{about}]")
+        kinds = f"; {wording_recall(path)}" if args.set is not None and wording_recall(path) else ""
+        print(f"  {name:<8} {len(pairs):>3} pairs: precision {precision:.2f}, recall {recall:.2f}{kinds}  [{about}]")
     facts = [fact for a, b, _truth in labelled() for fact in (a, b)]
-    for size in args.sizes:
+    for size in sizes:
         everything = facts + varied_facts(size, len(facts) + 1)
         best = best_cpu = float("inf")
         count = 0

@@ -16,6 +16,11 @@ processes) and how many labelled duplicates the scan found among the noise.
 
     python benchmarks/bench_neardup.py                 # quality, then 10,000 and 100,000
     python benchmarks/bench_neardup.py --sizes 10000 --repeat 3
+    python benchmarks/bench_neardup.py --set heldout6  # one named set, tests/data/neardup_NAME.json, alone
+
+`--set NAME` scores only tests/data/neardup_NAME.json (precision, recall and F1 at the default
+threshold) and times no scan unless `--sizes` is given too. "heldout6" is issue 29's held-out set
+(40 reworded duplicates, 40 hard negatives): score it once.
 """
 
 from __future__ import annotations
@@ -63,6 +68,15 @@ def precision_recall(finder: DupeFinder, pairs: list[tuple[str, str, str]], thre
     return (hit / len(flagged) if flagged else 1.0), hit / len(true)
 
 
+def named_set(name: str) -> Path:
+    """tests/data/neardup_NAME.json, the set `--set NAME` asks for."""
+    return DATA / f"neardup_{name}.json"
+
+
+def f1(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
 def varied_facts(count: int, first_number: int, seed: int = 5) -> list[Fact]:
     """`count` facts of sentence-like text: common engineering words, glue words, numbers and a
     long tail of made-up words drawn with a Zipf-like skew (as real vocabularies are)."""
@@ -94,7 +108,7 @@ def varied_facts(count: int, first_number: int, seed: int = 5) -> list[Fact]:
     return facts
 
 
-def quality() -> None:
+def quality(named: str | None = None) -> None:
     print(f"quality at the default threshold {DEFAULT_DUPE_THRESHOLD:.2f} (each set's facts alone):")
     sets = (
         ("tuning", "neardup_labelled.json, tuning part", "tuning", LABELLED),
@@ -102,13 +116,16 @@ def quality() -> None:
         ("seen", "neardup_fresh.json, the third pass's held-out set (read while tuning)", None, FRESH),
         ("held-out", "neardup_fresh2.json (never tuned on)", None, FRESH2),
     )
+    if named is not None:
+        sets = ((named, named_set(named).name, None, named_set(named)),)
     for name, about, split, path in sets:
         facts, pairs = labelled(split, path)
         precision, recall = precision_recall(DupeFinder(facts), pairs, DEFAULT_DUPE_THRESHOLD)
         dupes = sum(label == "duplicate" for _a, _b, label in pairs)
+        score = f", F1 {f1(precision, recall):.2f}" if named is not None else ""
         print(
             f"  {name:<8} {len(pairs):>3} pairs ({dupes} duplicates): precision {precision:.2f}, recall {recall:.2f}"
-            f"  [{about}]"
+            f"{score}  [{about}]"
         )
 
 
@@ -134,11 +151,15 @@ def speed(sizes: list[int], repeat: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=None, help="default: 10000 100000 (none with --set)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--set", metavar="NAME", help="quality on tests/data/neardup_NAME.json alone, e.g. heldout6")
     args = parser.parse_args()
-    quality()
-    speed(args.sizes, args.repeat)
+    if args.set is not None and not named_set(args.set).is_file():
+        parser.error(f"no set {args.set!r}: {named_set(args.set)} does not exist")
+    quality(args.set)
+    sizes = args.sizes if args.sizes is not None else [] if args.set else [10_000, 100_000]
+    speed(sizes, args.repeat)
 
 
 if __name__ == "__main__":

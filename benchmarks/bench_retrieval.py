@@ -20,12 +20,20 @@ searches; and the first search after start, median of 7 fresh servers) and
     python benchmarks/bench_retrieval.py --quality-only
     python benchmarks/bench_retrieval.py --quality-only --tuning-only   # while tuning: never the held-out set
     python benchmarks/bench_retrieval.py --latency-only --baseline ../main   # main's spec ranker beside ours
+    python benchmarks/bench_retrieval.py --quality-only --set heldout6 --rankers bm25 hybrid   # one named set
+
+`--set NAME` (repeatable) scores only the named sets of retrieval_questions.json (and their
+`known_NAME` / `unknown_NAME` hook prompts, when hook_prompts.json has them), with the standard
+errors, the questions that share no content word with their fact apart (when the set records
+`shares_word`), and the known prompts whose fact the hook injects at all beside those it puts first.
+"heldout6" is issue 29's held-out set: score it once.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -64,32 +72,66 @@ def set_ranker(root: Path, ranker: str) -> None:
     (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
 
 
-def quality(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> list[list[str]]:
-    """Print recall@8 / MRR per ranker and set; return them as table rows (ranker, then one cell per set)."""
+def mean_and_error(values: list[float]) -> tuple[float, float]:
+    """The mean of `values` and its standard error (sample standard deviation / sqrt(n))."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, 0.0
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+
+
+def detail(part: str, found: list[float], reciprocal: list[float]) -> str:
+    """Recall@8 and MRR with their standard errors; then the same for the questions that share no
+    content word with their fact, when the set records it."""
+    (recall, recall_se), (mrr, mrr_se) = mean_and_error(found), mean_and_error(reciprocal)
+    text = f"{part}: recall@8 {recall:.3f} ± {recall_se:.3f}, MRR {mrr:.3f} ± {mrr_se:.3f}"
+    flags = [q.get("shares_word") for q in QUESTIONS[part]]
+    if all(isinstance(flag, bool) for flag in flags):
+        free = [n for n, flag in enumerate(flags) if not flag]
+        if free:
+            (recall, recall_se), (mrr, mrr_se) = (
+                mean_and_error([found[n] for n in free]),
+                mean_and_error([reciprocal[n] for n in free]),
+            )
+            text += f"; sharing no word with their fact ({len(free)} q): {recall:.3f} ± {recall_se:.3f}, {mrr:.3f} ± {mrr_se:.3f}"
+    return text
+
+
+def quality(
+    root: Path, ids: dict[str, str], parts: tuple[str, ...], rankers: tuple[str, ...] = RANKERS, details: bool = False
+) -> list[list[str]]:
+    """Print recall@8 / MRR per ranker and set (with `details`, their standard errors too); return
+    them as table rows (ranker, then one cell per set)."""
     table = []
     project = Project(root)
     project.sync()
     print("quality at 10,000 facts (recall@8 / MRR)")
-    for ranker in RANKERS:
-        cells = []
+    for ranker in rankers:
+        cells, lines = [], []
         for part in parts:
-            found = reciprocal = 0.0
+            found, reciprocal = [], []
             for q in QUESTIONS[part]:
                 hits = project.search(q["question"], TODAY, limit=25, ranker=ranker)
                 targets = {ids[k] for k in q["targets"]}
                 rank = next((n for n, h in enumerate(hits, 1) if h.fact.id in targets), None)
-                found += rank is not None and rank <= 8
-                reciprocal += 1 / rank if rank else 0
+                found.append(float(rank is not None and rank <= 8))
+                reciprocal.append(1 / rank if rank else 0.0)
             count = len(QUESTIONS[part])
-            cells.append(f"{part} ({count} q): {found / count:.3f} / {reciprocal / count:.3f}")
+            cells.append(f"{part} ({count} q): {sum(found) / count:.3f} / {sum(reciprocal) / count:.3f}")
+            lines.append(detail(part, found, reciprocal))
         print(f"  {ranker:<5} " + "   ".join(cells))
+        if details:
+            for line in lines:
+                print(f"        {line}")
         table.append([ranker, *(cell.split(": ", 1)[1] for cell in cells)])
     return table
 
 
-def hook_relevance(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> list[list[str]]:
+def hook_relevance(
+    root: Path, ids: dict[str, str], parts: tuple[str, ...], rankers: tuple[str, ...] = RANKERS, details: bool = False
+) -> list[list[str]]:
     """Print, per ranker and set, the unknown prompts that inject nothing and the known ones whose fact
-    comes first; return them as table rows."""
+    comes first (with `details`, also those whose fact is injected at all); return them as table rows."""
     from foundry_tui.hooks import user_prompt_submit
 
     table = []
@@ -102,14 +144,16 @@ def hook_relevance(root: Path, ids: dict[str, str], parts: tuple[str, ...]) -> l
         return [line.split()[1] for line in context.splitlines() if line.startswith("### fact-")]
 
     print("prompt hook at 1,000 facts (unknown prompts that inject nothing; known prompts whose fact comes first)")
-    for ranker in RANKERS:
+    for ranker in rankers:
         set_ranker(root, ranker)
         cells = []
         for part in (p for p in parts if f"known_{p}" in PROMPTS):  # held-out set #4 has no hook prompts
             unknown, known = PROMPTS[f"unknown_{part}"], PROMPTS[f"known_{part}"]
             quiet = sum(not injected(p) for p in unknown)
-            first = sum(injected(k["prompt"])[:1] == [ids[k["target"]]] for k in known)
-            cells.append(f"{part}: quiet {quiet}/{len(unknown)}, first {first}/{len(known)}")
+            answers = [(injected(k["prompt"]), ids[k["target"]]) for k in known]
+            first = sum(facts[:1] == [target] for facts, target in answers)
+            anywhere = f", injected {sum(target in facts for facts, target in answers)}/{len(known)}" if details else ""
+            cells.append(f"{part}: quiet {quiet}/{len(unknown)}, first {first}/{len(known)}{anywhere}")
         print(f"  {ranker:<5} " + "   ".join(cells))
         table.append([ranker, *(cell.split(": ", 1)[1] for cell in cells)])
     return table
@@ -248,7 +292,23 @@ def main() -> None:
         "--baseline", type=Path, metavar="CHECKOUT", help="also time the spec ranker of another checkout (e.g. main)"
     )
     parser.add_argument("--write-docs", action="store_true", help="also write the tables into docs/benchmarks.md")
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME",
+        choices=[name for name in QUESTIONS if name != "about"],
+        help="quality on this named set only (repeatable), with standard errors; e.g. heldout6, issue 29's held-out set",
+    )
+    parser.add_argument(
+        "--rankers",
+        nargs="+",
+        default=list(RANKERS),
+        metavar="RANKER",
+        help="the rankers whose quality to score (default: spec bm25)",
+    )
     args = parser.parse_args()
+    if args.set and (args.tuning_only or args.write_docs):
+        parser.error("--set scores the named sets alone: not with --tuning-only or --write-docs")
     load = os.getloadavg()[0]
     # Installed packages carry compiled bytecode; a checkout run with PYTHONDONTWRITEBYTECODE
     # would compile every module in every process, which no user pays.
@@ -265,9 +325,10 @@ def main() -> None:
         os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
         os.environ["FOUNDRY_TODAY"] = "2026-11-30"
         try:
-            parts = TUNING if args.tuning_only else HELDOUT + TUNING
-            scores = quality(base / "project", write_corpus(base / "project", 10000), parts)
-            hook = hook_relevance(base / "hooks", write_corpus(base / "hooks", 1000), parts)
+            parts = tuple(args.set) if args.set else TUNING if args.tuning_only else HELDOUT + TUNING
+            rankers, details = tuple(args.rankers), bool(args.set)
+            scores = quality(base / "project", write_corpus(base / "project", 10000), parts, rankers, details)
+            hook = hook_relevance(base / "hooks", write_corpus(base / "hooks", 1000), parts, rankers, details)
         finally:
             shutil.rmtree(base, ignore_errors=True)
         if args.write_docs and not args.tuning_only:

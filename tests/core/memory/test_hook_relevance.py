@@ -108,7 +108,7 @@ def test_the_evaluation_sets_are_disjoint_and_name_real_targets() -> None:
     spec.loader.exec_module(module)
     keys = {target[0] for target in module.TARGETS}
     questions = json.loads((REPO / "benchmarks/data/retrieval_questions.json").read_text())
-    parts = ("tuning", "tuning2", "heldout3", "heldout4")
+    parts = ("tuning", "tuning2", "heldout3", "heldout4", "heldout6")
     assert set(questions) == {"about", *parts}
     assert len(questions["heldout3"]) >= 100 and len(questions["heldout4"]) >= 100
     texts = [q["question"].lower() for part in parts for q in questions[part]]

@@ -155,10 +155,12 @@ class SocketListener:
         if not line:
             return  # closed before a whole line: nothing to answer
         reply = self.reply(line)
-        _send(conn, reply, deadline)
-        if reply["ok"] is True and not self._prepared:
-            self._prepared = True  # the server's preparation runs beside, never before the next answer
-            threading.Thread(target=self._answered, name="foundry-socket-prepare", daemon=True).start()
+        try:
+            _send(conn, reply, deadline)
+        finally:  # a hook that gave up waiting (a cold scan) still gets a word index for its next prompt
+            if reply["ok"] is True and not self._prepared:
+                self._prepared = True  # the server's preparation runs beside, never before the next answer
+                threading.Thread(target=self._answered, name="foundry-socket-prepare", daemon=True).start()
 
     def reply(self, line: bytes) -> JSONObject:
         """The reply to one request line (its newline included)."""

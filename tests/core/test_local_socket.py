@@ -3,12 +3,14 @@ socket itself, with real servers and hooks, is tested in tests/mcp/test_local_so
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import pytest
 
 from foundry_tui.core import local_socket
 from foundry_tui.core.local_socket import MAX_PATH_BYTES, hook_deadline, socket_folder, socket_path
+from foundry_tui.core.paths import resolve_today, today_text
 
 
 def test_the_folder_is_in_the_runtime_folder_else_the_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -58,3 +60,11 @@ def test_off_asks_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     monkeypatch.setenv("FOUNDRY_DEBUG", "1")
     assert local_socket.ask_prompt_facts(tmp_path, "how do we deploy?", "2026-11-30", 5) is None
     assert not socket_folder().exists()
+
+
+def test_the_date_a_hook_sends(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert today_text() == datetime.date.today().isoformat() == resolve_today().isoformat()
+    monkeypatch.setenv("FOUNDRY_TODAY", "2026-11-30")
+    assert today_text() == "2026-11-30"
+    monkeypatch.setenv("FOUNDRY_TODAY", "not a date")  # sent as it is: the server refuses it as resolve_today does
+    assert today_text() == "not a date"

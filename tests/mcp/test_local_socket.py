@@ -228,6 +228,38 @@ async def test_the_server_answers_the_hooks_own_date(demo_root: Path) -> None:
         assert _hook(demo_root)[0] != _hook(demo_root, **later)[0]
 
 
+async def test_the_local_date_and_a_bad_date_give_the_same_bytes_too(demo_root: Path) -> None:
+    """Without FOUNDRY_TODAY the hook sends the local date; a date the server cannot read makes
+    the hook search itself, which refuses it as well: the quiet answer both ways."""
+    async with Client(_params(demo_root)):
+        path = socket_path(demo_root)
+        _wait_for_socket(path)
+        local = {key: value for key, value in os.environ.items() if key != "FOUNDRY_TODAY"}
+        event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": PROMPT, "cwd": str(demo_root)})
+        answers = []
+        for extra in ({"FOUNDRY_DEBUG": "1", "FOUNDRY_SOCKET_DEADLINE_MS": "1000"}, {"FOUNDRY_NO_SOCKET": "1"}):
+            done = subprocess.run(
+                [sys.executable, "-m", "foundry_tui", "hook", "user-prompt-submit"],
+                input=event,
+                capture_output=True,
+                text=True,
+                env={**local, **extra},
+                timeout=60,
+            )
+            answers.append((done.stdout, done.stderr))
+        assert answers[0] == (answers[1][0], _served(path)) and HEADING in answers[0][0]
+        assert _hook(demo_root, FOUNDRY_TODAY="30/11/2026") == (
+            "",
+            "foundry hook: the server's reply was not usable; searching here\n"
+            "foundry hook user-prompt-submit: InputError: today '30/11/2026' is not a date: use YYYY-MM-DD\n",
+        )
+        alone = _hook(demo_root, FOUNDRY_TODAY="30/11/2026", FOUNDRY_NO_SOCKET="1")
+        assert alone == (
+            "",
+            "foundry hook user-prompt-submit: InputError: today '30/11/2026' is not a date: use YYYY-MM-DD\n",
+        )
+
+
 # ---- a socket that may not be trusted -----------------------------------------------------------
 
 

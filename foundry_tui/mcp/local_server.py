@@ -59,7 +59,7 @@ class SocketListener:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._prepared = False
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # close() may run again in a signal handler while it runs
 
     def open(self) -> bool:
         """Bind and start answering; False (with one line on stderr) when the folder or the

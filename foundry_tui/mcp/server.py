@@ -81,7 +81,7 @@ class FoundryServer:
         self._store_lock = threading.Lock()
         # The hooks' local socket (core/local_socket.py), opened once the memory is warm.
         self._listener: SocketListener | None = None
-        self._listener_lock = threading.Lock()
+        self._listener_lock = threading.RLock()  # re-entered by the SIGTERM handler, on the main thread
         self._stopping = False
         self._prepare_lock = threading.Lock()
         self.protocol_version = PROTOCOL_VERSION

@@ -44,6 +44,7 @@ INSTRUCTIONS = (
     "recurring tasks. Hand work between agents with blackboard_write, returning only the artifact path and a short summary."
 )
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
+SOCKET_OPEN_WAIT = 1.0  # seconds the warm-up waits for the answer after initialize's before opening the socket
 # What the server searches once, before it opens the hooks' socket, to load the prompt search.
 WARM_UP_PROMPT = "how do we deploy the service and run the database migrations"
 NOTIFICATIONS = {
@@ -84,6 +85,7 @@ class FoundryServer:
         self._listener_lock = threading.RLock()  # re-entered by the SIGTERM handler, on the main thread
         self._stopping = False
         self._prepare_lock = threading.Lock()
+        self._next_answered = threading.Event()  # set once a request after initialize has been answered
         self.protocol_version = PROTOCOL_VERSION
 
     # ---- the engine, loaded after initialize ---------------------------------------------
@@ -109,6 +111,9 @@ class FoundryServer:
         except Exception as exc:  # the first real call will report the problem properly
             print(f"foundry mcp: warm-up skipped: {exc}", file=sys.stderr)
         self._hold_session_store()
+        # The socket's warm-up search would compete with the client's next request (tools/list,
+        # right after initialize): it waits for that answer, or a second at most.
+        self._next_answered.wait(SOCKET_OPEN_WAIT)
         self.open_socket()
 
     # ---- the hooks' local socket (core/local_socket.py) -----------------------------------------
@@ -137,6 +142,7 @@ class FoundryServer:
         with self._listener_lock:
             self._stopping = True
             listener, self._listener = self._listener, None
+        self._next_answered.set()  # a warm-up waiting to open the socket stops waiting, and opens none
         if listener is not None:
             listener.close()
 
@@ -481,6 +487,8 @@ class FoundryServer:
             if response is not None:
                 stdout.write(_encode(response))
                 stdout.flush()
+                if self._warmup is not None:  # an answer after initialize's: the socket may open
+                    self._next_answered.set()
             self.record_events()
             if self._warm_after_reply:
                 self._warm_after_reply = False

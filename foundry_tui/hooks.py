@@ -165,18 +165,22 @@ def prompt_facts(event: JSONObject, root: Path) -> str:
     prompt = event.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) <= PROMPT_MIN_CHARS:
         return ""
-    from foundry_tui.core.memory.project import Project
-    from foundry_tui.core.memory.search.reply import prompt_hits, render_results
-    from foundry_tui.core.paths import resolve_today
+    from foundry_tui.core.paths import resolve_today, today_text
 
-    project = Project(root)
-    if not project.layout.facts_dir.is_dir():
+    if not Layout(root).facts_dir.is_dir():
         return ""
-    project.sync()
-    hits = prompt_hits(project, prompt, resolve_today(), limit=PROMPT_MAX_FACTS)
-    if not hits:
-        return ""
-    return f"Foundry memory: facts that may bear on this prompt.\n\n{render_results(hits, prompt, 0)}"
+    # A running MCP server for this root answers from its warm memory (core/local_socket.py);
+    # when none answers in time, or its answer cannot be used, the same search runs here. The
+    # server reads the date as resolve_today does: a date it refuses is refused here too.
+    from foundry_tui.core.local_socket import ask_prompt_facts
+
+    served = ask_prompt_facts(root, prompt, today_text(), PROMPT_MAX_FACTS)
+    if served is not None:
+        return served
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.search.reply import prompt_facts_text
+
+    return prompt_facts_text(Project(root), prompt, resolve_today(), PROMPT_MAX_FACTS)
 
 
 # One line per protected file (core/read_gate.py, PROTECTED_FILES): why an agent may not change it.

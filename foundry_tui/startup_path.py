@@ -90,6 +90,9 @@ HOOKS = (
     "foundry_tui.core.sessions.ledger",
     "foundry_tui.core.sessions.store",
     "foundry_tui.core.sessions.transcript",
+    # UserPromptSubmit asks a running MCP server first (issue 29): os, json and stat at import,
+    # socket (~7 ms here) only when a socket file is there; see benchmarks/bench_hook_socket.py.
+    "foundry_tui.core.local_socket",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")

@@ -66,6 +66,9 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
         "CI",
         "FOUNDRY_UNATTENDED",
         "FOUNDRY_PRINCIPAL",
+        # The MCP server's local socket lives in the (per-test) cache folder, never the user's runtime one.
+        "XDG_RUNTIME_DIR",
+        "FOUNDRY_NO_SOCKET",
     ):
         monkeypatch.delenv(name, raising=False)
 

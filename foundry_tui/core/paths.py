@@ -271,6 +271,15 @@ def find_root(explicit: str | os.PathLike[str] | None = None, cwd: Path | None =
     return start
 
 
+def today_text() -> str:
+    """Today as `resolve_today()` decides it, as the text to send (the prompt hook's request to the
+    server's socket, which parses it), without importing datetime: FOUNDRY_TODAY as given, else the
+    local date."""
+    import time
+
+    return os.environ.get("FOUNDRY_TODAY") or time.strftime("%Y-%m-%d")
+
+
 def resolve_today(value: str | None = None) -> _dt.date:
     """Today's date for expiry: `--today`, else FOUNDRY_TODAY, else the local date."""
     import datetime as _dt

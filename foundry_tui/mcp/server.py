@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.store import SessionStore
     from foundry_tui.core.trust.principal import Caller
+    from foundry_tui.mcp.local_server import SocketListener
 
 PROTOCOL_VERSION = "2025-06-18"  # the latest this server speaks
 # Versions whose server side this server implements (MCP lifecycle, "Version Negotiation":
@@ -43,6 +44,9 @@ INSTRUCTIONS = (
     "recurring tasks. Hand work between agents with blackboard_write, returning only the artifact path and a short summary."
 )
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
+SOCKET_OPEN_WAIT = 1.0  # seconds the warm-up waits for the answer after initialize's before opening the socket
+# What the server searches once, before it opens the hooks' socket, to load the prompt search.
+WARM_UP_PROMPT = "how do we deploy the service and run the database migrations"
 NOTIFICATIONS = {
     "notifications/initialized",
     "notifications/cancelled",
@@ -76,6 +80,12 @@ class FoundryServer:
         self._events: list[tuple[Layout, str, dict[str, object]]] = []
         self._session_store: SessionStore | None = None
         self._store_lock = threading.Lock()
+        # The hooks' local socket (core/local_socket.py), opened once the memory is warm.
+        self._listener: SocketListener | None = None
+        self._listener_lock = threading.RLock()  # re-entered by the SIGTERM handler, on the main thread
+        self._stopping = False
+        self._prepare_lock = threading.Lock()
+        self._next_answered = threading.Event()  # set once a request after initialize has been answered
         self.protocol_version = PROTOCOL_VERSION
 
     # ---- the engine, loaded after initialize ---------------------------------------------
@@ -101,6 +111,76 @@ class FoundryServer:
         except Exception as exc:  # the first real call will report the problem properly
             print(f"foundry mcp: warm-up skipped: {exc}", file=sys.stderr)
         self._hold_session_store()
+        # The socket's warm-up search would compete with the client's next request (tools/list,
+        # right after initialize): it waits for that answer, or a second at most.
+        self._next_answered.wait(SOCKET_OPEN_WAIT)
+        self.open_socket()
+
+    # ---- the hooks' local socket (core/local_socket.py) -----------------------------------------
+
+    def open_socket(self) -> None:
+        """Answer the prompt hook's searches on the root's local socket (off with FOUNDRY_NO_SOCKET=1)."""
+        from foundry_tui.core.local_socket import socket_enabled, socket_path
+
+        if not socket_enabled():
+            return
+        from foundry_tui.mcp.local_server import SocketListener
+
+        # One search first, off the request path: the ranker's modules and figures are then
+        # loaded before a hook, with its 40 ms deadline, asks.
+        with contextlib.suppress(Exception):
+            self.prompt_search(WARM_UP_PROMPT, self.today(), 1)
+        with self._listener_lock:  # a server stopping meanwhile opens none
+            if self._stopping or self._listener is not None:
+                return
+            listener = SocketListener(socket_path(self.root), self.prompt_facts, self.prepare_searches)
+            if listener.open():
+                self._listener = listener
+
+    def close_socket(self) -> None:
+        """Stop answering on the socket and remove it (when it is still this server's)."""
+        with self._listener_lock:
+            self._stopping = True
+            listener, self._listener = self._listener, None
+        self._next_answered.set()  # a warm-up waiting to open the socket stops waiting, and opens none
+        if listener is not None:
+            listener.close()
+
+    def prompt_facts(self, request: JSONObject) -> str:
+        """A socket's prompt_facts request (checked: local_server.request_problem) answered as the
+        hook would answer it itself: the same function on the same memory, kept warm here."""
+        import datetime as _dt
+        import os
+
+        if request["root"] != os.path.realpath(self.root):
+            raise ValueError(f"this server serves {os.path.realpath(self.root)}")
+        prompt, limit = request["prompt"], request["limit"]
+        assert isinstance(prompt, str) and isinstance(limit, int)
+        return self.prompt_search(prompt, _dt.date.fromisoformat(str(request["today"])), limit)
+
+    def prompt_search(self, prompt: str, today: _dt.date, limit: int) -> str:
+        from foundry_tui.core.memory.search.reply import prompt_facts_text
+
+        project = self.project()
+        if not project.layout.facts_dir.is_dir():
+            return ""
+        return prompt_facts_text(project, prompt, today, limit)
+
+    def _close_socket_on_signals(self) -> None:
+        """On SIGTERM or SIGHUP, remove the socket, then die of the signal as before (main thread only)."""
+        import signal
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def stop(signum: int, _frame: object) -> None:
+            self.close_socket()
+            signal.signal(signum, signal.SIG_DFL)
+            signal.raise_signal(signum)
+
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(signum, stop)
 
     def _hold_session_store(self) -> None:
         """Keep one idle connection to the session store while the server runs. The agent's
@@ -129,6 +209,18 @@ class FoundryServer:
         facts, for the next start too: postings.py)."""
         with contextlib.suppress(Exception):  # a bad config.json: the tools report it when called
             project.prepare_ranker()
+
+    def prepare_searches(self) -> None:
+        """After the first answer (a tool call's, or the hooks' socket's): the ranker's data, the
+        watcher and the word index (each a no-op once started)."""
+        project = self._project
+        if project is None:
+            return
+        with self._prepare_lock:
+            self._prepare_ranker(project)  # first: the word index lets go of the snapshot
+            project.watch()
+            if not project.building_postings():  # one build at a time: the index after them
+                project.use_search_index(background=True)
 
     def start_warmup(self) -> None:
         if self._warmup is None:
@@ -377,6 +469,12 @@ class FoundryServer:
                 record_event(layout, kind, **fields)
 
     def serve(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+        try:
+            self._serve(stdin, stdout)
+        finally:  # stdin closed, Ctrl-C, a broken pipe: the socket goes with the server
+            self.close_socket()
+
+    def _serve(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
         self._defer_events = True
         for line in _lines(stdin):
             if line is not None and not line.strip():
@@ -389,17 +487,17 @@ class FoundryServer:
             if response is not None:
                 stdout.write(_encode(response))
                 stdout.flush()
+                if self._warmup is not None:  # an answer after initialize's: the socket may open
+                    self._next_answered.set()
             self.record_events()
             if self._warm_after_reply:
                 self._warm_after_reply = False
+                self._close_socket_on_signals()
                 self.start_warmup()
             if self._project is not None and self._tool_calls:
-                # After the first answer: the watcher and the word index (both no-ops once started).
-                self._prepare_ranker(self._project)  # first: the word index lets go of the snapshot
-                self._project.watch()
-                if not self._project.building_postings():  # one build at a time: the index after them
-                    self._project.use_search_index(background=True)
+                self.prepare_searches()
                 self._hold_session_store()  # once the agent's first hook has made the store
+        self.close_socket()  # first: no hook waits on a server that is stopping
         project = self._project
         if project is not None:
             # A build under way gets a few seconds to finish, for the next server (a client waits

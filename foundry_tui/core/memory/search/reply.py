@@ -232,3 +232,17 @@ def _within_budget(blocks: list[str], max_tokens: int, next_cursor: Callable[[in
 def prompt_hits(project: RepliedMemory, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
     """The facts the prompt hook injects for `prompt`: the configured ranker's best hits that clear its relevance bar."""
     return project.ranker_of().prompt_hits(project, prompt, today, limit)
+
+
+PROMPT_FACTS_HEADING = "Foundry memory: facts that may bear on this prompt."
+
+
+def prompt_facts_text(project: RepliedMemory, prompt: str, today: _dt.date, limit: int) -> str:
+    """What the prompt hook injects for `prompt` ("" for nothing), the memory synced first: one
+    function whether the hook searched itself or asked the warm server (mcp/local_server.py),
+    so that both answers are the same bytes."""
+    project.sync()
+    hits = prompt_hits(project, prompt, today, limit)
+    if not hits:
+        return ""
+    return f"{PROMPT_FACTS_HEADING}\n\n{render_results(hits, prompt, 0)}"

@@ -1,0 +1,186 @@
+"""`foundry hook user-prompt-submit` as a whole process, with the agent's MCP server running (the
+hook asks its local socket, core/local_socket.py) and without one (the hook searches itself),
+side by side with a bare interpreter and node in one alternation, on bench_memory's facts.
+
+    python benchmarks/bench_hook_socket.py                        # 10,000 facts, 21 runs of each
+    python benchmarks/bench_hook_socket.py --facts 1000 --runs 31
+    python benchmarks/bench_hook_socket.py --baseline /tmp/main   # and another tree's hook (no server), e.g. today's
+    python benchmarks/bench_hook_socket.py --write-docs           # also docs/benchmarks.md's "hook-socket" section
+
+Each run is one fresh process; every variant is run once per round, in the same order, so
+that a busy machine slows them alike. The CPU time of each process (user + system) is printed
+beside its wall time: it is steadier under load. The hook's answers are checked to be the
+same bytes with and without the server, and FOUNDRY_DEBUG's line confirms which path served.
+The socket folder is the benchmark's own (XDG_RUNTIME_DIR set for the server and the hooks
+that should find it, an empty one for the hooks that should not). `--baseline TREE`: a source
+tree (`git archive <commit> | tar -x -C TREE`) whose hook is run through PYTHONPATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CHECKOUT = HERE.parent
+sys.path.insert(0, str(CHECKOUT))
+sys.path.insert(0, str(HERE))
+
+from bench_memory import INIT, generate  # noqa: E402
+from report import write_section  # noqa: E402
+
+from foundry_tui.core.local_socket import socket_path  # noqa: E402
+from foundry_tui.core.memory.project import Project  # noqa: E402
+
+
+def prompts(root: Path) -> dict[str, str]:
+    """A prompt that names a fact's subject (the hook injects facts) and one about nothing stored."""
+    text = (root / ".foundry/memory/facts/fact-0042.md").read_text()
+    title = next(line for line in text.splitlines() if line.startswith("title: ")).removeprefix("title: ")
+    return {
+        "facts injected": f"How do we handle {' '.join(title.lower().split()[:4])} here?",
+        "nothing injected": "What colour should the kitchen walls be painted this spring?",
+    }
+
+
+def run(command: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, float, bytes, bytes]:
+    """(wall ms, CPU ms, stdout, stderr) of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, input=stdin, capture_output=True, env=env, check=True)
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return wall, cpu, done.stdout, done.stderr
+
+
+def start_server(root: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "foundry_tui", "mcp", "--root", str(root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(json.dumps(INIT).encode() + b"\n")
+    server.stdin.flush()
+    server.stdout.readline()
+    return server
+
+
+def wait_for(path: Path, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"no socket at {path} after {timeout} s")
+        time.sleep(0.05)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=int, default=10000)
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--baseline", help="another source tree whose hook (without a server) runs in the alternation")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
+    args = parser.parse_args()
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # byte-compiled, as an installed package is
+    for tree in [str(CHECKOUT / "foundry_tui"), *([args.baseline] if args.baseline else [])]:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", tree], check=True)
+    base = Path(tempfile.mkdtemp(prefix="foundry-hook-socket-"))
+    server = None
+    try:
+        root = base / "project"
+        generate(root, args.facts)
+        common = {
+            **os.environ,
+            "FOUNDRY_CACHE_DIR": str(base / "cache"),
+            "FOUNDRY_TODAY": "2026-11-30",
+            "PYTHONPATH": str(CHECKOUT),
+        }
+        common.pop("FOUNDRY_NO_SOCKET", None)
+        common.pop("FOUNDRY_SOCKET_DEADLINE_MS", None)
+        os.environ["FOUNDRY_CACHE_DIR"] = common["FOUNDRY_CACHE_DIR"]
+        Project(root).sync()  # a previous session left the parse cache behind, as on a real machine
+        (base / "run").mkdir(mode=0o700)
+        (base / "empty").mkdir(mode=0o700)
+        served_env = {**common, "XDG_RUNTIME_DIR": str(base / "run")}
+        alone_env = {**common, "XDG_RUNTIME_DIR": str(base / "empty")}
+        server = start_server(root, served_env)
+        os.environ["XDG_RUNTIME_DIR"] = served_env["XDG_RUNTIME_DIR"]
+        path = socket_path(root)
+        wait_for(path)
+        hook = [sys.executable, "-m", "foundry_tui", "hook", "user-prompt-submit"]
+        variants: dict[str, tuple[list[str], dict[str, str]]] = {
+            "python -c pass": ([sys.executable, "-c", "pass"], common),
+        }
+        if shutil.which("node"):
+            variants["node -e ''"] = (["node", "-e", ""], common)
+        variants["hook, server running"] = (hook, served_env)
+        variants["hook, no server"] = (hook, alone_env)
+        if args.baseline:
+            variants["baseline hook, no server"] = (hook, {**alone_env, "PYTHONPATH": args.baseline})
+        rows: list[tuple[str, str, float, float, float]] = []
+        for label, prompt in prompts(root).items():
+            event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)}).encode()
+            # The server's first answer (it prepares its word index after it), given time; then
+            # which path answered, and the same bytes from both.
+            run(hook, event, {**served_env, "FOUNDRY_SOCKET_DEADLINE_MS": "1000"})
+            time.sleep(max(2.0, args.facts / 2500))
+            answers = {}
+            for name, env in (("served", served_env), ("alone", alone_env)):
+                *_, out, err = run(hook, event, {**env, "FOUNDRY_DEBUG": "1", "FOUNDRY_SOCKET_DEADLINE_MS": "1000"})
+                answers[name] = out
+                expected = f"facts from the server at {path}" if name == "served" else "no server socket"
+                assert expected in err.decode(), (name, err)
+            assert answers["served"] == answers["alone"], "the hook's answer differs with the server"
+            assert bool(answers["served"]) == (label == "facts injected"), (label, answers["served"][:200])
+            walls: dict[str, list[float]] = {name: [] for name in variants}
+            cpus: dict[str, list[float]] = {name: [] for name in variants}
+            served = 0  # the runs the server answered within the hook's 40 ms (FOUNDRY_DEBUG's line)
+            for attempt in range(args.runs + 1):  # the first round warms the disk cache
+                for name, (command, env) in variants.items():
+                    wall, cpu, _out, err = run(command, event, {**env, "FOUNDRY_DEBUG": "1"})
+                    if attempt:
+                        walls[name].append(wall)
+                        cpus[name].append(cpu)
+                        served += name == "hook, server running" and b"facts from the server" in err
+            for name in variants:
+                ordered = sorted(walls[name])
+                p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+                shown = f"{name} ({served}/{args.runs} served)" if name == "hook, server running" else name
+                rows.append((label, shown, statistics.median(ordered), p95, statistics.median(cpus[name])))
+        load = os.getloadavg()[0]
+        lines = [
+            f"{args.facts:,} facts, {args.runs} runs of each, alternating; load average {load:.1f}, "
+            f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}",
+            "",
+            "| prompt | process | wall p50 | wall p95 | CPU p50 |",
+            "| --- | --- | ---: | ---: | ---: |",
+        ]
+        lines += [
+            f"| {label} | {name} | {p50:.1f} ms | {p95:.1f} ms | {cpu:.1f} ms |" for label, name, p50, p95, cpu in rows
+        ]
+        table = "\n".join(lines)
+        print(table)
+        if args.write_docs:
+            write_section("hook-socket", table)
+    finally:
+        if server is not None:
+            assert server.stdin is not None
+            server.stdin.close()
+            server.wait(timeout=30)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

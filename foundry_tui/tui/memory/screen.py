@@ -378,7 +378,7 @@ class MemoryScreen(ConfirmingScreen[None]):
                     ],
                 )
 
-        self.app.push_screen(WriteFactScreen(preset, f"Add the Why line to {fact_id}"), edited)
+        self.app.push_screen(WriteFactScreen(preset, f"Add the Why line to {fact_id}", focus_body=True), edited)
 
     def action_rebuild_index(self) -> None:
         layout = self.project.layout

@@ -31,8 +31,13 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "save", "Save")]
 
-    def __init__(self, preset: WriteRequest | None = None, title: str = "Write a fact") -> None:
+    def __init__(
+        self, preset: WriteRequest | None = None, title: str = "Write a fact", *, focus_body: bool = False
+    ) -> None:
+        """`focus_body`: start in the body, the cursor at its end (adding a Why line to a
+        preset whose body ends with `**Why:** `), not in the title, which typing would replace."""
         super().__init__()
+        self.focus_body = focus_body
         self.preset = preset or WriteRequest(
             title="",
             body="",
@@ -71,7 +76,12 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
             yield from self.buttons("Save", "save")
 
     def on_mount(self) -> None:
-        self.query_one("#title", Input).focus()
+        if self.focus_body:
+            body = self.query_one("#body", TextArea)
+            body.focus()
+            body.move_cursor(body.document.end)
+        else:
+            self.query_one("#title", Input).focus()
 
     def _value(self, widget_id: str) -> str:
         return self.query_one(f"#{widget_id}", Input).value

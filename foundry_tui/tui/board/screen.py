@@ -164,6 +164,10 @@ class BlackboardScreen(LiveScreen):
     def action_focus_filter(self) -> None:
         self.query_one("#filter-text", Input).focus()
 
+    def action_focus_artifacts(self) -> None:
+        """Escape in the filters: back to the artifacts, the filters kept."""
+        self.query_one(ArtifactTree).focus()
+
     def action_cycle_validity(self) -> None:
         self.query_one(BoardFilters).cycle_validity()
 

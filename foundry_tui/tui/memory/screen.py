@@ -288,21 +288,17 @@ class MemoryScreen(ConfirmingScreen[None]):
     def action_write_fact(self) -> None:
         from foundry_tui.tui.memory.write_fact import WriteFactScreen
 
-        def written(req: WriteRequest | None) -> None:
-            if req is not None:
-                self.confirm_write(
-                    req,
-                    [
-                        f"memory_write: a new fact file in {self.facts_folder()} (or nothing, if an identical "
-                        "fact is active; a same-titled one is superseded, not changed)",
-                        "INDEX.md is rebuilt",
-                    ],
-                )
+        changes = [
+            f"memory_write: a new fact file in {self.facts_folder()} (or nothing, if an identical "
+            "fact is active; a same-titled one is superseded, not changed)",
+            "INDEX.md is rebuilt",
+        ]
+        self.app.push_screen(WriteFactScreen(changes=changes), self._written)
 
-        self.app.push_screen(WriteFactScreen(), written)
-
-    def confirm_write(self, req: WriteRequest, changes: list[str]) -> None:
-        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self._write(req))
+    def _written(self, req: WriteRequest | None) -> None:
+        """The form's result, confirmed in the form already: write it (None: cancelled)."""
+        if req is not None:
+            self._write(req)
 
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
     def _write(self, req: WriteRequest) -> MemoryChanged:
@@ -366,19 +362,13 @@ class MemoryScreen(ConfirmingScreen[None]):
             expires=fact.expires,
         )
 
-        def edited(req: WriteRequest | None) -> None:
-            if req is not None:
-                self.confirm_write(
-                    req,
-                    [
-                        f"memory_write: a new version of {fact_id} in {self.facts_folder()}, "
-                        f"with supersedes: {fact_id}",
-                        f"{fact_id}.md stays on disk, inactive",
-                        "INDEX.md is rebuilt",
-                    ],
-                )
-
-        self.app.push_screen(WriteFactScreen(preset, f"Add the Why line to {fact_id}", focus_body=True), edited)
+        changes = [
+            f"memory_write: a new version of {fact_id} in {self.facts_folder()}, with supersedes: {fact_id}",
+            f"{fact_id}.md stays on disk, inactive",
+            "INDEX.md is rebuilt",
+        ]
+        form = WriteFactScreen(preset, f"Add the Why line to {fact_id}", focus_body=True, changes=changes)
+        self.app.push_screen(form, self._written)
 
     def action_rebuild_index(self) -> None:
         layout = self.project.layout

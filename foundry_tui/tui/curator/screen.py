@@ -384,11 +384,6 @@ class CuratorScreen(LiveScreen):
         self.last_undo = event.undo
         self.post_message(MemoryChanged(event.summary))
 
-    def on_memory_changed(self, event: MemoryChanged) -> None:
-        """This screen wrote to memory: say what changed and read it again."""
-        self.notify(event.summary, timeout=6)
-        self.load()
-
     # ---- the Health screen's link: a missed query opened here -------------------------------
 
     wanted_missed: str | None = None

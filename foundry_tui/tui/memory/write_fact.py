@@ -72,7 +72,7 @@ class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest
         self.preset = preset or WriteRequest(
             title="",
             body="",
-            type="convention",
+            type="",  # chosen by the writer: memory_write has no default type, nor does the form
             scope=DEFAULT_SCOPE,
             tags=[],
             confidence=DEFAULT_CONFIDENCE,
@@ -88,21 +88,36 @@ class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest
             # A preset comes from a fact on disk: its control characters are shown as escapes.
             yield Input(shown(p.title), id="title", max_length=200)
             with Horizontal(classes="row"):
-                yield Select([(t, t) for t in TYPES], value=p.type, allow_blank=False, id="type")
-                yield Select(
-                    [(c, c) for c in CONFIDENCES],
-                    value=p.confidence or DEFAULT_CONFIDENCE,
-                    allow_blank=False,
-                    id="confidence",
-                )
+                with Vertical(classes="field"):
+                    yield Label("Type")
+                    yield Select(
+                        [(t, t) for t in TYPES],
+                        value=p.type if p.type in TYPES else Select.NULL,
+                        prompt="choose a type",
+                        id="type",
+                    )
+                with Vertical(classes="field"):
+                    yield Label("Confidence")
+                    yield Select(
+                        [(c, c) for c in CONFIDENCES],
+                        value=p.confidence or DEFAULT_CONFIDENCE,
+                        allow_blank=False,
+                        id="confidence",
+                    )
             yield Label(f"Body (at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line)")
             yield TextArea(shown_lines(p.body), id="body")
             yield Label("Tags (comma separated)")
             yield Input(", ".join(shown(t) for t in p.tags or ()), id="tags")
             with Horizontal(classes="row"):
-                yield Input(shown(p.scope or ""), placeholder=f"scope: {DEFAULT_SCOPE}", id="scope")
-                yield Input(shown(p.source or ""), placeholder=f"source: {DEFAULT_SOURCE}", id="source")
-                yield Input(shown(p.expires or ""), placeholder="expires: YYYY-MM-DD", id="expires")
+                # Labelled, each: a value such as "project" in a bare box reads as a placeholder.
+                for field_id, label, value, hint in (
+                    ("scope", "Scope", p.scope, f"{DEFAULT_SCOPE}, module:<name>, vertical:<name>"),
+                    ("source", "Source", p.source, f"{DEFAULT_SOURCE}, code, adr-NNNN, external:<url>"),
+                    ("expires", "Expires (blank: never)", p.expires, "YYYY-MM-DD"),
+                ):
+                    with Vertical(classes="field"):
+                        yield Label(label, id=f"{field_id}-label")
+                        yield Input(shown(value or ""), placeholder=hint, id=field_id)
             yield Label("", id="form-error")
             yield from self.buttons("Save", "save")
 
@@ -118,7 +133,7 @@ class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest
     def _draft(self) -> tuple[str, ...]:
         """Every field as it stands (to tell a changed draft from the one the form opened with)."""
         inputs = tuple(self._value(i) for i in ("title", "tags", "scope", "source", "expires"))
-        selects = tuple(str(self.query_one(f"#{i}", Select).value) for i in ("type", "confidence"))
+        selects = tuple(str(self.query_one(f"#{i}", Select).selection) for i in ("type", "confidence"))
         return (*inputs, *selects, self.query_one("#body", TextArea).text)
 
     def action_cancel(self) -> None:
@@ -138,10 +153,14 @@ class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
+        chosen = self.query_one("#type", Select).selection
+        if chosen is None:
+            self.query_one("#form-error", Label).update(f"Not saved: choose a type ({', '.join(TYPES)}).")
+            return
         req = WriteRequest(
             title=self._value("title"),
             body=self.query_one("#body", TextArea).text,
-            type=str(self.query_one("#type", Select).value),
+            type=str(chosen),
             scope=self._value("scope") or DEFAULT_SCOPE,
             tags=[t for t in self._value("tags").split(",")],
             confidence=str(self.query_one("#confidence", Select).value),
@@ -149,11 +168,17 @@ class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest
             expires=self._value("expires").strip(),  # every field of the form is given: "" is no expiry
         )
         try:
-            validate_request(req)
+            fact = validate_request(req)
         except FoundryError as exc:
             self.query_one("#form-error", Label).update(plain(f"Not saved: {exc}"))  # it may quote a tag `[/]`
             return
         if self.changes is None:
             self.dismiss(req)
             return
-        self.confirm(f"Write “{req.title}”?", self.changes, lambda _answer: self.dismiss(req))
+        changes = list(self.changes)
+        if fact.needs_why:  # said before the write, when it can still be added (Cancel returns here)
+            changes.append(
+                f"warning: this {fact.type} has no Why: line; doctor fails and prune lists it until one "
+                "is added (Cancel returns to the form)"
+            )
+        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self.dismiss(req))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.screen import Screen
-from textual.widgets import Button, Input, TextArea
+from textual.widgets import Button, Input, Label, Select, TextArea
 
 from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.common.confirm import ConfirmScreen
@@ -110,6 +110,7 @@ async def test_a_cancelled_confirm_returns_to_the_form(demo_root: Path, size: tu
         form = app.screen
         assert isinstance(form, WriteFactScreen)
         form.query_one("#title", Input).value = "Feature flgas live in LaunchDarkly"
+        form.query_one("#type", Select).value = "convention"
         form.query_one("#body", TextArea).text = "One place to flip them."
         await press(pilot, "ctrl+s")
         assert isinstance(app.screen, ConfirmScreen)
@@ -126,3 +127,65 @@ async def test_a_cancelled_confirm_returns_to_the_form(demo_root: Path, size: tu
         assert isinstance(app.screen, MemoryScreen)
     fact = parse_fact_text((demo_root / ".foundry/memory/facts/fact-0017.md").read_text(), "fact-0017")
     assert fact.title == "Feature flags live in LaunchDarkly"
+
+
+def _label(form: Screen[Any], label_id: str) -> str:
+    return str(form.query_one(label_id, Label).render())
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_every_field_is_labelled_and_no_type_is_preset(demo_root: Path, size: tuple[int, int]) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "slash", *"orders")
+        app.screen.query_one("#type-filter", Select).value = "risk"  # a search filter in force
+        app.screen.query_one("#index").focus()
+        await press(pilot, "w")
+        form = app.screen
+        assert isinstance(form, WriteFactScreen)
+        assert [_label(form, f"#{i}-label") for i in ("scope", "source", "expires")] == [
+            "Scope",
+            "Source",
+            "Expires (blank: never)",
+        ]
+        for field_id in ("scope", "source", "expires"):  # each label sits right above its box
+            label, box = form.query_one(f"#{field_id}-label").region, form.query_one(f"#{field_id}").region
+            assert (label.x, label.y + 1) == (box.x, box.y)
+        type_select = form.query_one("#type", Select)
+        assert type_select.selection is None  # neither the filter's risk nor any default
+        form.query_one("#title", Input).value = "Staging resets nightly"
+        form.query_one("#body", TextArea).text = "At 02:00 UTC."
+        await press(pilot, "ctrl+s")
+        assert _top(app) is form
+        assert _label(form, "#form-error") == (
+            "Not saved: choose a type (decision, constraint, convention, domain, risk, metric, glossary)."
+        )
+        type_select.value = "domain"
+        await press(pilot, "ctrl+s")
+        assert isinstance(app.screen, ConfirmScreen)
+
+
+async def test_the_confirm_warns_a_decision_has_no_why_line(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "w")
+        form = app.screen
+        assert isinstance(form, WriteFactScreen)
+        form.query_one("#title", Input).value = "Queues run on RabbitMQ"
+        form.query_one("#type", Select).value = "decision"
+        form.query_one("#body", TextArea).text = "One broker for every queue."
+        await press(pilot, "ctrl+s")
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmScreen)
+        assert confirm.changes[-1] == (
+            "warning: this decision has no Why: line; doctor fails and prune lists it until one is added "
+            "(Cancel returns to the form)"
+        )
+        await press(pilot, "escape")  # back to the form, to add it
+        form.query_one("#body", TextArea).text = "One broker for every queue.\nWhy: ops already runs it."
+        await press(pilot, "ctrl+s")
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmScreen)
+        assert not any(line.startswith("warning:") for line in confirm.changes)

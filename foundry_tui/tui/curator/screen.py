@@ -39,7 +39,7 @@ from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.status_header import StatusHeader
-from foundry_tui.tui.common.text import plain, plain_lines, shown, shown_lines
+from foundry_tui.tui.common.text import counted, plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.curator.merge import MergeScreen
@@ -369,7 +369,7 @@ class CuratorScreen(LiveScreen):
             self.notify("Select the facts to retire (space toggles one).", severity="warning")
             return
         self.confirm(
-            f"Retire {len(chosen)} facts?",
+            f"Retire {counted(len(chosen), 'fact')}?",
             [*(f"{self.fact_file(i)}: expires is set" for i in chosen), "INDEX.md is rebuilt; no file is deleted"],
             lambda expires: self._retire(chosen, expires),
             field=("Expires on (YYYY-MM-DD)", self.yesterday),

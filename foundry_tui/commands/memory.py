@@ -213,7 +213,11 @@ def add_commands(commands: CommandGroup) -> None:
     from foundry_tui.core.memory.model import vocabulary as vocab
     from foundry_tui.core.memory.search.rankers import RANKER_NAMES
 
-    mem = commands.group("memory", "facts: write, search, index, prune, show, list")
+    mem = commands.group(
+        "memory",
+        "facts: write, search, index, prune, show, dupes, conflicts, merge, missed, tag, retire, budget, list, "
+        "resolve, log, diff",
+    )
 
     p = mem.command("write", cmd_memory_write, "store one durable fact (dedup, ids and supersedes are automatic)")
     p.add_argument("--title", required=True, help=f"the fact itself, at most {vocab.MAX_TITLE_CHARS} characters")

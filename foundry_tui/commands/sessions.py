@@ -109,7 +109,9 @@ def add_commands(commands: CommandGroup) -> None:
     """The `session` group, added to the parser by cli.build_parser."""
     from foundry_tui.core.memory.model.facts import TYPES
 
-    session = commands.group("session", "session memory (T0): working facts, tiers, promote, prune")
+    session = commands.group(
+        "session", "session memory (T0), its working facts and tiers: add, remove, replace, list, show, promote, prune"
+    )
 
     def edit(name: str, help_text: str) -> argparse.ArgumentParser:
         p = session.command(name, cmd_session_edit, help_text)

@@ -127,4 +127,7 @@ class FoundryApp(App[None]):
         async for changes in awatch(*folders, debounce=150, step=25):
             paths = frozenset(path for _change, path in changes if not IGNORED_PARTS & set(Path(path).parts))
             if paths:
-                self.screen.post_message(FilesChanged(paths))
+                # Every screen of the stack: one under a dialog (the write form, a confirm) is on
+                # view too. The screens of other modes read again when shown (LiveScreen, MemoryScreen).
+                for screen in self.screen_stack:
+                    screen.post_message(FilesChanged(paths))

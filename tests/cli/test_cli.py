@@ -199,3 +199,23 @@ def test_broken_files_are_listed_not_fatal(root: Path) -> None:
 def test_no_command_is_usage_error() -> None:
     run = run_cli()
     assert run.code == 2 and run.err == "foundry: error: name a command (see `foundry --help`)\n"
+
+
+def test_each_groups_help_lists_every_action_in_order() -> None:
+    """`foundry --help` and `foundry GROUP --help` say, after the colon, every action the group
+    has, in the order `foundry GROUP --help` lists them (memory once listed six of sixteen)."""
+    from foundry_tui import cli
+
+    cli.build_parser()
+    groups: dict[str, list[str]] = {}
+    for words in cli.COMMANDS:
+        group, _, action = words.partition(" ")
+        if action:
+            groups.setdefault(group, []).append(action)
+    assert len(groups["memory"]) == 16
+    for group, actions in groups.items():
+        description = cli.PARSERS[f"foundry {group}"].description or ""
+        listed = description.rsplit(": ", 1)[-1].split(", ")
+        assert listed == actions, group
+        top = run_cli("--help").out
+        assert " ".join(description.split()) in " ".join(top.split()), group  # wrapped, but whole

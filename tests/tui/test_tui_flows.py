@@ -16,7 +16,7 @@ from textual.color import Color
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.style import Style
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Input, Select, Static, TextArea
 
 from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.app import FoundryApp
@@ -113,6 +113,7 @@ async def test_write_a_fact(demo_root: Path) -> None:
         await settle(pilot)
         form = app.screen
         assert isinstance(form, WriteFactScreen)
+        form.query_one("#type", Select).value = "convention"  # chosen: the form presets no type
         form.query_one("#title", Input).value = "x" * 90
         form.query_one("#body", TextArea).text = "Too long a title."
         await pilot.press("ctrl+s")

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input, TabbedContent, TextArea
+from textual.widgets import Input, Select, TabbedContent, TextArea
 
 from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.curator.merge import MergeScreen
@@ -68,6 +68,7 @@ async def test_the_write_form_survives_echoing_a_markup_tag(demo_root: Path) -> 
         form = app.screen
         assert isinstance(form, WriteFactScreen)
         form.query_one("#title", Input).value = "Markup in a refused tag"
+        form.query_one("#type", Select).value = "convention"
         form.query_one("#body", TextArea).text = "What was typed must survive."
         form.query_one("#tags", Input).value = "[/]`, [bold]"  # a backtick: refused, echoed in the error
         await press(pilot, "ctrl+s")

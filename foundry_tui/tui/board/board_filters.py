@@ -1,12 +1,16 @@
 """BoardFilters: what the board shows: text inside the artifacts, an agent, a schema,
-valid or invalid. Every change posts the whole filter as one ArtifactFilter."""
+valid or invalid. Every change posts the whole filter as one ArtifactFilter. Escape in
+the filters leaves them for the artifacts (the screen's `focus_artifacts`), not for the
+memory screen (the app's Escape)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Select
@@ -17,6 +21,8 @@ from foundry_tui.tui.common.text import plain
 
 class BoardFilters(Horizontal):
     """An Input and three Selects; `offer` sets the agents and schemas to choose from."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "screen.focus_artifacts", "Artifacts")]
 
     @dataclass
     class Changed(Message):

@@ -108,12 +108,16 @@ class BlackboardScreen(LiveScreen):
         self._redraw()
         if self.shown is not None:  # read again (a change on disk, a new theme): show it anew
             item = self._find(self.shown)
-            if item is not None:
+            if item is not None and self.only.matches(item):
                 self._show(item)
             else:  # deleted meanwhile: what it said no longer holds
-                self.shown = None
-                self.query_one(ArtifactView).clear()
-                self.query_one(ContractView).clear()
+                self._clear_shown()
+
+    def _clear_shown(self) -> None:
+        """Nothing on the right: the artifact shown is gone, or the filters leave it out."""
+        self.shown = None
+        self.query_one(ArtifactView).clear()
+        self.query_one(ContractView).clear()
 
     def _fade(self, keys: set[str]) -> None:
         self.fresh -= keys
@@ -149,6 +153,9 @@ class BlackboardScreen(LiveScreen):
         if event.only != self.only:
             self.only = event.only
             self._redraw()
+            item = self._find(self.shown) if self.shown is not None else None
+            if item is not None and not self.only.matches(item):
+                self._clear_shown()  # the pane shows what the list shows, never an artifact filtered out
 
     @on(DataTable.RowSelected, "#wave-table")
     def _wave_chosen(self, event: DataTable.RowSelected) -> None:
@@ -163,6 +170,10 @@ class BlackboardScreen(LiveScreen):
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter-text", Input).focus()
+
+    def action_focus_artifacts(self) -> None:
+        """Escape in the filters: back to the artifacts, the filters kept."""
+        self.query_one(ArtifactTree).focus()
 
     def action_cycle_validity(self) -> None:
         self.query_one(BoardFilters).cycle_validity()

@@ -15,7 +15,7 @@ from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
 from foundry_tui.tui.commands import WRITE_ACTIONS
-from foundry_tui.tui.common.text import shown_lines
+from foundry_tui.tui.common.text import shown_lines, unmarked
 from foundry_tui.tui.common.workers import worker_state_changed
 
 if TYPE_CHECKING:
@@ -77,8 +77,9 @@ class FoundryScreen(Screen[ScreenResultType]):
         markup: bool = False,
     ) -> None:
         """A notification names facts, tags, queries and errors quoting them: text, never
-        markup (a tag `[/]` would close the app), and no control characters."""
-        super().notify(shown_lines(message), title=title, severity=severity, timeout=timeout, markup=markup)
+        markup (a tag `[/]` would close the app), no control characters, and the core's
+        `**Why:**` as the word it marks."""
+        super().notify(unmarked(shown_lines(message)), title=title, severity=severity, timeout=timeout, markup=markup)
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)

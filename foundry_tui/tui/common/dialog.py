@@ -28,11 +28,11 @@ class Dialog(ModalScreen[ScreenResultType], FoundryScreen[ScreenResultType]):
         return Label(plain(text), id="dialog-title")  # it may name a fact's title
 
     @staticmethod
-    def buttons(label: str, button_id: str) -> ComposeResult:
-        """The row of buttons: the dialog's own (primary) one, then Cancel."""
+    def buttons(label: str, button_id: str, cancel: str = "Cancel") -> ComposeResult:
+        """The row of buttons: the dialog's own (primary) one, then Cancel (or `cancel`)."""
         with Horizontal(id="dialog-buttons"):
             yield Button(label, variant="primary", id=button_id)
-            yield Button("Cancel", id="cancel")
+            yield Button(cancel, id="cancel")
 
     @on(Button.Pressed, "#cancel")
     def _cancel_pressed(self) -> None:

@@ -1,7 +1,8 @@
 """LiveScreen: a screen whose content is read from disk in a worker, and read again
-whenever it is shown, whenever the file watcher reports a change, and when the theme
-changes (its colours are built with the theme's). Its self-fed StatusHeader is read again
-at the same times (the first read is the header's own, when it is mounted)."""
+whenever it is shown, whenever the file watcher reports a change, whenever the screen
+itself wrote (MemoryChanged: said, then read), and when the theme changes (its colours
+are built with the theme's). `reread` is the one path: the content and the self-fed
+StatusHeader together (the header's first read is its own, when it is mounted)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import threading
 from textual.worker import Worker
 
 from foundry_tui.tui.common.confirming import ConfirmingScreen
-from foundry_tui.tui.common.messages import FilesChanged
+from foundry_tui.tui.common.messages import FilesChanged, MemoryChanged
 from foundry_tui.tui.common.status_header import feed_headers
 
 
@@ -42,10 +43,19 @@ class LiveScreen(ConfirmingScreen[None]):
         # A screen's first show follows its mount (more than once): the mount's read is still under way.
         if isinstance(self._reading, Worker) and not self._reading.is_finished:
             return
-        self.load()
-        feed_headers(self)
+        self.reread()
 
     def on_files_changed(self, _event: FilesChanged) -> None:
+        self.reread()
+
+    def on_memory_changed(self, event: MemoryChanged) -> None:
+        """This screen wrote (decided a proposal, merged, promoted): say what changed, read again."""
+        if event.summary:
+            self.notify(event.summary, timeout=6)
+        self.reread()
+
+    def reread(self) -> None:
+        """Read the content and every self-fed header again: after a write, a change on disk, a return."""
         self.load()
         feed_headers(self)
 

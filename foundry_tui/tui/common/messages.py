@@ -16,6 +16,8 @@ class FilesChanged(Message):
 
 @dataclass
 class MemoryChanged(Message):
-    """This app wrote to memory (a fact, a retirement, the index): reload and say so."""
+    """This app wrote to memory (a fact, a retirement, the index): reload and say so;
+    `select`, the fact written, is shown once it is read (the new version `y` wrote, say)."""
 
     summary: str
+    select: str | None = None

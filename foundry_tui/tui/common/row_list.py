@@ -106,6 +106,23 @@ class RowList(ScrollView, can_focus=True):
             self._quiet = False
         self.refresh()
 
+    def current_id(self) -> str | None:
+        """The id of the row under the cursor, or None."""
+        index = self.highlighted
+        return self.rows[index][0] if index is not None and index < len(self.rows) else None
+
+    def place(self, row_id: str) -> None:
+        """Move the cursor to `row_id` if it is a row here, without posting RowHighlighted: a
+        refresh placing it where its screen's selection already is."""
+        target = self.index_of(row_id)
+        if target is None or target == self.highlighted:
+            return
+        self._quiet = True
+        try:
+            self.highlighted = target
+        finally:
+            self._quiet = False
+
     # ---- rendering ---------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:

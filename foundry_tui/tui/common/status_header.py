@@ -64,6 +64,7 @@ class StatusHeader(Horizontal):
         self.feeds_itself = root_label is None
         self.root_label = root_label
         self._reading: Worker[None] | None = None
+        self._again = False  # asked to read again while a read was under way: read once it ends
         # What each part shows, by the name `part` takes ("" when hidden).
         self._parts: dict[str, str] = {"counts": "loading…", "doctor": "", "pending": "", "gauge-figures": ""}
         self._screen_counts: dict[str, str] = {}
@@ -111,11 +112,17 @@ class StatusHeader(Horizontal):
             self._reading = self._count()
 
     def refresh_status(self) -> None:
-        """Read the status again (a header fed by its screen ignores this; so does one whose
-        read is still under way)."""
+        """Read the status again (a header fed by its screen ignores this). Asked while a read
+        is under way (it may have counted before the write that asks), it reads once more when
+        that read ends: the figures shown never predate the latest request."""
+        if not (self.feeds_itself and self.is_mounted):
+            return
         reading = self._reading
-        if self.feeds_itself and self.is_mounted and (reading is None or reading.is_finished):
+        if reading is None or reading.is_finished:
+            self._again = False
             self._reading = self._count()
+        else:
+            self._again = True
 
     @work(thread=True, exclusive=True, group="status-header", name="Status not read", exit_on_error=False)
     def _count(self) -> None:
@@ -147,6 +154,8 @@ class StatusHeader(Horizontal):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker_state_changed(self, event)
+        if event.worker is self._reading and event.worker.is_finished and self._again:
+            self.refresh_status()
 
     # ---- feeding ------------------------------------------------------------------------------
 

@@ -242,8 +242,3 @@ class ApprovalsScreen(LiveScreen):
         from foundry_tui.core.ops.preferences import confirm_clear
 
         return deliver(self, MemoryChanged(confirm_clear(self.foundry.caller)))
-
-    def on_memory_changed(self, event: MemoryChanged) -> None:
-        """This screen decided a proposal (or cleared preferences): say so and read again."""
-        self.notify(event.summary, timeout=6)
-        self.load()

@@ -39,7 +39,7 @@ from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.status_header import StatusHeader
-from foundry_tui.tui.common.text import plain, plain_lines, shown, shown_lines
+from foundry_tui.tui.common.text import counted, plain, plain_lines, shown, shown_lines
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.curator.merge import MergeScreen
@@ -369,7 +369,7 @@ class CuratorScreen(LiveScreen):
             self.notify("Select the facts to retire (space toggles one).", severity="warning")
             return
         self.confirm(
-            f"Retire {len(chosen)} facts?",
+            f"Retire {counted(len(chosen), 'fact')}?",
             [*(f"{self.fact_file(i)}: expires is set" for i in chosen), "INDEX.md is rebuilt; no file is deleted"],
             lambda expires: self._retire(chosen, expires),
             field=("Expires on (YYYY-MM-DD)", self.yesterday),
@@ -383,11 +383,6 @@ class CuratorScreen(LiveScreen):
     def on_curator_screen_merged(self, event: Merged) -> None:
         self.last_undo = event.undo
         self.post_message(MemoryChanged(event.summary))
-
-    def on_memory_changed(self, event: MemoryChanged) -> None:
-        """This screen wrote to memory: say what changed and read it again."""
-        self.notify(event.summary, timeout=6)
-        self.load()
 
     # ---- the Health screen's link: a missed query opened here -------------------------------
 

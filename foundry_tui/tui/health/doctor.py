@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from foundry_tui.core.memory.reports.doctor import DoctorReport
 from foundry_tui.tui.common.dialog import Dialog
-from foundry_tui.tui.common.text import plain_lines
+from foundry_tui.tui.common.text import marked
 
 
 class DoctorScreen(Dialog[None]):
@@ -26,4 +26,5 @@ class DoctorScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield self.heading("Doctor")
-            yield Static(plain_lines(self.report.text()), id="doctor-report")  # it quotes broken files
+            # It quotes broken files (literal text); the markers it names are shown bold.
+            yield Static(marked(self.report.text(), lines=True), id="doctor-report")

@@ -19,7 +19,7 @@ from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.status_header import StatusHeader
-from foundry_tui.tui.common.text import shown, shown_lines
+from foundry_tui.tui.common.text import counted, shown, shown_lines
 from foundry_tui.tui.common.workers import deliver
 
 
@@ -77,7 +77,9 @@ class LibraryScreen(LiveScreen):
 
     def on_library_screen_loaded(self, event: Loaded) -> None:
         books, adrs, self.texts = event.books, event.adrs, event.texts
-        self.query_one(StatusHeader).show_count("docs", f"{len(books)} runbooks, {len(adrs)} ADRs")
+        self.query_one(StatusHeader).show_count(
+            "docs", f"{counted(len(books), 'runbook')}, {counted(len(adrs), 'ADR')}"
+        )
         for list_id, items, empty in (("#runbooks", books, "No runbooks yet."), ("#adrs", adrs, "No ADRs yet.")):
             options: list[Option | None] = [Option(label, id=str(path)) for path, label in items]
             self.query_one(list_id, DocumentList).set_options(options or [Option(empty, disabled=True)])

@@ -15,10 +15,26 @@ from foundry_tui.core.memory.model.hits import Hit, format_score
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.common.row_list import Row, RowList
-from foundry_tui.tui.common.text import plain, shown, shown_lines
+from foundry_tui.tui.common.text import REASON_MARKERS, plain, shown, shown_lines
 from foundry_tui.tui.common.theme import ThemeColours
 
 NOTHING_SELECTED = "Select a fact in the index, the search results or the prune list."
+
+
+def reasoning_paragraphs(body: str) -> str:
+    """The body for Markdown, each `**Why:**` / `**How to apply:**` line starting a paragraph of
+    its own: written on consecutive lines (the spec's example), Markdown would join them into
+    one. Nothing changes inside a fenced code block."""
+    out: list[str] = []
+    fenced = False
+    for line in body.split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and stripped.startswith(REASON_MARKERS) and out and out[-1].strip():
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
 
 
 class ChainList(RowList):
@@ -88,7 +104,7 @@ class FactDetail(VerticalScroll):
         self._show_fields(fact, overview)
         self._show_chain(fact, overview)
         self._show_score(hit, query, colours)
-        self._show_body(shown_lines(fact.body))
+        self._show_body(reasoning_paragraphs(shown_lines(fact.body)))
 
     # ---- the sections ----------------------------------------------------------------------
 

@@ -9,11 +9,12 @@ from rich.text import Text
 from foundry_tui.core.memory.reports.prune import GROUPS, PruneEntry
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.tui.common.row_list import Row, RowList
-from foundry_tui.tui.common.text import shown
+from foundry_tui.tui.common.text import counted, marked, shown
 
 
 def entry_line(entry: PruneEntry, title: str) -> Text:
-    return Text.assemble((entry.fact_id, "bold"), f" — {shown(entry.detail)}  ", (shown(title), "dim"))
+    """`fact-0011 — add a Why: line  <title>`: the report's words, its marker shown bold."""
+    return Text.assemble((entry.fact_id, "bold"), " — ", marked(entry.detail), "  ", (shown(title), "dim"))
 
 
 class PruneList(RowList):
@@ -34,4 +35,4 @@ class PruneList(RowList):
         if not options:
             options.append((None, Text("none", style="dim")))
         self.replace_rows(options)
-        self.border_subtitle = f"{len(overview.prune)} candidates"
+        self.border_subtitle = counted(len(overview.prune), "candidate")

@@ -80,6 +80,7 @@ class MemoryScreen(ConfirmingScreen[None]):
         self.doctor: DoctorReport | None = None
         self.search_query = ""
         self._paint_signals: list[threading.Event] = []  # the first load's, until set
+        self.to_select: str | None = None  # a fact this screen wrote: selected once a load has it
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(self.foundry.root_label)
@@ -216,11 +217,30 @@ class MemoryScreen(ConfirmingScreen[None]):
         self.query_one(StatusHeader).show(view.status())
         index = self.query_one(IndexPane)
         index.show(view, self.show_inactive)
-        if self.selected is None and index.row_ids:
-            self.selected = index.row_ids[0]  # start on the first fact of the index
+        self._keep_selection(overview, index)
         self.query_one(PruneList).show(overview)
         self.query_one(SearchPane).refresh_results()
         self._show_detail()
+
+    def _keep_selection(self, overview: Overview, index: IndexPane) -> None:
+        """After a load: the fact this screen just wrote, else the one selected while it still
+        exists as it was (a broken file still broken; one repaired becomes its fact), else the
+        index's row; the index's cursor follows, so that the detail and the lists agree."""
+        wanted = self.selected
+        if self.to_select is not None and self.to_select in overview.facts:
+            wanted, self.to_select = self.to_select, None
+        elif wanted is not None and wanted.startswith("broken:"):
+            name = wanted.removeprefix("broken:")
+            if not any(b.name == name for b in overview.broken):
+                repaired = name.removesuffix(".md")
+                wanted = repaired if repaired in overview.facts else None
+        elif wanted is not None and wanted not in overview.facts:
+            wanted = None  # gone from disk
+        if wanted is None:
+            wanted = index.current_id() or (index.row_ids[0] if index.row_ids else None)
+        if wanted is not None:
+            index.place(wanted)
+        self.selected = wanted
 
     def watch_show_inactive(self, show: bool) -> None:
         if self.overview is not None:
@@ -250,6 +270,7 @@ class MemoryScreen(ConfirmingScreen[None]):
         self.load(announce=True)
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
+        self.to_select = event.select
         self.load(summary=event.summary)
 
     def on_screen_resume(self) -> None:
@@ -288,28 +309,25 @@ class MemoryScreen(ConfirmingScreen[None]):
     def action_write_fact(self) -> None:
         from foundry_tui.tui.memory.write_fact import WriteFactScreen
 
-        def written(req: WriteRequest | None) -> None:
-            if req is not None:
-                self.confirm_write(
-                    req,
-                    [
-                        f"memory_write: a new fact file in {self.facts_folder()} (or nothing, if an identical "
-                        "fact is active; a same-titled one is superseded, not changed)",
-                        "INDEX.md is rebuilt",
-                    ],
-                )
+        changes = [
+            f"memory_write: a new fact file in {self.facts_folder()} (or nothing, if an identical "
+            "fact is active; a same-titled one is superseded, not changed)",
+            "INDEX.md is rebuilt",
+        ]
+        self.app.push_screen(WriteFactScreen(changes=changes), self._written)
 
-        self.app.push_screen(WriteFactScreen(), written)
-
-    def confirm_write(self, req: WriteRequest, changes: list[str]) -> None:
-        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self._write(req))
+    def _written(self, req: WriteRequest | None) -> None:
+        """The form's result, confirmed in the form already: write it (None: cancelled)."""
+        if req is not None:
+            self._write(req)
 
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
     def _write(self, req: WriteRequest) -> MemoryChanged:
         from foundry_tui.core.ops.facts import write_fact
 
         gate = write_fact(self.actor, req)
-        return deliver(self, MemoryChanged(gate.text))
+        written = gate.applied.fact_id if gate.applied is not None else None
+        return deliver(self, MemoryChanged(gate.text, select=written))  # the detail shows what was written
 
     def action_retire_fact(self) -> None:
         fact_id = self._selected_fact(need_active=True)
@@ -366,19 +384,13 @@ class MemoryScreen(ConfirmingScreen[None]):
             expires=fact.expires,
         )
 
-        def edited(req: WriteRequest | None) -> None:
-            if req is not None:
-                self.confirm_write(
-                    req,
-                    [
-                        f"memory_write: a new version of {fact_id} in {self.facts_folder()}, "
-                        f"with supersedes: {fact_id}",
-                        f"{fact_id}.md stays on disk, inactive",
-                        "INDEX.md is rebuilt",
-                    ],
-                )
-
-        self.app.push_screen(WriteFactScreen(preset, f"Add the Why line to {fact_id}"), edited)
+        changes = [
+            f"memory_write: a new version of {fact_id} in {self.facts_folder()}, with supersedes: {fact_id}",
+            f"{fact_id}.md stays on disk, inactive",
+            "INDEX.md is rebuilt",
+        ]
+        form = WriteFactScreen(preset, f"Add the Why line to {fact_id}", focus_body=True, changes=changes)
+        self.app.push_screen(form, self._written)
 
     def action_rebuild_index(self) -> None:
         layout = self.project.layout

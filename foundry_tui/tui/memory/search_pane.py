@@ -18,7 +18,7 @@ from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.model.hits import Hit, format_score
 from foundry_tui.core.memory.model.vocabulary import TYPES
 from foundry_tui.tui.common.row_list import Row, RowList
-from foundry_tui.tui.common.text import plain, shown
+from foundry_tui.tui.common.text import counted, plain, shown
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver, worker_state_changed
 
@@ -107,5 +107,5 @@ class SearchPane(Vertical):
         elif query.strip() and not hits:
             options.append((None, plain(f'No active fact matches "{query}".', style="dim")))
         results.replace_rows(options)
-        self.border_subtitle = f"{len(hits)} hits" if query.strip() else ""
+        self.border_subtitle = counted(len(hits), "hit") if query.strip() else ""
         self.post_message(self.HitsChanged(query, {h.fact.id: h for h in hits}))

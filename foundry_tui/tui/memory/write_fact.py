@@ -1,5 +1,8 @@
 """WriteFactScreen: a form with every memory_write field; the core validates it, and
-a refusal is shown in the form, not as a crash."""
+a refusal is shown in the form, not as a crash. Given what the write changes on disk, it
+asks before saving, over the form: a cancelled question returns to the form, typo and
+all. A draft is never thrown away without a question (DiscardDraftScreen): Escape or
+Cancel on a form that differs from what it opened with asks first."""
 
 from __future__ import annotations
 
@@ -8,8 +11,8 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Input, Label, Select, TextArea
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.model.request import WriteRequest, validate_request
@@ -22,21 +25,54 @@ from foundry_tui.core.memory.model.vocabulary import (
     MAX_TITLE_CHARS,
     TYPES,
 )
+from foundry_tui.tui.common.confirming import ConfirmingScreen
 from foundry_tui.tui.common.dialog import Dialog
 from foundry_tui.tui.common.text import plain, shown, shown_lines
 
 
-class WriteFactScreen(Dialog[WriteRequest | None]):
-    """Dismisses with a validated WriteRequest, or None when cancelled."""
+class DiscardDraftScreen(Dialog[bool]):
+    """Asked before a changed draft is closed: True discards it, False (or Escape) keeps editing."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield self.heading("Discard this draft?")
+            yield Static("What you typed in the form is lost; nothing was written.", id="dialog-changes")
+            yield from self.buttons("Discard", "discard", cancel="Keep editing")
+
+    @on(Button.Pressed, "#discard")
+    def _discard(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest | None]):
+    """Dismisses with a validated WriteRequest (confirmed first when `changes` is given),
+    or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "save", "Save")]
 
-    def __init__(self, preset: WriteRequest | None = None, title: str = "Write a fact") -> None:
+    def __init__(
+        self,
+        preset: WriteRequest | None = None,
+        title: str = "Write a fact",
+        *,
+        focus_body: bool = False,
+        changes: list[str] | None = None,
+    ) -> None:
+        """`focus_body`: start in the body, the cursor at its end (adding a Why line to a
+        preset whose body ends with `**Why:** `), not in the title, which typing would replace.
+        `changes`: what a save changes on disk, asked before the form is dismissed (None: no
+        question, the caller writes at once)."""
         super().__init__()
+        self.focus_body = focus_body
+        self.changes = changes
+        self.opened_with: tuple[str, ...] | None = None  # the draft as the form opened
         self.preset = preset or WriteRequest(
             title="",
             body="",
-            type="convention",
+            type="",  # chosen by the writer: memory_write has no default type, nor does the form
             scope=DEFAULT_SCOPE,
             tags=[],
             confidence=DEFAULT_CONFIDENCE,
@@ -52,36 +88,79 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
             # A preset comes from a fact on disk: its control characters are shown as escapes.
             yield Input(shown(p.title), id="title", max_length=200)
             with Horizontal(classes="row"):
-                yield Select([(t, t) for t in TYPES], value=p.type, allow_blank=False, id="type")
-                yield Select(
-                    [(c, c) for c in CONFIDENCES],
-                    value=p.confidence or DEFAULT_CONFIDENCE,
-                    allow_blank=False,
-                    id="confidence",
-                )
+                with Vertical(classes="field"):
+                    yield Label("Type")
+                    yield Select(
+                        [(t, t) for t in TYPES],
+                        value=p.type if p.type in TYPES else Select.NULL,
+                        prompt="choose a type",
+                        id="type",
+                    )
+                with Vertical(classes="field"):
+                    yield Label("Confidence")
+                    yield Select(
+                        [(c, c) for c in CONFIDENCES],
+                        value=p.confidence or DEFAULT_CONFIDENCE,
+                        allow_blank=False,
+                        id="confidence",
+                    )
             yield Label(f"Body (at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line)")
             yield TextArea(shown_lines(p.body), id="body")
             yield Label("Tags (comma separated)")
             yield Input(", ".join(shown(t) for t in p.tags or ()), id="tags")
             with Horizontal(classes="row"):
-                yield Input(shown(p.scope or ""), placeholder=f"scope: {DEFAULT_SCOPE}", id="scope")
-                yield Input(shown(p.source or ""), placeholder=f"source: {DEFAULT_SOURCE}", id="source")
-                yield Input(shown(p.expires or ""), placeholder="expires: YYYY-MM-DD", id="expires")
+                # Labelled, each: a value such as "project" in a bare box reads as a placeholder.
+                for field_id, label, value, hint in (
+                    ("scope", "Scope", p.scope, f"{DEFAULT_SCOPE}, module:<name>, vertical:<name>"),
+                    ("source", "Source", p.source, f"{DEFAULT_SOURCE}, code, adr-NNNN, external:<url>"),
+                    ("expires", "Expires (blank: never)", p.expires, "YYYY-MM-DD"),
+                ):
+                    with Vertical(classes="field"):
+                        yield Label(label, id=f"{field_id}-label")
+                        yield Input(shown(value or ""), placeholder=hint, id=field_id)
             yield Label("", id="form-error")
             yield from self.buttons("Save", "save")
 
     def on_mount(self) -> None:
-        self.query_one("#title", Input).focus()
+        if self.focus_body:
+            body = self.query_one("#body", TextArea)
+            body.focus()
+            body.move_cursor(body.document.end)
+        else:
+            self.query_one("#title", Input).focus()
+        self.opened_with = self._draft()
+
+    def _draft(self) -> tuple[str, ...]:
+        """Every field as it stands (to tell a changed draft from the one the form opened with)."""
+        inputs = tuple(self._value(i) for i in ("title", "tags", "scope", "source", "expires"))
+        selects = tuple(str(self.query_one(f"#{i}", Select).selection) for i in ("type", "confidence"))
+        return (*inputs, *selects, self.query_one("#body", TextArea).text)
+
+    def action_cancel(self) -> None:
+        """Close the form; a draft that differs from what it opened with is discarded only if told to."""
+        if self.opened_with is None or self._draft() == self.opened_with:
+            self.dismiss(None)
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(DiscardDraftScreen(), answered)
 
     def _value(self, widget_id: str) -> str:
         return self.query_one(f"#{widget_id}", Input).value
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
+        chosen = self.query_one("#type", Select).selection
+        if chosen is None:
+            self.query_one("#form-error", Label).update(f"Not saved: choose a type ({', '.join(TYPES)}).")
+            return
         req = WriteRequest(
             title=self._value("title"),
             body=self.query_one("#body", TextArea).text,
-            type=str(self.query_one("#type", Select).value),
+            type=str(chosen),
             scope=self._value("scope") or DEFAULT_SCOPE,
             tags=[t for t in self._value("tags").split(",")],
             confidence=str(self.query_one("#confidence", Select).value),
@@ -89,8 +168,17 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
             expires=self._value("expires").strip(),  # every field of the form is given: "" is no expiry
         )
         try:
-            validate_request(req)
+            fact = validate_request(req)
         except FoundryError as exc:
             self.query_one("#form-error", Label).update(plain(f"Not saved: {exc}"))  # it may quote a tag `[/]`
             return
-        self.dismiss(req)
+        if self.changes is None:
+            self.dismiss(req)
+            return
+        changes = list(self.changes)
+        if fact.needs_why:  # said before the write, when it can still be added (Cancel returns here)
+            changes.append(
+                f"warning: this {fact.type} has no Why: line; doctor fails and prune lists it until one "
+                "is added (Cancel returns to the form)"
+            )
+        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self.dismiss(req))

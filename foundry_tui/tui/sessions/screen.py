@@ -200,7 +200,3 @@ class SessionsScreen(LiveScreen):
         finally:
             store.close()
         return deliver(self, MemoryChanged(f"Promoted: {gate.text.splitlines()[0]}" if gate.written else gate.text))
-
-    def on_memory_changed(self, event: MemoryChanged) -> None:
-        self.notify(event.summary)
-        self.load()

@@ -50,7 +50,7 @@ def test_every_problem_at_once(project: Project) -> None:
         "FAIL  config: config.json cannot be used; defaults assumed below\n"
         "        - config.json: indexTokenBudget must be a positive whole number, not 0\n"
         "FAIL  fact files: 1 file of 10 cannot be loaded (the rest still load)\n"
-        "        - .foundry/memory/facts/fact-0002.md: frontmatter is not valid YAML at line 3 (did not find expected ',' "
+        "        - .foundry/memory/facts/fact-0002.md: frontmatter is not valid YAML at line 2 (did not find expected ',' "
         "or ']'): fix the YAML between the '---' lines\n"
         "warn  leftover temp files: 2 files left by an interrupted write\n"
         "        - .foundry/memory/facts/.fact-0011.md.123.0.tmp: delete it (the write it belonged to did not finish)\n"

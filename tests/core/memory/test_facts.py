@@ -77,7 +77,10 @@ def test_unknown_keys_are_kept_after_the_spec_fields() -> None:
     ("text", "reason"),
     [
         ("no frontmatter here", "no YAML frontmatter"),
-        ("---\nid: fact-0001\ntype: [unclosed\n---\nbody", "frontmatter is not valid YAML at line 4"),
+        # The line of the mistake (the unclosed `[`, the open quote), not the one after it.
+        ("---\nid: fact-0001\ntype: [unclosed\n---\nbody", "frontmatter is not valid YAML at line 3 ("),
+        ('---\nid: fact-0001\ntitle: "open\ntype: x\n---\nbody', "frontmatter is not valid YAML at line 3 ("),
+        ("---\nid: fact-0001\ntype: domain\ntitle: a: b\n---\nbody", "frontmatter is not valid YAML at line 4 ("),
         ("---\nid: fact-0001\ntype: decision\n---\nbody", "missing required fields title, created"),
         (
             "---\nid: fact-0001\ntype: opinion\ntitle: T\ncreated: 2026-01-01\n---\nb",

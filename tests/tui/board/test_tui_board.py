@@ -132,6 +132,18 @@ async def test_filters_by_text_validity_agent_and_schema(demo_root: Path) -> Non
         assert [str(node.label) for node in tree.root.children] == ["No artifact matches the filters (c clears them)."]
 
 
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_escape_in_the_filter_goes_back_to_the_artifacts(demo_root: Path, size: tuple[int, int]) -> None:
+    async with make_app(demo_root).run_test(size=size) as pilot:
+        board = await _board(pilot)
+        await press(pilot, "slash", *"tax service")
+        await press(pilot, "escape")
+        assert pilot.app.screen is board  # not the memory screen
+        assert pilot.app.focused is board.query_one(ArtifactTree)
+        assert board.query_one("#filter-text", Input).value == "tax service"  # the filter stays
+        assert list(_leaves(pilot)) == ["audit/perf-reviewer.json"]
+
+
 async def test_new_artifacts_arrive_live_and_are_highlighted(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("foundry_tui.tui.board.screen.FRESH_SECONDS", 1.0)
     app = make_app(demo_root, watch=True)

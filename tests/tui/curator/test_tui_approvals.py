@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, OptionList, Static, TextArea
+from textual.widgets import Input, Label, OptionList, Select, Static, TextArea
 
 from foundry_tui.core.gate.guard import guarded_memory_write
 from foundry_tui.core.gate.proposals import list_proposals
@@ -118,6 +118,7 @@ async def test_a_write_from_the_tui_by_an_untrusted_person_parks(demo_root: Path
         await settle(pilot)
         await press(pilot, "w")
         app.screen.query_one("#title", Input).value = "Staging resets nightly"
+        app.screen.query_one("#type", Select).value = "convention"
         app.screen.query_one("#body", TextArea).text = "At 02:00 UTC."
         await press(pilot, "ctrl+s")
         await pilot.press("ctrl+s")  # confirm

@@ -109,6 +109,7 @@ async def test_retire_in_bulk(demo_root: Path) -> None:
         selection = app.screen.query_one("#retire-list", SelectionList)
         selection.select("fact-0011")
         await press(pilot, "x")
+        assert isinstance(app.screen, ConfirmScreen) and app.screen.title_text == "Retire 1 fact?"
         await press(pilot, "ctrl+s")
     assert "expires: 2026-11-29" in (demo_root / ".foundry/memory/facts/fact-0011.md").read_text()
 

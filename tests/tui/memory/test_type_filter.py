@@ -127,7 +127,7 @@ async def test_a_click_on_a_type_chooses_it(demo_root: Path) -> None:
         assert not options.has_focus
         assert option_ids(pilot, "#results") == ["fact-0015"]
         pane = pilot.app.screen.query_one(SearchPane)
-        assert pane.border_subtitle == "1 hits"
+        assert pane.border_subtitle == "1 hit"
 
 
 async def _real_click(pilot: Pilot[Any], widget: Widget, offset: tuple[int, int] = (0, 0)) -> None:

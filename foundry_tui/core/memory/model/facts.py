@@ -499,7 +499,10 @@ def _parse_with_yaml(text: str, file_stem: str | None) -> Fact:
     except UnicodeEncodeError:  # the C loader takes UTF-8: a lone surrogate cannot reach it
         raise FactFileError("frontmatter holds a lone UTF-16 surrogate, not text: save the file as UTF-8") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        # Where the mistake is: the line of what was left open (a `[`, a quote), when YAML names
+        # one, else where YAML noticed it (for an unclosed `[`, the line after). The frontmatter
+        # text starts on the opening '---' line: its line 0 is the file's line 1.
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise FactFileError(

@@ -142,8 +142,6 @@ def test_hybrid_ranks_lexically_until_the_facts_have_vectors(project: Project, t
     assert top.similarity is not None and top.dense_rank is not None
     assert f"similarity {top.similarity:.3f} rank {top.dense_rank}" in top.explain()
     assert "bm25 rank 1 (score " in top.explain()
-    # Every fact has a vector now: a query sharing no word with any still finds facts by similarity.
-    assert len(project.search("how are customers billed", TODAY, ranker="hybrid")) == 3
 
 
 def test_a_write_embeds_one_fact_and_the_file_is_derived(project: Project, tiny_zip: Path) -> None:
@@ -215,3 +213,15 @@ def test_the_cli_explains_both_parts(project: Project, tiny_zip: Path) -> None:
     assert run.code == 0, run.err
     assert "= 100 × (0.5/(4 + bm25 rank) + 0.5/(4 + similarity rank)); bm25 rank 1 (score " in run.out
     assert "; similarity 0." in run.out
+
+
+def test_below_the_similarity_floor_a_fact_is_no_candidate(
+    project: Project, tiny_zip: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _facts(project)
+    project.build_vectors(TODAY)
+    monkeypatch.setattr(hybrid, "SIMILARITY_FLOOR", -1.0)
+    assert len(project.search("who is billed", TODAY, ranker="hybrid")) == 3
+    monkeypatch.setattr(hybrid, "SIMILARITY_FLOOR", 1.01)  # above every cosine: only bm25's hits remain
+    assert project.search("who is billed", TODAY, ranker="hybrid") == []
+    assert [h.fact.title for h in project.search("postgres", TODAY, ranker="hybrid")] == ["Postgres is the database"]

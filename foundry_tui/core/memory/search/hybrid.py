@@ -30,6 +30,9 @@ K = 4.0
 BM25_WEIGHT = 0.5
 SCALE = 100.0  # fused scores near 10 to 20, not 0.1: two decimals still tell them apart
 CANDIDATES = 200  # each part's best, fused
+# A fact counts among the similarity's candidates only at this cosine or more: a question about
+# something the memory does not hold still gets "No stored fact matches" (chosen on the tuning sets).
+SIMILARITY_FLOOR = 0.2
 EMBED_CHUNK = 32  # facts per encode call while building
 SAVE_EVERY = 512  # vectors added between saves of the file while building
 
@@ -155,7 +158,7 @@ def fuse(
     if query_vector is not None and store is not None and scan.count:
         matrix, known = aligned(scan, store)
         similarity = matrix @ query_vector
-        eligible = known.copy()
+        eligible = known & (similarity >= SIMILARITY_FLOOR)
         if type is not None:
             eligible &= _type_ranks(scan, dense) == TYPE_RANK.get(type, -1)
         if scan.eligible is not None:

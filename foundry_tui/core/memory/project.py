@@ -427,8 +427,7 @@ class Project:
         if store is None:
             return False
         scan, _postings = self.scan_with_postings(resolve_today(None))
-        _matrix, known = hybrid.aligned(scan, store)
-        return not bool(known.all())
+        return bool(hybrid.missing(scan, store))
 
     def build_vectors(self, today: _dt.date | None = None, progress: Callable[[int, int], None] | None = None) -> int:
         """Embed every active fact that has no vector yet (loading the model first), saving to the
@@ -447,7 +446,8 @@ class Project:
         with self._lock:
             scan, _postings = self.scan_with_postings(today or resolve_today(None))
             fingerprints, texts = hybrid.scan_texts(scan)
-        missing = [i for i, fp in enumerate(fingerprints) if fp not in store.rows]
+            missing = hybrid.missing(scan, store)
+            active = [fingerprints[i] for i in range(scan.count) if scan.eligible is None or i in scan.eligible]
         total = len(missing)
         self._vector_progress = (0, total)
         path = self.store.cache_path
@@ -465,9 +465,9 @@ class Project:
             if target is not None and store.unsaved >= hybrid.SAVE_EVERY:
                 with self._lock:
                     store.save(target)
-        if target is not None and (store.unsaved or len(store) != len(set(fingerprints))):
+        if target is not None and (store.unsaved or len(store) != len(set(active))):
             with self._lock:
-                store.save(target, keep=fingerprints)
+                store.save(target, keep=active)
         return total
 
     def _sync_index(self, index: SearchIndex) -> None:

@@ -225,3 +225,20 @@ def test_below_the_similarity_floor_a_fact_is_no_candidate(
     monkeypatch.setattr(hybrid, "SIMILARITY_FLOOR", 1.01)  # above every cosine: only bm25's hits remain
     assert project.search("who is billed", TODAY, ranker="hybrid") == []
     assert [h.fact.title for h in project.search("postgres", TODAY, ranker="hybrid")] == ["Postgres is the database"]
+
+
+def test_retired_facts_are_not_embedded_and_leave_the_file(project: Project, tiny_zip: Path) -> None:
+    from foundry_tui.core.memory.writing.write import retire_facts
+
+    _facts(project)
+    assert project.build_vectors(TODAY) == 3
+    retire_facts(project, ["fact-0001"], "2026-11-29", TODAY)
+    project.sync()
+    write(project, "Deploys go through kubernetes", "With helm charts.", tags=("deploy",))
+    project.sync()
+    assert project.build_vectors(TODAY) == 1
+    path = project.store.cache_path
+    assert path is not None
+    again = VectorStore(encoder_probe.model_id(), 384)
+    assert again.load(cache.vectors_file(path))
+    assert len(again) == 3  # the retired fact's vector is dropped at the save

@@ -125,6 +125,15 @@ def aligned(scan: ScanFields, store: VectorStore) -> tuple[Matrix, npt.NDArray[n
     return dense.matrix, dense.known
 
 
+def missing(scan: ScanFields, store: VectorStore) -> list[int]:
+    """The positions of the scan's searchable facts (its `eligible` ones, when it has them) that have no vector yet."""
+    _matrix, known = aligned(scan, store)
+    absent = np.flatnonzero(~known)
+    if scan.eligible is None:
+        return [int(i) for i in absent]
+    return [int(i) for i in absent if int(i) in scan.eligible]
+
+
 def _type_ranks(scan: ScanFields, dense: _Dense) -> npt.NDArray[np.int64]:
     if dense.type_ranks is None:
         dense.type_ranks = np.fromiter(

@@ -8,6 +8,7 @@ search costs milliseconds and still sees every change on disk.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import threading
@@ -62,6 +63,7 @@ class Project:
         self._vector_builder: threading.Thread | None = None
         self._vector_progress = (0, 0)
         self._semantic_installed: bool | None = None
+        self._vectors_seen: tuple[int, int] | None = None  # (store generation, vectors version) the last build saw
         # One-shot commands load the model to embed a hybrid query; long-lived processes set this
         # False: their searches rank lexically until the model has loaded in a thread.
         self.semantic_wait = True
@@ -414,20 +416,20 @@ class Project:
         with self._lock:
             if self.building_vectors() or not self.semantic_enabled():
                 return
-            if self._encoder is not None and not self._missing_vectors():
+            # What the last build saw: nothing to do until the facts change (no per-search check
+            # of every fact on the request path).
+            seen = (self.store.generation, self._vectors.version if self._vectors is not None else -1)
+            if self._encoder is not None and seen == self._vectors_seen:
                 return
-            self._vector_builder = threading.Thread(target=self.build_vectors, name="foundry-vectors", daemon=True)
+            self._vector_builder = threading.Thread(target=self._build_in_thread, name="foundry-vectors", daemon=True)
             self._vector_builder.start()
 
-    def _missing_vectors(self) -> bool:
-        from foundry_tui.core.memory.search import hybrid
-        from foundry_tui.core.paths import resolve_today
-
-        store = self.vector_store()
-        if store is None:
-            return False
-        scan, _postings = self.scan_with_postings(resolve_today(None))
-        return bool(hybrid.missing(scan, store))
+    def _build_in_thread(self) -> None:
+        with contextlib.suppress(Exception):  # a damaged model or a full disk: searches stay lexical
+            self.build_vectors()
+        store = self._vectors
+        with self._lock:
+            self._vectors_seen = (self.store.generation, store.version if store is not None else -1)
 
     def build_vectors(self, today: _dt.date | None = None, progress: Callable[[int, int], None] | None = None) -> int:
         """Embed every active fact that has no vector yet (loading the model first), saving to the

@@ -54,6 +54,10 @@ class Corpus(Protocol):
         rank lexically until it has (long-lived processes)."""
         ...
 
+    def semantic_enabled(self) -> bool:
+        """Whether the sentence model may be used (installed, not turned off)."""
+        ...
+
     def sentence_encoder(self, *, wait: bool) -> Encoder | None:
         """The sentence model (None: off, not installed, or still loading and not `wait`)."""
         ...
@@ -264,16 +268,17 @@ class HybridRanker:
         from foundry_tui.core.memory.search.bm25 import bm25_search, query_words
 
         encoder = corpus.sentence_encoder(wait=corpus.semantic_wait)
-        note = "the sentence model is off" if corpus.vector_store() is None else "the sentence model is loading"
+        note = "the sentence model is loading" if corpus.semantic_enabled() else "the sentence model is off"
         vector = self._query_vector(encoder, query) if encoder is not None and query.strip() else None
         words = query_words(query)
         if not words and vector is None:
             return []
         with corpus.lock:
             scan, postings = corpus.scan_with_postings(today)
-            lexical = bm25_search(scan, list(words), 0.0, hybrid.CANDIDATES, type, words, postings) if words else []
-            lexical = rank(lexical, hybrid.CANDIDATES, 0.0)
-            store = corpus.vector_store()
+            wanted = hybrid.LEXICAL_CANDIDATES if vector is not None else limit
+            lexical = bm25_search(scan, list(words), 0.0, wanted, type, words, postings) if words else []
+            lexical = rank(lexical, wanted, 0.0)
+            store = corpus.vector_store() if vector is not None else None
             hits = hybrid.fuse(scan, lexical, store, vector, note, type, limit, min_score)
         if encoder is not None and not corpus.semantic_wait:
             corpus.keep_vectors()  # a fact written since: embedded in the background

@@ -264,6 +264,16 @@ def server_latency(root: Path) -> None:
     new_p50, new_p95 = percentiles([server.search(q)[0] for q in questions])
     again_p50, again_p95 = percentiles([server.search(q)[0] for q in questions])
     server.close()
+    # bm25 at the same moment, for scale (the machine's load moves every figure).
+    (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": "bm25"}}))
+    lexical = Server(root)
+    lexical.request("initialize", INIT["params"])  # type: ignore[arg-type]
+    lexical.search("warm up the server")
+    time.sleep(5)
+    [lexical.search(q) for q in questions]
+    bm25_p50, _bm25_p95 = percentiles([lexical.search(q)[0] for q in questions])
+    lexical.close()
+    print(f"foundry mcp, ranker bm25, same questions again: memory_search p50 {bm25_p50:.1f} ms")
     print(
         f"foundry mcp, ranker hybrid, 10,000 facts: initialize {init_ms:.0f} ms; first search {first_ms:.0f} ms "
         f"(lexical: the model still loading); memory_search p50 {new_p50:.1f} ms, p95 {new_p95:.1f} ms for "

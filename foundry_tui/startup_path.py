@@ -95,7 +95,20 @@ HOOKS = (
     "foundry_tui.core.local_socket",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
-HEAVY = ("yaml", "frontmatter", "jsonschema", "textual", "rich", "watchfiles", "mcp", "argparse")
+HEAVY = (
+    "yaml",
+    "frontmatter",
+    "jsonschema",
+    "textual",
+    "rich",
+    "watchfiles",
+    "mcp",
+    "argparse",
+    # The sentence model (issue 29): loaded in a thread of a long-lived process, never at start.
+    "numpy",
+    "tokenizers",
+    "safetensors",
+)
 # SessionStart lists the runbooks, whose frontmatter is parsed with PyYAML on every start
 # (they have no parse cache yet): the one heavy import allowed on a start-up path.
 SESSION_START_ALSO = ("yaml", "frontmatter")

@@ -44,7 +44,7 @@ def _tagged_memory(project: Project) -> None:
         write(project, f"The {subject} cluster number {n} runs in eu-central-1", "A body.", tags=[subject, "infra"])
 
 
-@pytest.mark.parametrize("ranker", ["spec", "bm25"])
+@pytest.mark.parametrize("ranker", ["spec", "bm25", "hybrid"])
 def test_two_tags_of_one_fact_outweigh_words_the_memory_has_never_seen(project: Project, ranker: str) -> None:
     _tagged_memory(project)
     (project.root / ".foundry/config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
@@ -52,7 +52,7 @@ def test_two_tags_of_one_fact_outweigh_words_the_memory_has_never_seen(project: 
     assert [h.fact.title for h in hits] == ["PostgreSQL 16 is the only supported database"]
 
 
-@pytest.mark.parametrize("ranker", ["spec", "bm25"])
+@pytest.mark.parametrize("ranker", ["spec", "bm25", "hybrid"])
 def test_two_tags_that_most_facts_carry_name_no_subject(project: Project, ranker: str) -> None:
     """Tags in more than PROMPT_TAG_MAX_SHARE of the facts ("service", "file") do not count."""
     for n in range(8):
@@ -120,7 +120,7 @@ def test_every_labelled_question_and_prompt_is_under_the_cap() -> None:
     assert max(len(query_words(t)) for t in texts) < MAX_QUERY_TERMS
 
 
-@pytest.mark.parametrize("ranker", ["spec", "bm25"])
+@pytest.mark.parametrize("ranker", ["spec", "bm25", "hybrid"])
 def test_a_search_ignores_the_words_past_the_cap(project: Project, ranker: str) -> None:
     write(project, "Kafka topics keep events for a week", "A body.", tags=["kafka"])
     filler = " ".join(f"topic{n}" for n in range(MAX_QUERY_TERMS))

@@ -241,7 +241,11 @@ def add_commands(commands: CommandGroup) -> None:
     p.add_argument("--limit", type=int, help="at most this many hits, 1 to 25 (default: memoryRetrieval.maxFacts)")
     p.add_argument("--explain", action="store_true", help="show which term matched which field and the multipliers")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--ranker", choices=RANKER_NAMES, help="the spec's scorer or BM25 (default: memoryRetrieval.ranker)")
+    p.add_argument(
+        "--ranker",
+        choices=RANKER_NAMES,
+        help="the spec's scorer, BM25, or BM25 fused with sentence similarity (default: memoryRetrieval.ranker)",
+    )
     p.add_argument(
         "--max-tokens",
         type=int,

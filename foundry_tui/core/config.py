@@ -45,6 +45,7 @@ class Config:
         "ranker",
         "raw",
         "reflection_trigger_tokens",
+        "semantic",
     )
 
     def __init__(
@@ -58,6 +59,7 @@ class Config:
         ranker: str | None = None,
         observation_trigger_tokens: int = DEFAULT_OBSERVATION_TRIGGER,
         reflection_trigger_tokens: int = DEFAULT_REFLECTION_TRIGGER,
+        semantic: bool = True,
     ) -> None:
         self.index_token_budget = index_token_budget
         self.max_facts = max_facts
@@ -68,6 +70,8 @@ class Config:
         self.ranker = ranker  # None: left out of config.json (the default ranker, core/memory/search/rankers.py)
         self.observation_trigger_tokens = observation_trigger_tokens
         self.reflection_trigger_tokens = reflection_trigger_tokens
+        # memoryRetrieval.semantic: false turns the sentence model off (issue 29; so does FOUNDRY_SEMANTIC=0).
+        self.semantic = semantic
 
 
 def profile_config(profile: str) -> JSONObject:
@@ -104,6 +108,7 @@ _RETRIEVAL_SCHEMA: _Schema = {
     # The names are the rankers' registry's (core/memory/search/rankers.py), which the callers
     # that search pass in (`rankers`): a base module imports no room.
     "ranker": (lambda v: isinstance(v, str), "a string"),
+    "semantic": (lambda v: isinstance(v, bool), "true or false"),
 }
 SCHEMA: _Schema = {
     "profile": (lambda v: isinstance(v, str) and v in PROFILES, f"one of {', '.join(PROFILES)}"),
@@ -168,6 +173,7 @@ def parse_config(data: object, where: str = "config.json", rankers: Sequence[str
         retrieval.get("ranker"),
         sessions.get("observationTriggerTokens", DEFAULT_OBSERVATION_TRIGGER),
         sessions.get("reflectionTriggerTokens", DEFAULT_REFLECTION_TRIGGER),
+        retrieval.get("semantic", True),
     )
 
 

@@ -96,6 +96,7 @@ class FoundryServer:
                 from foundry_tui.core.memory.project import Project
 
                 self._project = Project(self.root)
+                self._project.semantic_wait = False  # hybrid: rank lexically while the model loads
             return self._project
 
     def _warm(self) -> None:

@@ -82,6 +82,7 @@ class FoundryApp(App[None]):
         self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
         # `foundry tui` reads the parse cache's index while Textual is imported (tui/startup.py).
         self.project = preload.project if preload is not None else Project(root)
+        self.project.semantic_wait = False  # hybrid: rank lexically while the model loads (issue 29)
         self.preload = preload  # taken by the memory screen's first paint
         # Who this session acts as, fixed at start: every write goes through the trust gate as it.
         self.caller = caller if caller is not None else resolve_caller()

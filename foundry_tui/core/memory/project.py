@@ -8,10 +8,12 @@ search costs milliseconds and still sees every change on disk.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from foundry_tui.core.config import MAX_LIMIT, Config, load_config
@@ -28,7 +30,9 @@ from foundry_tui.core.paths import Layout
 # The word index is imported where it is used: only long-lived processes pay for it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from foundry_tui.core.memory.search.encoder import Encoder
     from foundry_tui.core.memory.search.postings import Postings
+    from foundry_tui.core.memory.search.vectors import VectorStore
     from foundry_tui.core.memory.search.word_index import SearchIndex
     from foundry_tui.core.memory.storage.snapshot import Snapshot
 
@@ -52,6 +56,17 @@ class Project:
         # None when there are none for it), and the thread building them (postings.py).
         self._postings: tuple[bytes, Postings | None] | None = None
         self._postings_builder: threading.Thread | None = None
+        # The sentence model and the facts' vectors (issue 29; search/encoder.py, search/vectors.py):
+        # loaded and built only when the hybrid ranker asks, in a thread in long-lived processes.
+        self._encoder: Encoder | None = None
+        self._vectors: VectorStore | None = None
+        self._vector_builder: threading.Thread | None = None
+        self._vector_progress = (0, 0)
+        self._semantic_installed: bool | None = None
+        self._vectors_seen: tuple[int, int] | None = None  # (store generation, vectors version) the last build saw
+        # One-shot commands load the model to embed a hybrid query; long-lived processes set this
+        # False: their searches rank lexically until the model has loaded in a thread.
+        self.semantic_wait = True
 
     @property
     def root(self) -> Path:
@@ -325,6 +340,137 @@ class Project:
         builder = self._postings_builder
         if builder is not None:
             builder.join(timeout)
+
+    # ---- sentence vectors (issue 29) -------------------------------------------------------
+
+    def semantic_enabled(self) -> bool:
+        """Whether the sentence model may be used: installed, not turned off by FOUNDRY_SEMANTIC=0
+        nor by memoryRetrieval.semantic: false (a config.json that cannot be read: off)."""
+        from foundry_tui.core.memory.search import encoder_probe
+
+        if encoder_probe.disabled_by_env():
+            return False
+        config, error = self.config_or_defaults()
+        if error is not None or not config.semantic:
+            return False
+        if self._semantic_installed is None:
+            self._semantic_installed = encoder_probe.installed()
+        return self._semantic_installed
+
+    def sentence_encoder(self, *, wait: bool) -> Encoder | None:
+        """The sentence model, or None when it is off or not installed; without `wait`, also None
+        while it is still loading (the load then starts in the builder thread, keep_vectors)."""
+        if not self.semantic_enabled():
+            return None
+        if self._encoder is None:
+            if not wait:
+                self.keep_vectors()
+                return None
+            self._load_encoder()
+        return self._encoder
+
+    def _load_encoder(self) -> None:
+        from foundry_tui.core.memory.search.encoder import Encoder
+
+        encoder = Encoder.load()
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = encoder
+
+    def vector_store(self) -> VectorStore | None:
+        """The facts' vectors known so far (read from the derived cache once), or None when the model is off."""
+        if not self.semantic_enabled():
+            return None
+        with self._lock:
+            if self._vectors is None:
+                from foundry_tui.core.memory.search import encoder_probe
+                from foundry_tui.core.memory.search.encoder import DIMS
+                from foundry_tui.core.memory.search.vectors import VectorStore
+                from foundry_tui.core.memory.storage import cache
+
+                store = VectorStore(encoder_probe.model_id(), DIMS)
+                path = self.store.cache_path
+                if path is not None:
+                    store.load(cache.vectors_file(path))
+                self._vectors = store
+            return self._vectors
+
+    def vector_progress(self) -> tuple[int, int]:
+        """(facts embedded, facts to embed) of the build under way or last done."""
+        return self._vector_progress
+
+    def building_vectors(self) -> bool:
+        builder = self._vector_builder
+        return builder is not None and builder.is_alive()
+
+    def vectors_built(self, timeout: float | None = None) -> None:
+        """Wait (up to `timeout` seconds) for a vector build under way."""
+        builder = self._vector_builder
+        if builder is not None:
+            builder.join(timeout)
+
+    def keep_vectors(self) -> None:
+        """Load the model and embed the active facts that have no vector yet, in a thread (long-lived
+        processes; a no-op while a build runs, when the model is off or nothing is missing). A write
+        adds one fact: the next call embeds that one."""
+        with self._lock:
+            if self.building_vectors() or not self.semantic_enabled():
+                return
+            # What the last build saw: nothing to do until the facts change (no per-search check
+            # of every fact on the request path).
+            seen = (self.store.generation, self._vectors.version if self._vectors is not None else -1)
+            if self._encoder is not None and seen == self._vectors_seen:
+                return
+            self._vector_builder = threading.Thread(target=self._build_in_thread, name="foundry-vectors", daemon=True)
+            self._vector_builder.start()
+
+    def _build_in_thread(self) -> None:
+        with contextlib.suppress(Exception):  # a damaged model or a full disk: searches stay lexical
+            self.build_vectors()
+        store = self._vectors
+        with self._lock:
+            self._vectors_seen = (self.store.generation, store.version if store is not None else -1)
+
+    def build_vectors(self, today: _dt.date | None = None, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed every active fact that has no vector yet (loading the model first), saving to the
+        derived cache as it goes; the number embedded. Searches meanwhile rank the missing ones lexically."""
+        from foundry_tui.core.memory.search import hybrid
+        from foundry_tui.core.memory.storage import cache
+        from foundry_tui.core.paths import resolve_today
+
+        store = self.vector_store()
+        if store is None:
+            return 0
+        if self._encoder is None:
+            self._load_encoder()
+        encoder = self._encoder
+        assert encoder is not None
+        with self._lock:
+            scan, _postings = self.scan_with_postings(today or resolve_today(None))
+            fingerprints, texts = hybrid.scan_texts(scan)
+            missing = hybrid.missing(scan, store)
+            active = [fingerprints[i] for i in range(scan.count) if scan.eligible is None or i in scan.eligible]
+        total = len(missing)
+        self._vector_progress = (0, total)
+        path = self.store.cache_path
+        target = cache.vectors_file(path) if path is not None else None
+        done = 0
+        for start in range(0, total, hybrid.EMBED_CHUNK):
+            chunk = missing[start : start + hybrid.EMBED_CHUNK]
+            vectors = encoder.encode([texts[i] for i in chunk])
+            with self._lock:
+                store.add([fingerprints[i] for i in chunk], vectors)
+            done += len(chunk)
+            self._vector_progress = (done, total)
+            if progress is not None:
+                progress(done, total)
+            if target is not None and store.unsaved >= hybrid.SAVE_EVERY:
+                with self._lock:
+                    store.save(target)
+        if target is not None and (store.unsaved or len(store) != len(set(active))):
+            with self._lock:
+                store.save(target, keep=active)
+        return total
 
     def _sync_index(self, index: SearchIndex) -> None:
         """Bring the word index in step with the store: only the facts changed since its last

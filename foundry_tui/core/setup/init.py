@@ -83,6 +83,13 @@ def _config(layout: Layout, profile: str | None, report: InitReport) -> None:
         return
     wanted = profile_config(profile or DEFAULT_PROFILE)
     if data is None:
+        from foundry_tui.core.memory.search import encoder_probe
+
+        retrieval = wanted["memoryRetrieval"]
+        if encoder_probe.available() and isinstance(retrieval, dict):
+            # A new config ranks with the sentence model when it is installed (issue 29); an
+            # existing one keeps its ranker, and one without a ranker keeps the spec's default.
+            retrieval["ranker"] = "hybrid"
         _write_json(path, wanted, layout)
         report.add(
             "created",

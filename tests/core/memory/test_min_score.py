@@ -47,7 +47,7 @@ def _ids(root: Path, query: str, ranker: str) -> list[str]:
 
 
 def test_defaults_per_ranker_and_an_explicit_value_for_both() -> None:
-    assert DEFAULT_MIN_SCORES == {"spec": 1.0, "bm25": 0.0}
+    assert DEFAULT_MIN_SCORES == {"spec": 1.0, "bm25": 0.0, "hybrid": 0.0}
     assert [min_score_for(Config(), r) for r in ("spec", "bm25")] == [1.0, 0.0]
     explicit = parse_config({"memoryRetrieval": {"minScore": 1}})
     assert [min_score_for(explicit, r) for r in ("spec", "bm25")] == [1.0, 1.0]
@@ -101,6 +101,8 @@ def test_through_the_cli_and_init(memory: Path, tmp_path_factory: pytest.TempPat
     empty = run_cli(*args, "--ranker", "bm25", "--json")
     assert empty.code == 0 and json.loads(empty.out)["hits"] == []
     fresh = tmp_path_factory.mktemp("fresh")
-    init = run_cli("init", "--root", str(fresh))
+    init = run_cli(
+        "init", "--root", str(fresh), env={"FOUNDRY_SEMANTIC": "0"}
+    )  # with the model: tests/core/memory/test_semantic.py
     assert init.code == 0, init.err
     assert json.loads((fresh / ".foundry/config.json").read_text())["memoryRetrieval"] == {"maxFacts": 8}

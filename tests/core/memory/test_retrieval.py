@@ -223,7 +223,10 @@ def test_ranker_from_config_and_bad_values(demo_root: Path) -> None:
     _use_ranker(demo_root, "tfidf")
     run = run_cli(*args)
     assert run.code == 1
-    assert run.err == 'foundry: error: config.json: memoryRetrieval.ranker must be one of "spec", "bm25", not "tfidf"\n'
+    assert (
+        run.err
+        == 'foundry: error: config.json: memoryRetrieval.ranker must be one of "spec", "bm25", "hybrid", not "tfidf"\n'
+    )
 
 
 def test_mcp_memory_search_uses_the_configured_ranker(demo_root: Path) -> None:

@@ -99,6 +99,7 @@ class ScanFields:
         self.count = count
         self.eligible = eligible
         self.bm25_stats: object = None  # the bm25 ranker's field lengths, computed once (bm25.py)
+        self.dense_cache: object = None  # the hybrid ranker's fingerprints and vectors by position (search/hybrid.py)
         self._sets: dict[str, tuple[set[int], set[int], set[int]]] = {}  # the last terms' matches
         self._texts: list[list[str] | None] = [None, None, None]  # each field split into its texts, once needed
         self._weights: list[float] | None = None  # weight_at of every position, once many are needed
@@ -148,6 +149,12 @@ class ScanFields:
             tags &= self.eligible
             body &= self.eligible
         return title, tags, body
+
+    def field_texts(self, field: int) -> list[str]:
+        """Each fact's lowercased `field` (0 title, 1 tags one per line, 2 body), by position."""
+        if self.fields is not None:
+            return self._split(field)
+        return [search_fields(self.fact_at(i))[field] for i in range(self.count)]
 
     def _split(self, field: int) -> list[str]:
         texts = self._texts[field]

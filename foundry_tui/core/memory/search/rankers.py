@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     import threading
 
     from foundry_tui.core.memory.search.bm25 import StemCounts
+    from foundry_tui.core.memory.search.encoder import Encoder, Matrix
+    from foundry_tui.core.memory.search.vectors import VectorStore
     from foundry_tui.core.memory.search.word_index import SearchIndex
 
 
@@ -44,6 +46,28 @@ class Corpus(Protocol):
 
     def keep_postings(self) -> None:
         """Build bm25's postings of the snapshot the store answers from, in a thread."""
+        ...
+
+    @property
+    def semantic_wait(self) -> bool:
+        """Whether a search may wait for the sentence model to load (one-shot commands) or must
+        rank lexically until it has (long-lived processes)."""
+        ...
+
+    def semantic_enabled(self) -> bool:
+        """Whether the sentence model may be used (installed, not turned off)."""
+        ...
+
+    def sentence_encoder(self, *, wait: bool) -> Encoder | None:
+        """The sentence model (None: off, not installed, or still loading and not `wait`)."""
+        ...
+
+    def vector_store(self) -> VectorStore | None:
+        """The facts' vectors known so far (None: the model is off)."""
+        ...
+
+    def keep_vectors(self) -> None:
+        """Embed the active facts that have no vector yet, in a thread."""
         ...
 
 
@@ -218,8 +242,69 @@ class Bm25Ranker:
         corpus.keep_postings()
 
 
+QUERY_VECTORS_KEPT = 64  # a server answers the same query again: its vector is kept
+
+
+class HybridRanker:
+    """bm25 fused with the sentence model's similarity by reciprocal rank (search/hybrid.py, issue 29).
+
+    Long-lived processes embed the facts in a thread (`prepare`) and rank a fact lexically until it
+    has its vector; a one-shot command loads the model to embed the query and uses the vectors a
+    server left in the derived cache. The prompt hook stays lexical (bm25's), so no hook loads the model."""
+
+    name = "hybrid"
+    default_min_score = 0.0
+
+    def __init__(self) -> None:
+        self._queries: dict[tuple[int, str], Matrix] = {}
+
+    def terms(self, query: str) -> list[str]:
+        return RANKERS["bm25"].terms(query)
+
+    def search(
+        self, corpus: Corpus, query: str, today: _dt.date, type: str | None, limit: int, min_score: float
+    ) -> list[Hit]:
+        from foundry_tui.core.memory.search import hybrid
+        from foundry_tui.core.memory.search.bm25 import bm25_search, query_words
+
+        encoder = corpus.sentence_encoder(wait=corpus.semantic_wait)
+        note = "the sentence model is loading" if corpus.semantic_enabled() else "the sentence model is off"
+        vector = self._query_vector(encoder, query) if encoder is not None and query.strip() else None
+        words = query_words(query)
+        if not words and vector is None:
+            return []
+        with corpus.lock:
+            scan, postings = corpus.scan_with_postings(today)
+            wanted = hybrid.LEXICAL_CANDIDATES if vector is not None else limit
+            lexical = bm25_search(scan, list(words), 0.0, wanted, type, words, postings) if words else []
+            lexical = rank(lexical, wanted, 0.0)
+            store = corpus.vector_store() if vector is not None else None
+            hits = hybrid.fuse(scan, lexical, store, vector, note, type, limit, min_score)
+        if encoder is not None and not corpus.semantic_wait:
+            corpus.keep_vectors()  # a fact written since: embedded in the background
+        return list(hits)
+
+    def _query_vector(self, encoder: Encoder, query: str) -> Matrix:
+        key = (id(encoder), query)
+        vector = self._queries.get(key)
+        if vector is None:
+            if len(self._queries) >= QUERY_VECTORS_KEPT:
+                self._queries.pop(next(iter(self._queries)))
+            vector = self._queries[key] = encoder.encode([query])[0]
+        return vector
+
+    def prompt_hits(self, memory: SearchedMemory, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
+        """bm25's: the hook answers on every prompt and never loads the model (issue 29, item 3 asks a warm server)."""
+        return RANKERS["bm25"].prompt_hits(memory, prompt, today, limit)
+
+    def prepare(self, corpus: Corpus) -> None:
+        """bm25's postings, then the model and the facts' vectors, each in a thread."""
+        corpus.keep_postings()
+        corpus.keep_vectors()
+
+
 # The registry: every ranker by name, the default first.
-RANKERS: dict[str, Ranker] = {ranker.name: ranker for ranker in (SpecRanker(), Bm25Ranker())}
+RANKERS: dict[str, Ranker] = {ranker.name: ranker for ranker in (SpecRanker(), Bm25Ranker(), HybridRanker())}
 RANKER_NAMES = tuple(RANKERS)
 DEFAULT_RANKER = RANKER_NAMES[0]
 DEFAULT_MIN_SCORES = {name: ranker.default_min_score for name, ranker in RANKERS.items()}

@@ -1,0 +1,314 @@
+"""The hybrid ranker (issue 29): the sentence model's speed, and recall@8 / MRR of bm25, the
+similarity alone and their fusion on the retrieval questions at 10,000 facts, with the fusion's
+parameters chosen on the tuning sets only.
+
+    python benchmarks/bench_hybrid.py --speed                # load, per query, facts per second (numpy)
+    python benchmarks/bench_hybrid.py --tune                 # grid of K and BM25_WEIGHT on the tuning sets
+    python benchmarks/bench_hybrid.py --quality              # bm25 / similarity / hybrid, tuning sets only
+
+Embedding 10,000 facts with the numpy encoder takes minutes on two loaded cores; the vectors are
+kept in FOUNDRY_BENCH_VECTORS (default /tmp/foundry-bench-vectors.npz) keyed by the facts'
+fingerprints. `--embedder torch` computes them with sentence-transformers instead, where the
+model package's own dependencies (torch) are installed: the same vectors (within 3e-7, tests/core/
+memory/test_encoder.py checks ours against that reference), in less time; foundry never imports torch.
+Held-out sets (heldout4 and later) are never scored here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import numpy as np  # noqa: E402
+from bench_retrieval import QUESTIONS, TODAY, TUNING  # noqa: E402
+from retrieval_corpus import write_corpus  # noqa: E402
+
+from foundry_tui.core.memory.project import Project  # noqa: E402
+from foundry_tui.core.memory.search import hybrid  # noqa: E402
+from foundry_tui.core.memory.search.encoder import DIMS, Encoder  # noqa: E402
+from foundry_tui.core.memory.storage import cache  # noqa: E402
+
+VECTORS = Path(os.environ.get("FOUNDRY_BENCH_VECTORS", "/tmp/foundry-bench-vectors.npz"))
+
+
+def embed(texts: list[str], embedder: str) -> np.ndarray:
+    if embedder == "torch":
+        import tempfile as _t
+
+        import all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+
+        model = SentenceTransformer(str(all_minilm_l6_v2.extract_model(_t.mkdtemp())), device="cpu")
+        return np.asarray(
+            model.encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False), dtype=np.float32
+        )
+    return Encoder.load().encode(texts)
+
+
+def project_with_vectors(root: Path, embedder: str) -> tuple[Project, dict[str, str]]:
+    ids = write_corpus(root, 10000)
+    project = Project(root)
+    project.sync()
+    scan, _p = project.scan_with_postings(TODAY)
+    fingerprints, texts = hybrid.scan_texts(scan)
+    known: dict[bytes, np.ndarray] = {}
+    if VECTORS.exists():
+        data = np.load(VECTORS)
+        # Fingerprints as rows of 16 bytes (numpy's "S16" would drop trailing NUL bytes).
+        prints = data["fingerprints"]
+        rows = (bytes(row) for row in prints) if prints.dtype == np.uint8 else (bytes(f) for f in prints)
+        known = dict(zip(rows, data["vectors"], strict=True))
+    missing = [i for i, fp in enumerate(fingerprints) if fp not in known]
+    if missing:
+        start = time.perf_counter()
+        vectors = embed([texts[i] for i in missing], embedder)
+        took = time.perf_counter() - start
+        print(f"embedded {len(missing)} facts with {embedder} in {took:.0f} s ({len(missing) / took:.1f} facts/s)")
+        known.update(zip((fingerprints[i] for i in missing), vectors, strict=True))
+        keys = [k for k in known if len(k) == 16]  # a file written by the "S16" version held cut ones
+        table = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), 16)
+        np.savez(VECTORS, fingerprints=table, vectors=np.stack([known[k] for k in keys]))
+    store = project.vector_store()
+    assert store is not None
+    store.add(fingerprints, np.stack([known[fp] for fp in fingerprints]).astype(np.float32))
+    path = project.store.cache_path
+    if path is not None:
+        store.save(cache.vectors_file(path))
+    return project, ids
+
+
+def ranks(project: Project, ids: dict[str, str], ranker: str) -> dict[str, list[int | None]]:
+    out: dict[str, list[int | None]] = {}
+    for part in TUNING:
+        row: list[int | None] = []
+        for q in QUESTIONS[part]:
+            hits = project.search(q["question"], TODAY, limit=25, ranker=ranker)
+            targets = {ids[k] for k in q["targets"]}
+            row.append(next((n for n, h in enumerate(hits, 1) if h.fact.id in targets), None))
+        out[part] = row
+    return out
+
+
+def score(rows: list[int | None]) -> tuple[float, float]:
+    recall = sum(1 for r in rows if r is not None and r <= 8) / len(rows)
+    mrr = sum(1 / r for r in rows if r) / len(rows)
+    return recall, mrr
+
+
+def standard_error(p: float, n: int) -> float:
+    return float((p * (1 - p) / n) ** 0.5)
+
+
+def part_ranks(
+    project: Project, ids: dict[str, str]
+) -> dict[str, list[tuple[dict[str, int], dict[str, int], set[str]]]]:
+    """Per tuning question: bm25's ranks and the similarity's ranks of the candidates (by fact id), and its targets."""
+    from foundry_tui.core.memory.search.bm25 import bm25_search, query_words
+    from foundry_tui.core.memory.search.spec import rank
+
+    encoder = project.sentence_encoder(wait=True)
+    assert encoder is not None
+    store = project.vector_store()
+    assert store is not None
+    scan, postings = project.scan_with_postings(TODAY)
+    matrix, known = hybrid.aligned(scan, store)
+    assert known.all()
+    out = {}
+    every = [q["question"] for part in TUNING for q in QUESTIONS[part]]
+    start = time.perf_counter()
+    embedded = dict(zip(every, encoder.encode(every), strict=True))
+    print(f"embedded {len(every)} questions in {time.perf_counter() - start:.1f} s (one batch call)")
+    for part in TUNING:
+        rows = []
+        for q in QUESTIONS[part]:
+            words = query_words(q["question"])
+            lexical = rank(
+                bm25_search(scan, list(words), 0.0, hybrid.CANDIDATES, None, words, postings), hybrid.CANDIDATES, 0.0
+            )
+            b = {h.fact.id: n for n, h in enumerate(lexical, 1)}
+            sim = matrix @ embedded[q["question"]]
+            best = np.argsort(-sim, kind="stable")[: hybrid.CANDIDATES]
+            d = {scan.fact_at(int(i)).id: (n, float(sim[i])) for n, i in enumerate(best, 1)}
+            rows.append((b, d, {ids[k] for k in q["targets"]}))
+        out[part] = rows
+    return out
+
+
+def fused_rank(
+    b: dict[str, int], d: dict[str, tuple[int, float]], targets: set[str], k: float, w: float, floor: float
+) -> int | None:
+    scores: dict[str, float] = {}
+    for fid, n in b.items():
+        scores[fid] = w / (k + n)
+    for fid, (n, sim) in d.items():
+        if sim >= floor:
+            scores[fid] = scores.get(fid, 0.0) + (1 - w) / (k + n)
+    ordered = sorted(scores, key=lambda f: -scores[f])[:25]
+    return next((n for n, f in enumerate(ordered, 1) if f in targets), None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--tune", action="store_true")
+    parser.add_argument("--quality", action="store_true")
+    parser.add_argument(
+        "--server", action="store_true", help="memory_search p50 with ranker hybrid in a running foundry mcp"
+    )
+    parser.add_argument("--embedder", choices=("numpy", "torch"), default="numpy")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    if args.speed:
+        speed()
+    if not (args.tune or args.quality or args.server):
+        return
+    base = Path(tempfile.mkdtemp(prefix="foundry-hybrid-"))
+    os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
+    os.environ["FOUNDRY_TODAY"] = "2026-11-30"
+    try:
+        project, ids = project_with_vectors(base / "project", args.embedder)
+        table = part_ranks(project, ids) if (args.tune or args.quality) else {}
+        if args.tune:
+            results = []
+            for k in (1, 2, 4, 6, 10, 20, 40, 60):
+                for w in (0.3, 0.4, 0.5, 0.6, 0.7):
+                    for floor in (-1.0, 0.1, 0.2, 0.3, 0.4):
+                        rows = [fused_rank(b, d, t, k, w, floor) for part in TUNING for b, d, t in table[part]]
+                        r, m = score(rows)
+                        results.append(((r + m) / 2, k, w, floor, r, m))
+            results.sort(reverse=True)
+            print(
+                "best on the tuning sets (all three together): mean of recall@8 and MRR, K, BM25_WEIGHT, floor, recall@8, MRR"
+            )
+            for row in results[:15]:
+                print("  " + "  ".join(f"{v:.4f}" if isinstance(v, float) else str(v) for v in row))
+            for row in results:
+                if row[1:4] == (hybrid.K, hybrid.BM25_WEIGHT, hybrid.SIMILARITY_FLOOR):
+                    print(
+                        f"  shipped (K {hybrid.K:g}, weight {hybrid.BM25_WEIGHT:g}, floor {hybrid.SIMILARITY_FLOOR:g}): {row}"
+                    )
+            for count in (10, 25, 50, 100, 200):  # bm25's candidates: its search costs grow with them
+                rows = [
+                    fused_rank(
+                        dict(list(b.items())[:count]), d, t, hybrid.K, hybrid.BM25_WEIGHT, hybrid.SIMILARITY_FLOOR
+                    )
+                    for part in TUNING
+                    for b, d, t in table[part]
+                ]
+                r, m = score(rows)
+                print(f"  bm25's best {count}: recall@8 {r:.4f}, MRR {m:.4f}")
+            for floor in (0.1, 0.2, 0.3, 0.4):
+                passing = sum(
+                    sum(1 for _n, sim in d.values() if sim >= floor) for part in TUNING for _b, d, _t in table[part]
+                )
+                print(
+                    f"  floor {floor}: {passing / sum(len(table[part]) for part in TUNING):.1f} of the best 200 per question pass it"
+                )
+        if args.quality:
+            print("recall@8 / MRR at 10,000 facts (tuning sets only; ± the standard error of recall)")
+            for label, pick in (
+                ("bm25", lambda b, d, t: min((b[f] for f in t if f in b), default=None)),
+                ("similarity", lambda b, d, t: min((d[f][0] for f in t if f in d), default=None)),
+                (
+                    "hybrid",
+                    lambda b, d, t: fused_rank(b, d, t, hybrid.K, hybrid.BM25_WEIGHT, hybrid.SIMILARITY_FLOOR),
+                ),
+            ):
+                cells = []
+                for part in TUNING:
+                    rows = [pick(b, d, t) for b, d, t in table[part]]
+                    rows = [r if r is not None and r <= 25 else None for r in rows]
+                    r, m = score(rows)
+                    cells.append(f"{part} ({len(rows)} q): {r:.3f} ± {standard_error(r, len(rows)):.3f} / {m:.3f}")
+                print(f"  {label:<10} " + "   ".join(cells))
+            # The product's own path on a sample: project.search(ranker="hybrid") must rank as the fusion above.
+            sample = QUESTIONS["tuning2"][:30]
+            agree = 0
+            for q, (b, d, t) in zip(sample, table["tuning2"][:30], strict=True):
+                hits = project.search(q["question"], TODAY, limit=25, ranker="hybrid")
+                real = next((n for n, h in enumerate(hits, 1) if h.fact.id in t), None)
+                agree += real == fused_rank(b, d, t, hybrid.K, hybrid.BM25_WEIGHT, hybrid.SIMILARITY_FLOOR)
+            print(
+                f"  project.search(ranker='hybrid') ranks the target as the fusion does for {agree} of {len(sample)} questions"
+            )
+        if args.server:
+            server_latency(base / "project")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def server_latency(root: Path) -> None:
+    """memory_search through a running `foundry mcp` with ranker hybrid, once the model has loaded
+    (the facts' vectors are in the derived cache): new questions (each embedded on arrival) and the
+    same questions again (their vectors kept)."""
+    import json
+
+    from bench_memory import INIT, Server, percentiles
+
+    (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": "hybrid"}}))
+    questions = [q["question"] for q in QUESTIONS["tuning2"]][:40]
+    server = Server(root)
+    init_ms, _answer = server.request("initialize", INIT["params"])  # type: ignore[arg-type]
+    first_ms, _text = server.search("warm up the server")
+    time.sleep(30)  # the model loads in a thread after the first search (its vectors: from the cache file)
+    new_p50, new_p95 = percentiles([server.search(q)[0] for q in questions])
+    again_p50, again_p95 = percentiles([server.search(q)[0] for q in questions])
+    server.close()
+    # bm25 at the same moment, for scale (the machine's load moves every figure).
+    (root / ".foundry" / "config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": "bm25"}}))
+    lexical = Server(root)
+    lexical.request("initialize", INIT["params"])  # type: ignore[arg-type]
+    lexical.search("warm up the server")
+    time.sleep(5)
+    [lexical.search(q) for q in questions]
+    bm25_p50, _bm25_p95 = percentiles([lexical.search(q)[0] for q in questions])
+    lexical.close()
+    print(f"foundry mcp, ranker bm25, same questions again: memory_search p50 {bm25_p50:.1f} ms")
+    print(
+        f"foundry mcp, ranker hybrid, 10,000 facts: initialize {init_ms:.0f} ms; first search {first_ms:.0f} ms "
+        f"(lexical: the model still loading); memory_search p50 {new_p50:.1f} ms, p95 {new_p95:.1f} ms for "
+        f"{len(questions)} new questions (each embedded); p50 {again_p50:.1f} ms, p95 {again_p95:.1f} ms for "
+        "the same questions again (bar: p50 10 ms)"
+    )
+
+
+def speed() -> None:
+    from retrieval_corpus import build_corpus
+
+    from foundry_tui.core.memory.search.vectors import fact_text
+
+    start = time.perf_counter()
+    encoder = Encoder.load()
+    load = time.perf_counter() - start
+    queries = [q["question"] for q in QUESTIONS["tuning"][:30]]
+    encoder.encode(queries[:2])
+    per_query = []
+    for q in queries:
+        t = time.perf_counter()
+        encoder.encode([q])
+        per_query.append((time.perf_counter() - t) * 1000)
+    facts, _ids = build_corpus(10000)
+    texts = [fact_text(str(f["title"]), list(f["tags"]), str(f["body"])) for f in facts[:256]]  # type: ignore[call-overload]
+    t = time.perf_counter()
+    vectors = encoder.encode(texts)
+    took = time.perf_counter() - t
+    assert vectors.shape == (256, DIMS)
+    pieces = statistics.mean(len(encoder.token_ids(x)) for x in texts)
+    print(
+        f"numpy encoder: load {load * 1000:.0f} ms; per query p50 {statistics.median(per_query):.1f} ms "
+        f"(30 questions); {len(texts) / took:.1f} facts/s ({len(texts)} facts of {pieces:.0f} word pieces on average; bar 50)"
+    )
+
+
+if __name__ == "__main__":
+    main()

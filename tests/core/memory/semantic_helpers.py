@@ -1,0 +1,100 @@
+"""A small model of all-MiniLM-L6-v2's architecture (random weights, a few words), as a model.zip
+of the same files, so the encoder, the vectors and the hybrid ranker run for real in the tests
+whether or not the model package is installed."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+WORDS = [
+    "the",
+    "a",
+    "is",
+    "are",
+    "of",
+    "to",
+    "for",
+    "and",
+    "in",
+    "on",
+    "with",
+    "how",
+    "what",
+    "which",
+    "customers",
+    "charged",
+    "billed",
+    "payments",
+    "stripe",
+    "invoice",
+    "monthly",
+    "dead",
+    "lettered",
+    "messages",
+    "kept",
+    "days",
+    "retention",
+    "dlq",
+    "queue",
+    "database",
+    "postgres",
+    "deploy",
+    "kubernetes",
+    "service",
+    "fox",
+    "dog",
+    "quick",
+    "brown",
+    "lazy",
+    "jumps",
+    "over",
+]
+
+
+def tiny_model_zip(folder: Path, hidden: int = 384, intermediate: int = 32, layers: int = 1) -> Path:
+    from safetensors.numpy import save
+    from tokenizers import Tokenizer, normalizers, pre_tokenizers, processors
+    from tokenizers.models import WordPiece
+
+    vocab = {w: i for i, w in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", *WORDS])}
+    tokenizer = Tokenizer(WordPiece(vocab, unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", 2), ("[SEP]", 3)]
+    )
+    rng = np.random.default_rng(29)
+
+    def m(*shape: int) -> np.ndarray:
+        return (rng.standard_normal(shape) * 0.2).astype(np.float32)
+
+    w = {
+        "embeddings.word_embeddings.weight": m(len(vocab), hidden),
+        "embeddings.position_embeddings.weight": m(512, hidden),
+        "embeddings.token_type_embeddings.weight": m(2, hidden),
+        "embeddings.LayerNorm.weight": np.ones(hidden, np.float32),
+        "embeddings.LayerNorm.bias": np.zeros(hidden, np.float32),
+    }
+    for n in range(layers):
+        p = f"encoder.layer.{n}."
+        for k in ("query", "key", "value"):
+            w[p + f"attention.self.{k}.weight"] = m(hidden, hidden)
+            w[p + f"attention.self.{k}.bias"] = m(hidden)
+        w[p + "attention.output.dense.weight"] = m(hidden, hidden)
+        w[p + "attention.output.dense.bias"] = m(hidden)
+        w[p + "attention.output.LayerNorm.weight"] = np.ones(hidden, np.float32)
+        w[p + "attention.output.LayerNorm.bias"] = np.zeros(hidden, np.float32)
+        w[p + "intermediate.dense.weight"] = m(intermediate, hidden)
+        w[p + "intermediate.dense.bias"] = m(intermediate)
+        w[p + "output.dense.weight"] = m(hidden, intermediate)
+        w[p + "output.dense.bias"] = m(hidden)
+        w[p + "output.LayerNorm.weight"] = np.ones(hidden, np.float32)
+        w[p + "output.LayerNorm.bias"] = np.zeros(hidden, np.float32)
+    target = folder / "model.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("model.safetensors", save(w))
+        archive.writestr("tokenizer.json", tokenizer.to_str())
+    return target

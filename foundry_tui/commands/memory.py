@@ -46,6 +46,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         source=args.source,
         expires=args.expires,
+        refs=args.ref,
     )
     emit(write_fact(actor_of(args), req).text)
     return 0
@@ -229,6 +230,13 @@ def add_commands(commands: CommandGroup) -> None:
     p.add_argument("--source", help=f"adr-0007, conversation, code or external:<url> (default: {vocab.DEFAULT_SOURCE})")
     p.add_argument(
         "--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active ('' for none on an update)"
+    )
+    p.add_argument(
+        "--ref",
+        action="append",
+        metavar="PATH",
+        help="a file, folder, glob or PATH::Name the fact is about (repeat it; the body's backticked paths "
+        "are added; left out on an update: the old fact's refs)",
     )
 
     p = mem.command("search", cmd_memory_search, "search active facts by keywords")

@@ -89,12 +89,24 @@ def cmd_memory_index(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_prune(args: argparse.Namespace) -> int:
+    from foundry_tui.core.memory.reports.grounding import verify_active
     from foundry_tui.core.memory.reports.prune import prune_candidates, prune_json, render_prune
 
     project = project_of(args)
     project.sync()
-    entries = prune_candidates(project.store, today_of(args))
+    entries = prune_candidates(project.store, today_of(args), verify_active(project, today_of(args)))
     emit_json_or_text(args, {"candidates": prune_json(entries, project.store)}, render_prune(entries))
+    return 0
+
+
+def cmd_memory_verify(args: argparse.Namespace) -> int:
+    from foundry_tui.core.code_refs import describe_changes
+    from foundry_tui.core.memory.reports.grounding import render_verification, verification_json, verify_active
+
+    project = project_of(args)
+    verification = verify_active(project, today_of(args))
+    describe_changes(project.layout, verification)
+    emit_json_or_text(args, verification_json(verification), render_verification(verification))
     return 0
 
 
@@ -256,6 +268,10 @@ def add_commands(commands: CommandGroup) -> None:
 
     mem.command("index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
     p = mem.command("prune", cmd_memory_prune, "list facts to retire (changes nothing)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = mem.command(
+        "verify", cmd_memory_verify, "check each active fact's refs against the code: fresh, changed, moved or gone"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p = mem.command("show", cmd_memory_show, "show one fact, its state and its supersedes chain")
     p.add_argument("id", help="the fact id, e.g. fact-0004")

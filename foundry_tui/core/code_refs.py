@@ -15,17 +15,18 @@ rename detection only when a cited path is gone. A fact's state is the worst of 
 names the new path), `changed` (its object differs from the one recorded), `fresh`;
 `unknown` outside git (said once, never an error per fact).
 
-Imports nothing heavy: the after-edit hook and the session start read it.
+Imports nothing heavy (subprocess only where git runs): the after-edit hook and the session
+start read it.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import subprocess
     from collections.abc import Iterable, Mapping, Sequence
     from pathlib import Path
 
@@ -114,6 +115,8 @@ def refs_of(extras: Mapping[str, object] | None) -> tuple[Ref, ...]:
 
 def _git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes] | None:
     """git in `root`, or None when git is missing or took too long."""
+    import subprocess
+
     env = dict(os.environ)
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"})
     try:

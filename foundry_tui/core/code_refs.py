@@ -51,6 +51,7 @@ NO_GIT_NOTE = "not a git repository: refs are kept without blob ids and their st
 
 _OID_RE = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _GLOB_CHARS = frozenset("*?[")
+_GLOB_RE = re.compile(r"[*?\[]")
 # A backticked span in a body that may name a path: no spaces, at least one '/' or '.'.
 _BACKTICKED = re.compile(r"`([^`\s]{1,300})`")
 _SYMBOL_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -63,18 +64,16 @@ class RefError(ValueError):
 class Ref:
     """One entry of a fact's `refs`: its target (`path` or `path::Name`) and the object id recorded."""
 
-    __slots__ = ("oid", "path", "symbol", "target")
+    __slots__ = ("is_glob", "oid", "path", "symbol", "target")
 
     def __init__(self, target: str, oid: str | None = None) -> None:
         self.target = target
-        path, sep, symbol = target.partition("::")
-        self.path = path
-        self.symbol = symbol if sep else None
+        self.path = target
+        self.symbol: str | None = None
+        if "::" in target:
+            self.path, _, self.symbol = target.partition("::")
         self.oid = oid
-
-    @property
-    def is_glob(self) -> bool:
-        return any(char in _GLOB_CHARS for char in self.path)
+        self.is_glob = _GLOB_RE.search(self.path) is not None
 
     @property
     def item(self) -> str:
@@ -93,9 +92,9 @@ class Ref:
 
 def parse_ref(item: str) -> Ref:
     """A frontmatter entry as a Ref (`path@oid` when the part after the last '@' is an object id)."""
-    target, sep, oid = item.rpartition("@")
-    if sep and _OID_RE.fullmatch(oid) and target:
-        return Ref(target, oid)
+    at = item.rfind("@")
+    if at > 0 and _OID_RE.fullmatch(item, at + 1):
+        return Ref(item[:at], item[at + 1 :])
     return Ref(item)
 
 
@@ -487,38 +486,52 @@ class Verification:
         return counts
 
 
+_RENAMES: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+
+
+def _rename_pairs(done: subprocess.CompletedProcess[bytes] | None) -> list[tuple[str, str]]:
+    """(old, new) of each `R<score>` entry of a `--name-status -z` listing, in its order."""
+    if done is None or done.returncode != 0:
+        return []
+    fields = _nul_fields(done.stdout.replace(b"\n", b"\0"))
+    pairs: list[tuple[str, str]] = []
+    i = 0
+    while i < len(fields):
+        if fields[i].startswith("R") and fields[i][1:].isdigit() and i + 2 < len(fields):
+            pairs.append((fields[i + 1], fields[i + 2]))
+            i += 3
+        else:
+            i += 1
+    return pairs
+
+
 def _renames(root: Path, missing: set[str], listing: GitListing) -> dict[str, str]:
     """For each missing path, where git's rename detection says it went (a path in the
-    index now), following a chain of renames; staged renames first, then history."""
+    index now), following a chain of renames: the history's (at most MAX_RENAME_COMMITS
+    commits, cached against HEAD), then the staged ones."""
     if not missing:
         return {}
+    cached = _RENAMES.get(str(root))
+    if cached is not None and cached[0] == listing.head:
+        logged = cached[1]
+    else:
+        done = _git(
+            root,
+            "log",
+            "-M",
+            "--relative",
+            "--diff-filter=R",
+            "--name-status",
+            "-z",
+            "--format=",
+            f"-n{MAX_RENAME_COMMITS}",
+        )
+        logged = list(reversed(_rename_pairs(done)))  # oldest first
+        _RENAMES[str(root)] = (listing.head, logged)
+    staged = _rename_pairs(_git(root, "diff", "--cached", "-M", "--relative", "--name-status", "-z", "HEAD"))
     steps: dict[str, str] = {}
-    staged = _git(root, "diff", "--cached", "-M", "--relative", "--name-status", "-z", "HEAD")
-    logged = _git(
-        root,
-        "log",
-        "-M",
-        "--relative",
-        "--diff-filter=R",
-        "--name-status",
-        "-z",
-        "--format=",
-        f"-n{MAX_RENAME_COMMITS}",
-    )
-    for done in (logged, staged):  # newest last: a staged rename wins over an older one
-        if done is None or done.returncode != 0:
-            continue
-        fields = _nul_fields(done.stdout.replace(b"\n", b"\0"))
-        renames: list[tuple[str, str]] = []
-        i = 0
-        while i < len(fields):
-            if fields[i].startswith("R") and i + 2 < len(fields) and fields[i][1:].isdigit():
-                renames.append((fields[i + 1], fields[i + 2]))
-                i += 3
-            else:
-                i += 1
-        for old, new in reversed(renames) if done is logged else renames:  # log is newest first
-            steps[old] = new
+    for old, new in [*logged, *staged]:  # a later rename of a path wins
+        steps[old] = new
     found: dict[str, str] = {}
     for path in missing:
         seen = {path}

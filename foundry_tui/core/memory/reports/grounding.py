@@ -31,8 +31,12 @@ def facts_with_refs(facts: Iterable[Fact]) -> list[tuple[str, tuple[Ref, ...]]]:
 
 
 def verify_facts(project: Project, facts: Iterable[Fact]) -> Verification:
-    """The state of each of `facts` that has refs (one pass over git whatever their number)."""
-    return verify(project.layout, facts_with_refs(facts))
+    """The state of each of `facts` that has refs (one pass over git whatever their number);
+    the cyclic collector held off while tens of thousands of small objects are made."""
+    from foundry_tui.core.collector_hold import held
+
+    with held():
+        return verify(project.layout, facts_with_refs(facts))
 
 
 def verify_active(project: Project, today: _dt.date) -> Verification:

@@ -396,10 +396,11 @@ def record_refs(layout: Layout, given: Sequence[str], body: str, carried: Sequen
             del targets[target]
             if target in quiet:
                 quiet.remove(target)
+    if not targets:  # nothing cited: no git process (memory_write's bar is 20 ms)
+        return RecordedRefs([], notes)
     listing = git_listing(root)
     if listing is None:
-        if targets:
-            notes.append(NO_GIT_NOTE)
+        notes.append(NO_GIT_NOTE)
         return RecordedRefs([Ref(t) for t in targets], notes)
     plain = [t.partition("::")[0] for t, kind in targets.items() if kind != "glob"]
     ignored = _ignored(root, plain)

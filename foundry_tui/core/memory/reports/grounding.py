@@ -8,7 +8,7 @@ from foundry_tui.core.code_refs import NO_GIT_NOTE, STALE_STATES, STATES, Verifi
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime as _dt
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from foundry_tui.core.code_refs import Ref
     from foundry_tui.core.json_types import JSONObject
@@ -28,6 +28,52 @@ def facts_with_refs(facts: Iterable[Fact]) -> list[tuple[str, tuple[Ref, ...]]]:
             if refs:
                 found.append((fact.id, refs))
     return found
+
+
+def active_refs(
+    project: Project, today: _dt.date, near: Sequence[str] | None = None
+) -> list[tuple[str, str, tuple[Ref, ...]]]:
+    """(id, title, refs) of each active fact with refs; from the parse cache's columns when it is
+    current (no Fact is built: the after-edit hook runs after every edit). With `near`
+    (root-relative paths), only the facts whose refs may cite one of them: each entry is
+    tested as text first, and parsed only when it names the path, a folder above it or a glob."""
+    with project.lock:
+        project.sync()
+        snapshot = project.store.pending_snapshot
+        if snapshot is None:
+            rows = [(f.id, f.title, f.extras) for f in project.active_facts(today) if f.extras and "refs" in f.extras]
+        else:
+            columns = snapshot.columns
+            extras, ids, titles = columns["extras"], columns["id"], columns["title"]
+            rows = [
+                (ids[i], titles[i], extras[i])
+                for i in sorted(snapshot.active(today.isoformat()))
+                if extras[i] and "refs" in extras[i]
+            ]
+    found = []
+    for fact_id, title, meta in rows:
+        if near is not None and not _may_cite(meta.get("refs"), near):
+            continue
+        refs = refs_of(meta)
+        if refs:
+            found.append((fact_id, title, refs))
+    return found
+
+
+def _may_cite(items: object, paths: Sequence[str]) -> bool:
+    """Whether a raw `refs` list may name one of `paths` (never False when it does)."""
+    if not isinstance(items, list):
+        return isinstance(items, str)
+    for item in items:
+        if not isinstance(item, str):
+            continue
+        if "*" in item or "?" in item or "[" in item:
+            return True
+        target = item.partition("::")[0].partition("@")[0]
+        for path in paths:
+            if path.startswith(target):
+                return True
+    return False
 
 
 def verify_facts(project: Project, facts: Iterable[Fact]) -> Verification:

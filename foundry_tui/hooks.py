@@ -288,12 +288,12 @@ def gate_reason(tool: str, tool_input: Mapping[str, object], cwd: Path, root: Pa
 
 
 def post_tool_use(event: JSONObject, root: Path) -> JSONObject | None:
-    """After an edit: Claude Code is not wired for it (core/hook_events.py), so this answers
-    what the other agents' dialects answer, the notice or nothing."""
+    """After an edit (Edit, MultiEdit, Write, NotebookEdit): the facts that cite the file, as
+    context for the model, or nothing."""
     tool_input = event.get("tool_input")
     path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
     notice = edit_notice(root, [path] if isinstance(path, str) else [])
-    return None if notice is None else _output("PostToolUse", additionalContext=notice)
+    return None if notice is None else _output(HOOK_EVENTS["post-tool-use"][0], additionalContext=notice)
 
 
 def edit_notice(root: Path, paths: Sequence[str]) -> str | None:

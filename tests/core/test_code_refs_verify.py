@@ -278,3 +278,18 @@ def test_foundry_memory_verify_text_and_json(repo: Path) -> None:
             }
         ],
     }
+
+
+def test_memory_show_lists_the_refs_with_their_states(repo: Path) -> None:
+    from tests.helpers import run_cli
+
+    project = Project(repo)
+    write(project, "Retries live in the webhook", "See `payments/webhook.py` and `README.md`.")
+    (repo / "README.md").unlink()
+    (repo / "payments" / "webhook.py").write_text("def retry():\n    return 4\n")
+    done = run_cli("memory", "show", "fact-0001", "--root", str(repo), "--today", TODAY.isoformat())
+    assert done.out.splitlines()[:3] == [
+        "fact-0001 · convention · active",
+        "file: .foundry/memory/facts/fact-0001.md",
+        "refs: changed payments/webhook.py (uncommitted, +1 -5); gone README.md",
+    ]

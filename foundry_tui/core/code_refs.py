@@ -152,6 +152,29 @@ class GitListing:
 
 
 _LISTINGS: dict[str, tuple[tuple[object, ...], GitListing]] = {}
+# A root that stands for another root as of a commit (`foundry tui --at REV` opens the memory
+# materialised in a temporary folder): its refs are verified against that commit's tree in
+# the real root's repository, with no working copy and no index.
+_AT: dict[str, tuple[Path, str]] = {}
+
+
+def verify_at(root: Path, real_root: Path, commit: str) -> None:
+    """Verify the facts under `root` against `commit` of `real_root`'s repository from now on."""
+    _AT[str(root)] = (real_root, commit)
+
+
+def _listing_at(real_root: Path, commit: str) -> GitListing | None:
+    """The blobs of `commit`'s tree under `real_root` (relative to it), as a listing."""
+    done = _git(real_root, "ls-tree", "-r", "-z", commit)
+    if done is None or done.returncode != 0:
+        return None
+    blobs: dict[str, str] = {}
+    for entry in _nul_fields(done.stdout):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split(" ")
+        if len(parts) == 3 and parts[1] == "blob":
+            blobs[path] = parts[2]
+    return GitListing(commit, "", blobs)
 
 
 def _index_stamp(index_path: str) -> tuple[object, ...]:
@@ -559,6 +582,9 @@ def verify(layout: Layout, facts: Iterable[tuple[str, Sequence[Ref]]]) -> Verifi
     """The state of every fact's refs against the repository's working copy (see the module)."""
     items = [(fact_id, refs) for fact_id, refs in facts if refs]
     root = layout.root
+    at = _AT.get(str(root))
+    if at is not None:
+        return _verify_at(items, *at)
     listing = git_listing(root) if items else None
     if listing is None:
         unknown = {fid: FactCheck(fid, [RefState(r, UNKNOWN) for r in refs]) for fid, refs in items}
@@ -577,6 +603,73 @@ def verify(layout: Layout, facts: Iterable[tuple[str, Sequence[Ref]]]) -> Verifi
             fact_id, [_state(layout, listing, ref, worktree, trees, missing, moved) for ref in refs]
         )
     return Verification(checks, git=True, head=listing.head)
+
+
+def _verify_at(items: list[tuple[str, Sequence[Ref]]], real_root: Path, commit: str) -> Verification:
+    """verify as of `commit`: its tree alone (no working copy, no index, no staged renames)."""
+    listing = _listing_at(real_root, commit) if items else None
+    if listing is None:
+        unknown = {fid: FactCheck(fid, [RefState(r, UNKNOWN) for r in refs]) for fid, refs in items}
+        return Verification(unknown, git=not items, head=commit)
+    cited = {ref.path for _, refs in items for ref in refs if not ref.is_glob}
+    trees: dict[str, str] = {}
+    folders = [p for p in cited if p not in listing.blobs]
+    if folders:
+        done = _git(real_root, "ls-tree", "-z", commit, "--", *sorted(folders))
+        for entry in _nul_fields(done.stdout if done is not None and done.returncode == 0 else b""):
+            meta, _, path = entry.partition("\t")
+            parts = meta.split(" ")
+            if len(parts) == 3 and parts[1] == "tree":
+                trees[path] = parts[2]
+    missing = {p for p in cited if p not in listing.blobs and p not in trees}
+    moved: dict[str, str] = {}
+    if missing:
+        pairs = _rename_pairs(
+            _git(real_root, "log", "-M", "--relative", "--diff-filter=R", "--name-status", "-z", "--format=",
+                 f"-n{MAX_RENAME_COMMITS}", commit)
+        )  # fmt: skip
+        steps = dict(reversed(pairs))
+        for path in missing:
+            current, seen = steps.get(path), {path}
+            while current is not None and current not in listing.blobs and current not in seen:
+                seen.add(current)
+                current = steps.get(current)
+            if current is not None and current in listing.blobs:
+                moved[path] = current
+    symbols = {listing.blobs[r.path] for _, refs in items for r in refs if r.symbol and r.path in listing.blobs}
+    texts = _read_blobs(real_root, sorted(symbols))
+    checks: dict[str, FactCheck] = {}
+    for fact_id, refs in items:
+        states = []
+        for ref in refs:
+            state = _state_at(listing, ref, trees, missing, moved)
+            if state.state == CHANGED and ref.symbol and not _word_in(texts.get(state.current or "", ""), ref.symbol):
+                state = RefState(ref, GONE, state.current)
+            states.append(state)
+        checks[fact_id] = FactCheck(fact_id, states)
+    return Verification(checks, git=True, head=commit)
+
+
+def _state_at(
+    listing: GitListing, ref: Ref, trees: dict[str, str], missing: set[str], moved: dict[str, str]
+) -> RefState:
+    if ref.is_glob:
+        digest = glob_digest(listing, ref.path)
+        if digest is None:
+            return RefState(ref, GONE)
+        return RefState(ref, FRESH if ref.oid in (None, digest) else CHANGED, digest)
+    if ref.path in missing:
+        new = moved.get(ref.path)
+        return RefState(ref, GONE) if new is None else RefState(ref, MOVED, listing.blobs.get(new), new)
+    current = listing.blobs.get(ref.path) or trees.get(ref.path)
+    if ref.oid is None or ref.oid == current:
+        return RefState(ref, FRESH, current)
+    return RefState(ref, CHANGED, current)
+
+
+def _word_in(text: str, symbol: str) -> bool:
+    name = symbol.rsplit(".", 1)[-1]
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text) is not None
 
 
 def _state(

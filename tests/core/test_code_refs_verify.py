@@ -293,3 +293,65 @@ def test_memory_show_lists_the_refs_with_their_states(repo: Path) -> None:
         "file: .foundry/memory/facts/fact-0001.md",
         "refs: changed payments/webhook.py (uncommitted, +1 -5); gone README.md",
     ]
+
+
+def test_memory_log_says_when_a_facts_refs_were_recorded_and_changed(repo: Path) -> None:
+    from foundry_tui.core.history.git_history import memory_log
+    from foundry_tui.core.memory.model.facts import parse_fact_text, render_fact_text
+
+    project = Project(repo)
+    write(project, "Retries live in the webhook", "See `payments/webhook.py`.")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "fact")
+    (repo / "payments" / "webhook.py").write_text("def retry():\n    return 4\n")
+    git(repo, "commit", "-q", "-am", "code")
+    write(project, "Retries live in the webhook", "See `payments/webhook.py`.")  # confirmed: a new version
+    path = repo / ".foundry/memory/facts/fact-0002.md"
+    fact = parse_fact_text(path.read_text(), "fact-0002")
+    recorded = fact.extras["refs"]
+    assert isinstance(recorded, list)
+    fact.extras["refs"] = [*recorded, "payments/ledger.py"]  # a ref added by hand, in place
+    path.write_text(render_fact_text(fact))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "confirm")
+    assert [e.line() for e in memory_log(project.layout).events] == [
+        "created    fact-0002  Retries live in the webhook (supersedes fact-0001; refs payments/webhook.py, payments/ledger.py)",
+        "superseded fact-0001  (by fact-0002)",
+        "created    fact-0001  Retries live in the webhook (refs payments/webhook.py)",
+    ]
+    git(repo, "commit", "-q", "--allow-empty", "-m", "nothing")
+    fact.extras["refs"] = ["payments/ledger.py"]
+    path.write_text(render_fact_text(fact))
+    git(repo, "commit", "-q", "-am", "drop a ref")
+    assert memory_log(project.layout).events[0].line() == (
+        "changed    fact-0002  Retries live in the webhook (refs -payments/webhook.py)"
+    )
+
+
+def test_a_memory_as_of_a_revision_is_verified_against_that_revision(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from foundry_tui.core.code_refs import verify_at
+    from foundry_tui.core.history.git_history import materialise
+
+    project = Project(repo)
+    write(project, "Retries live in the webhook", "See `payments/webhook.py`.")
+    write(project, "The ledger is one constant", "See `payments/ledger.py`.")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "facts")
+    first = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "payments" / "webhook.py").write_text("def retry():\n    return 4\n")
+    git(repo, "mv", "payments/ledger.py", "payments/books.py")
+    git(repo, "commit", "-q", "-am", "code moves on")
+    second = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "payments" / "books.py").unlink()  # the working copy moves on too: not seen as of a revision
+    for rev, expected in (
+        (first, {"fact-0001": "fresh", "fact-0002": "fresh"}),
+        (second, {"fact-0001": "changed", "fact-0002": "moved"}),
+    ):
+        past = tmp_path_factory.mktemp("past")
+        done = materialise(project.layout, rev, past)
+        verify_at(past, repo, done.commit)
+        verification = verify_active(Project(past), TODAY)
+        assert {fid: c.state for fid, c in verification.checks.items()} == expected
+    assert [s.line() for s in verification.checks["fact-0002"].refs] == ["moved payments/ledger.py → payments/books.py"]

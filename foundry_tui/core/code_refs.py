@@ -37,7 +37,7 @@ REFS_KEY = "refs"
 MAX_REFS = 32
 # The longest ref accepted (a path inside the repository, maybe `::Name`).
 MAX_REF_CHARS = 300
-# Rename detection reads at most this many commits of history back (one `git log`).
+# Rename detection reads at most this many renaming commits, newest first (one `git log`).
 MAX_RENAME_COMMITS = 2000
 # At most this many changed refs get their commits and diffstat in `foundry memory verify`.
 MAX_DETAILED = 50

@@ -173,3 +173,19 @@ def test_the_cli_takes_ref_and_mcp_takes_refs(repo: Path) -> None:
         srv.close()
     project = Project(repo)
     assert fact_refs(project, "fact-0002") == [f"payments/webhook.py@{blob(repo, 'payments/webhook.py')}"]
+
+
+def test_a_long_ref_is_refused_and_a_hand_written_list_is_read_capped(repo: Path) -> None:
+    from foundry_tui.core.code_refs import MAX_REF_CHARS
+
+    project = Project(repo)
+    with pytest.raises(InputError) as caught:
+        write(project, "Long", "A body.", refs=["a" * (MAX_REF_CHARS + 1)])
+    assert str(caught.value) == (
+        f"a ref of {MAX_REF_CHARS + 1} characters is over the {MAX_REF_CHARS}-character limit: cite a shorter path"
+    )
+    assert MAX_REF_CHARS == 300
+    hand_written = {"refs": [f"f{n}.py" for n in range(500)] + [7, None]}
+    assert [r.target for r in refs_of(hand_written)] == [f"f{n}.py" for n in range(MAX_REFS)]
+    assert refs_of({"refs": "one.py"})[0].target == "one.py"
+    assert refs_of({"refs": {"a": 1}}) == ()

@@ -355,3 +355,39 @@ def test_a_memory_as_of_a_revision_is_verified_against_that_revision(
         verification = verify_active(Project(past), TODAY)
         assert {fid: c.state for fid, c in verification.checks.items()} == expected
     assert [s.line() for s in verification.checks["fact-0002"].refs] == ["moved payments/ledger.py → payments/books.py"]
+
+
+def test_the_details_are_given_to_at_most_max_detailed_refs(repo: Path) -> None:
+    from foundry_tui.core.code_refs import MAX_DETAILED, Ref, verify
+    from foundry_tui.core.paths import Layout
+
+    paths = [f"m{n}.py" for n in range(MAX_DETAILED + 5)]
+    for path in paths:
+        (repo / path).write_text("a\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "many")
+    facts = [(f"fact-{n:04d}", [Ref(p, blob(repo, p))]) for n, p in enumerate(paths, start=1)]
+    for path in paths:
+        (repo / path).write_text("b\n")
+    verification = verify(Layout(repo), facts)
+    assert verification.counts()["changed"] == MAX_DETAILED + 5
+    describe_changes(Layout(repo), verification)
+    detailed = [s for c in verification.checks.values() for s in c.refs if s.detail]
+    assert (len(detailed), MAX_DETAILED) == (50, 50)
+    assert detailed[0].detail == "uncommitted, +1 -1"
+
+
+def test_rename_detection_reads_at_most_max_rename_commits(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from foundry_tui.core import code_refs
+
+    project = Project(repo)
+    write(project, "The ledger is one constant", "See `payments/ledger.py`.")
+    git(repo, "mv", "payments/ledger.py", "payments/books.py")
+    git(repo, "commit", "-q", "-m", "rename")
+    git(repo, "mv", "README.md", "READ.md")
+    git(repo, "commit", "-q", "-m", "a later rename")
+    assert verify_active(project, TODAY).state_of("fact-0001") == "moved"
+    assert code_refs.MAX_RENAME_COMMITS == 2000
+    monkeypatch.setattr(code_refs, "MAX_RENAME_COMMITS", 1)  # only the newest renaming commit is read
+    code_refs._RENAMES.clear()
+    assert verify_active(project, TODAY).state_of("fact-0001") == "gone"

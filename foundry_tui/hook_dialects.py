@@ -170,6 +170,7 @@ class Cursor(Dialect):
     }
     READ_FILE = "beforeReadFile"
     SUBMIT_PROMPT = "beforeSubmitPrompt"
+    FILE_EDITED = "afterFileEdit"
 
     def base_dir(self, event: JSONObject) -> str:
         roots = event.get("workspace_roots")
@@ -183,6 +184,8 @@ class Cursor(Dialect):
     def context_answer(self, native: str, context: str) -> JSONObject:
         if native == self.SUBMIT_PROMPT:
             return {"continue": True}
+        if native == self.FILE_EDITED:  # its answer carries nothing (issue 30: no notice in Cursor)
+            return {}
         return {"additional_context": context}
 
     def deny_answer(self, native: str, reason: str) -> JSONObject:

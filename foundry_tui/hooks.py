@@ -22,7 +22,7 @@ from foundry_tui.core.paths import Layout
 
 TYPE_CHECKING = False  # typing only for the type checker: a hook starts on every prompt
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
     from typing import IO
 
     from foundry_tui.core.json_types import JSONObject, JSONValue
@@ -292,14 +292,27 @@ def gate_reason(tool: str, tool_input: Mapping[str, object], cwd: Path, root: Pa
 
 
 def post_tool_use(event: JSONObject, root: Path) -> JSONObject | None:
-    """After an edit: Claude Code is not wired for it (core/hook_events.py), so this answers
-    what the other agents' dialects answer, the notice or nothing."""
+    """After an edit (Edit, MultiEdit, Write, NotebookEdit): the facts that cite the file, as
+    context for the model, or nothing."""
     tool_input = event.get("tool_input")
     path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-    from foundry_tui.core.edit_notice import after_edit_notice
+    notice = edit_notice(root, [path] if isinstance(path, str) else [])
+    return None if notice is None else _output(HOOK_EVENTS["post-tool-use"][0], additionalContext=notice)
 
-    notice = after_edit_notice(Layout(root), [path] if isinstance(path, str) else [])
-    return None if notice is None else {"systemMessage": notice}
+
+def edit_notice(root: Path, paths: Sequence[str]) -> str | None:
+    """The one line after an edit naming the active facts that cite the edited files (issue 30);
+    the facts' refs are read only when an edited path is inside the root."""
+    from foundry_tui.core.edit_notice import after_edit_notice, edited_in
+
+    edited = edited_in(Layout(root), paths)
+    if not edited:
+        return None
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.reports.grounding import active_refs
+    from foundry_tui.core.paths import resolve_today
+
+    return after_edit_notice(edited, active_refs(Project(root), resolve_today(), near=edited))
 
 
 def _protected_write(tool: str, tool_input: Mapping[str, object], cwd: Path, root: Path) -> tuple[str, str] | None:
@@ -412,7 +425,5 @@ def dialect_answer(agent: str, word: str, event: JSONObject, root: str | None) -
             if reason is not None:
                 return dialect.deny_answer(native, reason)
         return None
-    from foundry_tui.core.edit_notice import after_edit_notice
-
-    notice = after_edit_notice(Layout(project), dialect.edited_paths(native, event))
+    notice = edit_notice(project, dialect.edited_paths(native, event))
     return dialect.context_answer(native, notice) if notice else None

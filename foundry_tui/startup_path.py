@@ -93,6 +93,12 @@ HOOKS = (
     # UserPromptSubmit asks a running MCP server first (issue 29): os, json and stat at import,
     # socket (~7 ms here) only when a socket file is there; see benchmarks/bench_hook_socket.py.
     "foundry_tui.core.local_socket",
+    # Facts grounded in the code (issue 30), only when an active fact has refs: the after-edit
+    # notice reads them, the session start marks stale facts. os and re (subprocess where git
+    # runs): 0.8 ms and 0.2 ms self (python -X importtime -c "import foundry_tui.core.paths,
+    # foundry_tui.core.code_refs, foundry_tui.core.memory.reports.grounding", bytecode cached, median of 3).
+    "foundry_tui.core.code_refs",
+    "foundry_tui.core.memory.reports.grounding",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = (

@@ -203,6 +203,7 @@ CLI_COMMANDS: dict[str, tuple[list[str], bool]] = {
     "memory index": ([], True),
     "memory prune": ([], False),
     "memory show": (["fact-0001"], False),
+    "memory verify": ([], False),
     "memory list": ([], False),
     "memory dupes": ([], False),
     "memory conflicts": ([], False),

@@ -46,6 +46,7 @@ def cmd_memory_write(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         source=args.source,
         expires=args.expires,
+        refs=args.ref,
     )
     emit(write_fact(actor_of(args), req).text)
     return 0
@@ -88,12 +89,24 @@ def cmd_memory_index(args: argparse.Namespace) -> int:
 
 
 def cmd_memory_prune(args: argparse.Namespace) -> int:
+    from foundry_tui.core.memory.reports.grounding import verify_active
     from foundry_tui.core.memory.reports.prune import prune_candidates, prune_json, render_prune
 
     project = project_of(args)
     project.sync()
-    entries = prune_candidates(project.store, today_of(args))
+    entries = prune_candidates(project.store, today_of(args), verify_active(project, today_of(args)))
     emit_json_or_text(args, {"candidates": prune_json(entries, project.store)}, render_prune(entries))
+    return 0
+
+
+def cmd_memory_verify(args: argparse.Namespace) -> int:
+    from foundry_tui.core.code_refs import describe_changes
+    from foundry_tui.core.memory.reports.grounding import render_verification, verification_json, verify_active
+
+    project = project_of(args)
+    verification = verify_active(project, today_of(args))
+    describe_changes(project.layout, verification)
+    emit_json_or_text(args, verification_json(verification), render_verification(verification))
     return 0
 
 
@@ -234,6 +247,13 @@ def add_commands(commands: CommandGroup) -> None:
     p.add_argument(
         "--expires", metavar="YYYY-MM-DD", help="the date the fact stops being active ('' for none on an update)"
     )
+    p.add_argument(
+        "--ref",
+        action="append",
+        metavar="PATH",
+        help="a file, folder, glob or PATH::Name the fact is about (repeat it; the body's backticked paths "
+        "are added; left out on an update: the old fact's refs)",
+    )
 
     p = mem.command("search", cmd_memory_search, "search active facts by keywords")
     p.add_argument("query", help="keywords describing what you need to know")
@@ -256,6 +276,10 @@ def add_commands(commands: CommandGroup) -> None:
 
     mem.command("index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
     p = mem.command("prune", cmd_memory_prune, "list facts to retire (changes nothing)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = mem.command(
+        "verify", cmd_memory_verify, "check each active fact's refs against the code: fresh, changed, moved or gone"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p = mem.command("show", cmd_memory_show, "show one fact, its state and its supersedes chain")
     p.add_argument("id", help="the fact id, e.g. fact-0004")

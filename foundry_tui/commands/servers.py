@@ -77,6 +77,9 @@ def _tui(args: argparse.Namespace) -> int:
         if done.skipped:
             sys.stderr.write(f"foundry: warning: {done.warning()}\n")
         label = f"{label} at {args.at} ({done.commit}, read-only)"
+        from foundry_tui.core.code_refs import verify_at
+
+        verify_at(past, root, done.commit)  # the facts' refs are verified as of that revision too
         FoundryApp(past, today, watch=False, root_label=label, read_only=True).run()
     return 0
 

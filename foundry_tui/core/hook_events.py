@@ -11,12 +11,11 @@ HOOK_EVENTS: dict[str, tuple[str, str | None]] = {
     "session-start": ("SessionStart", None),
     "user-prompt-submit": ("UserPromptSubmit", None),
     "pre-tool-use": ("PreToolUse", "Read|Grep|Glob|LS|Bash|Edit|MultiEdit|Write|NotebookEdit"),
+    # After an edit: the facts that cite the edited file (issue 30, core/edit_notice.py).
+    "post-tool-use": ("PostToolUse", "Edit|MultiEdit|Write|NotebookEdit"),
 }
 
-# Every word `foundry hook` takes. post-tool-use (after an edit) answers nothing yet: facts
-# carry no code references until issue 30 (hooks.after_edit_notice); Claude Code is not
-# wired for it, the agents whose documented events include it are, so that it needs no
-# second `foundry init` when it has something to say.
+# Every word `foundry hook` takes.
 HOOK_WORDS = ("session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use")
 
 AGENT_NAMES = ("claude", "codex", "cursor", "gemini")

@@ -81,6 +81,13 @@ class AddWhy(Command):
     OPERATION = "fact.write"
 
 
+class ConfirmRefs(Command):
+    """Confirm the selected fact against today's code: a new version with its refs re-recorded (issue 30)."""
+
+    KEY, ACTION, FOOTER = "c", "confirm_refs", None
+    OPERATION = "fact.write"
+
+
 class RebuildIndex(Command):
     """Rebuild .foundry/memory/INDEX.md from the active facts."""
 
@@ -273,6 +280,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
     ToggleInactive,
     WriteFact,
     RetireFact,
+    ConfirmRefs,
     AddWhy,
     RebuildIndex,
     ShowDoctor,

@@ -146,7 +146,7 @@ def test_init_without_foundry_on_path_writes_commands_that_start(tmp_path: Path,
     )
     assert init.returncode == 0, init.stdout + init.stderr
     assert f'created   .mcp.json (server "foundry": {shown} mcp)\n' in init.stdout
-    assert f"created   .claude/settings.json (+3 hooks: {shown} hook <event>)\n" in init.stdout
+    assert f"created   .claude/settings.json (+4 hooks: {shown} hook <event>)\n" in init.stdout
     assert f"created   git hook post-merge (runs {shown} memory resolve)\n" in init.stdout
     assert f"created   git hook post-rewrite (runs {shown} memory resolve)\n" in init.stdout
 
@@ -220,7 +220,8 @@ def test_a_second_init_updates_foundrys_bare_entries_and_keeps_the_rest(tmp_path
     run = run_cli("init", cwd=tmp_path)
     assert run.code == 0, run.out + run.err
     assert f'updated   .mcp.json (server "foundry": {foundry} mcp)\n' in run.out
-    assert f"updated   .claude/settings.json (3 hooks updated: {foundry} hook <event>)\n" in run.out
+    # A project set up before issue 30 gets the after-edit hook added beside the three it had.
+    assert f"merged    .claude/settings.json (+1 hook, 3 hooks updated: {foundry} hook <event>)\n" in run.out
     servers = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]
     words = installed_program().command("mcp")
     assert servers == {
@@ -241,6 +242,12 @@ def test_a_second_init_updates_foundrys_bare_entries_and_keeps_the_rest(tmp_path
                     {"type": "command", "command": "lint-guard"},
                     {"type": "command", "command": f"{foundry} hook pre-tool-use"},
                 ],
+            }
+        ],
+        "PostToolUse": [
+            {
+                "matcher": "Edit|MultiEdit|Write|NotebookEdit",
+                "hooks": [{"type": "command", "command": f"{foundry} hook post-tool-use"}],
             }
         ],
     }
@@ -281,7 +288,7 @@ MISSING_ADVICE = "run `foundry init` again with the installed foundry"
 def test_doctor_fails_when_a_configured_command_cannot_be_found(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     assert run_cli("init", cwd=tmp_path).code == 0
-    passing = "ok    commands: 4 commands for agents and 2 git hooks can start foundry"
+    passing = "ok    commands: 5 commands for agents and 2 git hooks can start foundry"
     assert _doctor(tmp_path, CLEAN_PATH) == (0, [passing])
 
     mcp = tmp_path / ".mcp.json"

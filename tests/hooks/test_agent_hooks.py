@@ -148,3 +148,39 @@ def test_an_apply_patch_names_every_file_it_touches() -> None:
 
     patch = "*** Begin Patch\n*** Add File: a.py\n+x\n*** Update File: b.py\n*** Move to: c.py\n*** Delete File: d.py\n"
     assert patch_paths(patch + "*** End Patch\n") == ["a.py", "b.py", "c.py", "d.py"]
+
+
+AFTER_EDIT = [(agent, name) for agent, name in EXAMPLES if example(agent, name, Path())["word"] == "post-tool-use"]
+
+
+@pytest.mark.parametrize(("agent", "name"), AFTER_EDIT, ids=[f"{a}/{n}" for a, n in AFTER_EDIT])
+def test_after_an_edit_each_agent_is_told_which_facts_cite_the_file(demo_root: Path, agent: str, name: str) -> None:
+    """Issue 30: the edited file (src/app.py in every example) is cited by one active fact."""
+    (demo_root / "src").mkdir()
+    (demo_root / "src" / "app.py").write_text("old\n")
+    write = run_cli(
+        "memory",
+        "write",
+        "--root",
+        str(demo_root),
+        "--today",
+        "2026-11-30",
+        "--title",
+        "The app starts in app.py",
+        "--body",
+        "Start-up lives in `src/app.py`.",
+        "--type",
+        "domain",
+    )
+    assert write.code == 0, write.err
+    fact_id = write.out.split()[1]
+    data = example(agent, name, demo_root)
+    answer = hook(agent, data["word"], data["payload"], demo_root)
+    assert_valid(agent, data["word"], data["payload"], answer)
+    if agent == "cursor":  # afterFileEdit's answer carries nothing (hook_dialects.Cursor)
+        assert answer == {}
+        return
+    assert context(agent, answer) == (
+        f'Foundry: {fact_id} "The app starts in app.py" cites src/app.py, which you just edited: check it still '
+        "holds; if not, supersede with memory_write (same title, new body)."
+    )

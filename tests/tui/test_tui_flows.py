@@ -448,6 +448,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Toggle Inactive",
         "Write Fact",
         "Retire Fact",
+        "Confirm Refs",
         "Add Why",
         "Rebuild Index",
         "Show Doctor",

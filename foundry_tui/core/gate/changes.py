@@ -124,6 +124,8 @@ def _request_fields(req: WriteRequest) -> JSONObject:
         if getattr(req, name) is not None and getattr(fact, name) is not None:
             value = getattr(fact, name)
             fields[name] = list(value) if name == "tags" else value
+    if req.refs is not None:
+        fields["refs"] = [str(ref) for ref in req.refs]
     return fields
 
 
@@ -139,6 +141,8 @@ def request_from_fields(fields: JSONObject) -> WriteRequest:
         for name in ("scope", "confidence", "source", "expires")
     }
     given["tags"] = [str(t) for t in tags] if isinstance(tags, list) else None
+    refs = fields.get("refs")
+    given["refs"] = [str(r) for r in refs] if isinstance(refs, list) else None
     for name, value in given.items():
         setattr(req, name, value)  # None: left out, as memory_write takes it
     return req
@@ -213,7 +217,7 @@ class WriteChange(Change["WriteResult"]):
         new = validate_request(self.req)
         with folder_lock(project.layout.memory_dir):
             project.sync()
-            same, _carried = plan_write(project, new, self.req, today)
+            same, _carried, _notes = plan_write(project, new, self.req, today)
             if same is not None:
                 return Outcome([same], [same], f"unchanged {same.id}")
             new.id = _next_id(project)
@@ -225,7 +229,7 @@ class WriteChange(Change["WriteResult"]):
     def with_author(self, author: str, proposal_id: str) -> WriteChange:
         r = self.req
         source = attributed_source(r.source or "", author, proposal_id)
-        req = WriteRequest(r.title, r.body, r.type, r.scope, r.tags, r.confidence, source, r.expires)
+        req = WriteRequest(r.title, r.body, r.type, r.scope, r.tags, r.confidence, source, r.expires, r.refs)
         return WriteChange(req, self.operation)
 
 

@@ -345,9 +345,37 @@ def fact_events(old: Fact | None, new: Fact | None) -> list[MemoryEvent]:
     for name in ("type", "scope", "confidence", "source", "created"):
         if getattr(new, name) != getattr(old, name):
             changes.append(f"{name} {getattr(old, name)} → {getattr(new, name)}")
+    refs_change = _refs_change(old, new)
+    if refs_change:
+        changes.append(refs_change)
     if changes:
         events.append(MemoryEvent("changed", new.id, new.title, "; ".join(changes)))
     return events
+
+
+def _refs_change(old: Fact, new: Fact) -> str:
+    """`refs +a.py -b.py`, `refs re-recorded a.py` (same path, another object id) or ""."""
+    from foundry_tui.core.code_refs import refs_of
+
+    before, after = refs_of(old.extras), refs_of(new.extras)
+    if before == after:
+        return ""
+    old_ids = {r.target: r.oid for r in before}
+    new_ids = {r.target: r.oid for r in after}
+    parts = [f"+{t}" for t in new_ids if t not in old_ids] + [f"-{t}" for t in old_ids if t not in new_ids]
+    again = [t for t in new_ids if t in old_ids and new_ids[t] != old_ids[t]]
+    text = "refs " + " ".join(parts) if parts else ""
+    if again:
+        text += ("; " if text else "") + "refs re-recorded " + ", ".join(again)
+    return text
+
+
+def _refs_detail(fact: Fact) -> str:
+    """`refs a.py, b.py` for a new version that has refs, else ""."""
+    from foundry_tui.core.code_refs import refs_of
+
+    refs = refs_of(fact.extras)
+    return "refs " + ", ".join(r.target for r in refs) if refs else ""
 
 
 def _merged_from(fact: Fact) -> list[str]:
@@ -363,12 +391,14 @@ def _created_events(new: Fact) -> list[MemoryEvent]:
     if merged:
         events = [MemoryEvent("merged", new.id, new.title, f"from {', '.join(merged)}")]
         return events + [MemoryEvent("superseded", m, "", f"merged into {new.id}") for m in merged]
+    refs = _refs_detail(new)  # when the fact's refs were recorded (issue 30)
     if new.supersedes:
+        detail = f"supersedes {new.supersedes}" + (f"; {refs}" if refs else "")
         return [
-            MemoryEvent("created", new.id, new.title, f"supersedes {new.supersedes}"),
+            MemoryEvent("created", new.id, new.title, detail),
             MemoryEvent("superseded", new.supersedes, "", f"by {new.id}"),
         ]
-    return [MemoryEvent("created", new.id, new.title)]
+    return [MemoryEvent("created", new.id, new.title, refs)]
 
 
 @dataclass

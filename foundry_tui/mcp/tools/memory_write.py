@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from foundry_tui.core.code_refs import MAX_REF_CHARS, MAX_REFS
 from foundry_tui.core.memory.model import vocabulary as vocab
 from foundry_tui.mcp.tool import Tool, changes, schema_object
 
@@ -52,6 +53,13 @@ SCHEMA = schema_object(
             "pattern": "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$",
             "description": 'YYYY-MM-DD after which the fact stops being loaded, or "" for none',
         },
+        "refs": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": MAX_REF_CHARS},
+            "maxItems": MAX_REFS,
+            "description": "Repository paths the fact is about: files, folders, globs, or path::Name for a symbol. "
+            "Backticked paths in the body are added. Left out on a restatement: the replaced fact's refs",
+        },
     },
     ["title", "body", "type"],
 )
@@ -71,6 +79,7 @@ def handle(call: ToolCall) -> Reply:
         confidence=call.args.get("confidence"),
         source=call.args.get("source"),
         expires=call.args.get("expires"),
+        refs=call.args.get("refs"),
     )
     gate = write_fact(call.actor(), req)
     return gate.text, gate.event_fields()

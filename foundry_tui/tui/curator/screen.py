@@ -29,7 +29,6 @@ from foundry_tui.core.curation.neardup import DupeReport, find_dupes
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.reports.doctor import DoctorReport, run_doctor
-from foundry_tui.core.memory.reports.prune import prune_candidates
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.core.ops.curator import undo_merge
@@ -132,12 +131,9 @@ class CuratorScreen(LiveScreen):
             budget = render_over_budget(*over_budget(project, today))
             # Bulk retire offers active facts only: an expired or superseded one is retired already.
             active = project.store.active_by_id(today)
-            prune = [
-                (e.fact_id, f"{e.fact_id} — {e.detail}")
-                for e in prune_candidates(project.store, today)
-                if e.fact_id in active
-            ]
             overview = Overview(project, today, adr_titles(project.layout), with_doctor=False)
+            # The overview's candidates: with the facts whose cited code is gone or changed (issue 30).
+            prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in overview.prune if e.fact_id in active]
             doctor = run_doctor(project, today, ALL_CHECKS)
         return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune, conflicts, overview, doctor)))
 

@@ -147,11 +147,18 @@ class FactDetail(VerticalScroll):
             ("created", fact.created),
             ("expires", fact.expires or "null"),
             ("supersedes", fact.supersedes or "null"),
-            *((str(key), str(value)) for key, value in fact.extras.items()),
+            *((str(key), self._extra(fact, str(key), value, overview)) for key, value in fact.extras.items()),
         ]
         for name, value in rows:  # a table cell given as a str is parsed as markup: give Text
             table.add_row(plain(name), plain(value))
         self.query_one("#detail-fields", Static).update(table)
+
+    @staticmethod
+    def _extra(fact: Fact, key: str, value: object, overview: Overview) -> str:
+        """An unknown frontmatter field as shown; `refs`: one per line with its state (issue 30)."""
+        if key == "refs" and fact.id in overview.code:
+            return "\n".join(overview.code[fact.id])
+        return str(value)
 
     def _show_chain(self, fact: Fact, overview: Overview) -> None:
         rows: list[Row] = []

@@ -350,6 +350,51 @@ class MemoryScreen(ConfirmingScreen[None]):
         gate = retire_facts(self.actor, [fact_id], expires)
         return deliver(self, MemoryChanged(gate.text))  # the CLI's words: retired, or left as it was
 
+    def action_confirm_refs(self) -> None:
+        """Re-record the selected fact's refs against today's code, as a new version through
+        memory_write (a moved ref follows its new path, a gone one is dropped; issue 30)."""
+        from foundry_tui.core.memory.model.request import WriteRequest
+
+        fact_id = self._selected_fact(need_active=True)
+        if fact_id is None or self.overview is None:
+            return
+        fact = self.overview.facts[fact_id]
+        states = self.overview.code.get(fact_id)
+        if not states:
+            self.notify(f"{fact_id} cites no code (no refs): nothing to confirm.", severity="warning")
+            return
+        if all(line.startswith("fresh ") for line in states):
+            self.notify(f"{fact_id}: the code it cites is as it was written; nothing to confirm.")
+            return
+        refs: list[str] = []
+        for line in states:
+            state, _, rest = line.partition(" ")
+            target = rest.split(" (", 1)[0]
+            if state == "moved":
+                refs.append(target.split(" → ", 1)[1])
+            elif state in ("fresh", "changed", "unknown"):
+                refs.append(target)
+        preset = WriteRequest(
+            title=fact.title,
+            body=fact.body,
+            type=fact.type,
+            scope=fact.scope,
+            tags=fact.tags,
+            confidence=fact.confidence,
+            source=fact.source,
+            expires=fact.expires,
+            refs=refs,
+        )
+        self.confirm_write(
+            preset,
+            [
+                f"memory_write: a new version of {fact_id} in {self.facts_folder()}, with supersedes: {fact_id}",
+                f"its refs re-recorded against today's code: {', '.join(refs) or 'none left'}",
+                f"{fact_id}.md stays on disk, inactive",
+                "INDEX.md is rebuilt",
+            ],
+        )
+
     def action_add_why(self) -> None:
         from foundry_tui.core.memory.model.facts import field_problems
         from foundry_tui.core.memory.model.request import WriteRequest

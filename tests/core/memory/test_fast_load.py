@@ -154,3 +154,48 @@ def test_parsing_on_several_cores_gives_what_one_process_gives(tmp_path: Path, m
     assert [repr(item) for item in many] == [repr(item) for item in one]
     assert sum(isinstance(item, store.BrokenFile) for item in many) == 6
     assert isinstance(many[10], Fact) and many[10].title == "Quoted: fact 11"
+
+
+# Repository paths as a fact's `refs` holds them (issue 30): leading `.` or `_`, globs, `@<id>`,
+# and the single-quoted `path::Name` the YAML writer makes.
+PATHISH = "abyYnNoO019 -_./*@:,'#!?&%=+;()"
+path_item = st.one_of(
+    st.builds(
+        lambda first, rest: first + rest,
+        st.sampled_from(["", ".", "_", "a", "./", "src/", ".i"]),
+        st.text(alphabet=PATHISH, max_size=12),
+    ),
+    st.text(alphabet=PATHISH, max_size=10).map(lambda inner: f"'{inner}'"),
+    st.sampled_from([".inf", ".NaN", ".nan", "._5", ".5", "_", ".", "a::b", "'a::b'", "'a,b'", "''", "'it''s'"]),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(path_item, max_size=4).map(lambda items: "[" + ", ".join(items) + "]"))
+def test_ref_lists_on_the_fast_path_equal_yaml(value: str) -> None:
+    text = f"\nrefs: {value}\n"
+    fast = simple_frontmatter(text)
+    if fast is not None:
+        assert same(fast, yaml_load(text)), text
+
+
+def test_the_written_refs_take_the_fast_path() -> None:
+    from foundry_tui.core.memory.model.facts import render_fact_text
+
+    oid = "0123456789abcdef0123456789abcdef01234567"
+    items = [
+        f"payments/webhook.py@{oid}",
+        f"src/store.py::Store.load@{oid}",
+        f".ci/run@{oid}",
+        "docs/*.md",
+        "_build/x.py",
+    ]
+    fact = Fact(
+        "fact-0001", "domain", "Retries live in the webhook", "See `payments/webhook.py`.", created="2026-05-01"
+    )
+    fact.extras = {"refs": items}
+    text = render_fact_text(fact)
+    front = text.split("---\n")[1]
+    fast = simple_frontmatter(front)
+    assert fast is not None and fast["refs"] == items
+    assert parse_fact_text(text).extras == {"refs": items}

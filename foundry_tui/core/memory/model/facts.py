@@ -367,6 +367,13 @@ FM_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)
 _SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIMPLE_TEXT = re.compile(r"[A-Za-z](?:[A-Za-z0-9 _.,;()/+'!?&%=\-]*[A-Za-z0-9_.,;()/+'!?&%=\-])?")
 _SIMPLE_ITEM = re.compile(r"[A-Za-z](?:[A-Za-z0-9 _.;()/+'!?&%=\-]*[A-Za-z0-9_.;()/+'!?&%=\-])?")
+# A list item may also be a repository path as a fact's `refs` holds it (core/code_refs.py): it
+# may start with `_` or with `.` and a letter or `/` (`.ci/run`; never `.inf` or `.nan`, which
+# YAML reads as numbers) and hold `*` and `@` (`src/*.py`, `app.py@<blob id>`); or, single-quoted
+# as the YAML writer quotes `path::Name`, any printable ASCII but a quote or a comma.
+_PATH_ITEM = re.compile(r"(?:[A-Za-z_]|\.(?=[A-Za-z/]))(?:[A-Za-z0-9 _.;()/+'!?&%=\-*@]*[A-Za-z0-9_.;()/+'!?&%=\-*@])?")
+_QUOTED_ITEM = re.compile(r"'([ -&(-+\--~]*)'")
+_YAML_FLOAT_WORDS = frozenset([".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"])
 _SIMPLE_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # PyYAML's bool and null words (its implicit resolvers for scalars that start with a letter or '~').
 _YAML_WORDS = frozenset(
@@ -405,6 +412,11 @@ def _simple_scalar(value: str, item: bool) -> object:
         return _NOT_SIMPLE
     if (_SIMPLE_ITEM if item else _SIMPLE_TEXT).fullmatch(value):
         return value
+    if item and _PATH_ITEM.fullmatch(value) and value not in _YAML_FLOAT_WORDS:
+        return value
+    quoted = _QUOTED_ITEM.fullmatch(value) if item else None
+    if quoted is not None:
+        return quoted.group(1)
     if _SIMPLE_DATE.fullmatch(value):
         return YamlDate(value)
     return _NOT_SIMPLE

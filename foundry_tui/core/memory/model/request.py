@@ -29,7 +29,7 @@ class WriteRequest:
     default, `updated` carries it over from the fact it supersedes. A given value, even
     the default's (`confidence="medium"`, `tags=[]`, `expires=""` for none), is kept."""
 
-    __slots__ = ("body", "confidence", "expires", "scope", "source", "tags", "title", "type")
+    __slots__ = ("body", "confidence", "expires", "refs", "scope", "source", "tags", "title", "type")
 
     def __init__(
         self,
@@ -41,6 +41,7 @@ class WriteRequest:
         confidence: str | None = None,
         source: str | None = None,
         expires: str | None = None,
+        refs: list[str] | tuple[str, ...] | None = None,
     ) -> None:
         self.title = title
         self.body = body
@@ -50,6 +51,9 @@ class WriteRequest:
         self.confidence = confidence
         self.source = source
         self.expires = expires
+        # Repository paths the fact is about (issue 30, core/code_refs.py): None when left out,
+        # then the fact a restatement replaces gives its refs; the body's backticked paths join them.
+        self.refs = refs
 
     def left_out(self) -> tuple[str, ...]:
         """The optional fields the caller did not give, in the spec's order."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from foundry_tui.core.agent_config import agent_problems
 from foundry_tui.core.agent_config import all_configured_commands as configured_commands
 from foundry_tui.core.atomic import TEMP_SUFFIX
+from foundry_tui.core.code_refs import STALE_STATES, FactCheck
 from foundry_tui.core.config import Config
 from foundry_tui.core.errors import ConfigError, FoundryError
 from foundry_tui.core.git_setup import hook_commands
@@ -464,6 +465,43 @@ def check_commands(ctx: DoctorContext) -> Iterator[Check]:
         yield Check("commands", OK, summary)
 
 
+def check_code_refs(ctx: DoctorContext) -> Iterator[Check]:
+    """Active facts whose cited code changed (warn) or is gone (fail: a decision whose file no
+    longer exists); silent when no active fact has refs (issue 30, core/code_refs.py)."""
+    from foundry_tui.core.memory.reports.grounding import verify_facts
+
+    verification = verify_facts(ctx.project, ctx.active)
+    if not verification.checks:
+        return
+    if not verification.git:
+        yield Check(
+            "code refs",
+            OK,
+            f"{_plural(len(verification.checks), 'fact')} with refs; not a git repository, so not verified",
+        )
+        return
+    gone = [c for c in verification.checks.values() if c.state == "gone"]
+    changed = [c for c in verification.checks.values() if c.state in ("changed", "moved")]
+
+    def lines(checks: list[FactCheck]) -> list[str]:
+        return [
+            f"{c.fact_id}: {', '.join(s.line() for s in c.refs if s.state in STALE_STATES)}: check it, then confirm or supersede it"
+            for c in checks
+        ]
+
+    if gone:
+        yield Check("code refs", FAIL, f"{_plural(len(gone), 'active fact')} citing code that is gone", lines(gone))
+    if changed:
+        yield Check(
+            "code refs",
+            WARN,
+            f"{_plural(len(changed), 'active fact')} citing code changed since written",
+            lines(changed),
+        )
+    if not gone and not changed:
+        yield Check("code refs", OK, f"the code {_plural(len(verification.checks), 'fact')} cite is as it was written")
+
+
 DoctorCheck = Callable[[DoctorContext], Iterator[Check]]
 
 # The report's order. A new check: write a function like those above and add it here.
@@ -482,6 +520,7 @@ CHECKS: tuple[DoctorCheck, ...] = (
     check_renumbered_links,
     check_index_budget,
     check_index_file,
+    check_code_refs,
     check_git_ignore,
     check_commands,
 )

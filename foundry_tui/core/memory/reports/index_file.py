@@ -86,29 +86,45 @@ def _digest(lines: list[str]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:12]
 
 
-def build_index(active: Iterable[Fact], budget: int) -> tuple[str, IndexReport]:
+def build_index(
+    active: Iterable[Fact], budget: int, marks: dict[str, str] | None = None, note: str | None = None
+) -> tuple[str, IndexReport]:
     """The INDEX.md text and its report. Lines are added in index order until the next
     would take the whole file over `budget`; the omission note goes after the check."""
     ordered = index_order(active)
     by_id = {fact.id: fact for fact in ordered}
-    return build_index_of_ids([fact.id for fact in ordered], by_id.__getitem__, budget)
+    return build_index_of_ids([fact.id for fact in ordered], by_id.__getitem__, budget, marks, note)
 
 
-def build_index_of_ids(ordered: list[str], fact_of: Callable[[str], Fact], budget: int) -> tuple[str, IndexReport]:
+def build_index_of_ids(
+    ordered: list[str],
+    fact_of: Callable[[str], Fact],
+    budget: int,
+    marks: dict[str, str] | None = None,
+    note: str | None = None,
+) -> tuple[str, IndexReport]:
     """build_index over the active facts' ids, already in index order: only the listed
-    facts are visited (a writer rebuilds the index of 100,000 facts in milliseconds)."""
+    facts are visited (a writer rebuilds the index of 100,000 facts in milliseconds).
+    `marks` (the served index only, issue 30): text added to a stale fact's line, counted
+    in the budget; `note`: a line after the heading on them, counted too."""
     head_chars = len(HEADING) + 1 + len(_marker("0" * 12)) + 1 + 1  # heading, marker, blank line
+    if note:
+        head_chars += len(note) + 2
     chars = head_chars
     lines: list[str] = []
     omitted: list[str] = []
     for position, fact_id in enumerate(ordered):
         line = index_line(fact_of(fact_id))
+        if marks and fact_id in marks:
+            line += f" · {marks[fact_id]}"
         if tokens_for_chars(chars + len(line) + 1) > budget:
             omitted = ordered[position:]
             break
         lines.append(line)
         chars += len(line) + 1
     body = lines if ordered else ["No active facts yet: record one with memory_write."]
+    if note:
+        body = [note, "", *body]
     if omitted:
         body = [*body, "", omission_note(len(omitted), budget)]
     text = "\n".join([HEADING, _marker(_digest([HEADING, *body])), "", *body]) + "\n"
@@ -170,4 +186,17 @@ def served_index(project: Project, today: _dt.date) -> str:
             active = [snapshot.fact(i) for i in snapshot.active(today.isoformat())]
         else:
             active = project.active_facts(today)
-    return build_index(active, budget)[0]
+    marks, note = _stale_marks(project, active)
+    return build_index(active, budget, marks, note)[0]
+
+
+def _stale_marks(project: Project, active: list[Fact]) -> tuple[dict[str, str] | None, str | None]:
+    """The served index's marks of stale facts and its note on them (issue 30); git is read
+    only when an active fact has refs. INDEX.md on disk never carries them: it would go stale
+    with every edit of the code."""
+    if not any(fact.extras and "refs" in fact.extras for fact in active):
+        return None, None
+    from foundry_tui.core.memory.reports.grounding import stale_marks, stale_note, verify_facts
+
+    verification = verify_facts(project, active)
+    return stale_marks(verification) or None, stale_note(verification)

@@ -6,7 +6,7 @@ import datetime as _dt
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact, escape_controls
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.reports.status import MemoryStatus
 from foundry_tui.core.memory.storage.store import BrokenFile, Changes
@@ -72,11 +72,30 @@ def render_fact_detail(project: Project, fact: Fact, today: _dt.date, adr: tuple
         ref, found = adr
         target = project.layout.relative(found) if found else "not found in docs/adr/"
         lines.append(f"source: [{ref}]({target})" if found else f"source: {ref} ({target})")
+    lines += ref_lines(project, fact)
     try:
         text = project.layout.read_text(path)
     except OSError as exc:
         text = f"(cannot read the file: {exc.strerror})"
     return "\n".join(lines) + "\n\n" + text.rstrip("\n")
+
+
+def ref_lines(project: Project, fact: Fact) -> list[str]:
+    """`refs: fresh a.py; changed b.py (2 commits since, +3 -1)`: a fact's refs with their
+    states against the code (issue 30); none without refs. Reads git: call it off the UI thread."""
+    if not fact.extras or "refs" not in fact.extras:
+        return []
+    from foundry_tui.core.code_refs import NO_GIT_NOTE, describe_changes
+    from foundry_tui.core.memory.reports.grounding import verify_facts
+
+    verification = verify_facts(project, [fact])
+    check = verification.checks.get(fact.id)
+    if check is None:
+        return []
+    if not verification.git:
+        return [f"refs: {', '.join(escape_controls(s.ref.target) for s in check.refs)} ({NO_GIT_NOTE})"]
+    describe_changes(project.layout, verification)
+    return [f"refs: {'; '.join(escape_controls(s.line()) for s in check.refs)}"]
 
 
 def fact_listing(project: Project, today: _dt.date, *, include_inactive: bool) -> list[JSONObject]:
@@ -217,6 +236,7 @@ class Overview:
         "broken",
         "budget",
         "changes",
+        "code",
         "config_problem",
         "doctor",
         "facts",
@@ -269,7 +289,15 @@ class Overview:
         self.index_tokens = report.tokens
         self.omitted: set[str] = set(report.omitted_ids)
         self.listed = report.listed
-        self.prune = prune_candidates(store, today)
+        # Each active fact's refs with their states (issue 30); git is read only when one has refs.
+        self.code: dict[str, list[str]] = {}
+        verification = None
+        if any(f.extras and "refs" in f.extras for f in active):
+            from foundry_tui.core.memory.reports.grounding import verify_facts
+
+            verification = verify_facts(project, active)
+            self.code = {fid: [s.line() for s in c.refs] for fid, c in verification.checks.items()}
+        self.prune = prune_candidates(store, today, verification)
         self.broken = sorted(store.broken.values(), key=lambda b: b.name)
         self.doctor = None
         if with_doctor:

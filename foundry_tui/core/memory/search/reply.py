@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import datetime as _dt
 
     from foundry_tui.core.config import Config
+    from foundry_tui.core.paths import Layout
 
 
 class RepliedMemory(SearchedMemory, Protocol):
@@ -32,6 +33,9 @@ class RepliedMemory(SearchedMemory, Protocol):
     def ranker(self, override: str | None = None) -> str: ...
 
     def config(self) -> Config: ...
+
+    @property
+    def layout(self) -> Layout: ...
 
 
 # What one hit may carry of its body in a reply (memory_search, the prompt hook): a body
@@ -53,8 +57,8 @@ def served_body(body: str) -> str:
     )
 
 
-def render_hit(hit: Hit, explain: bool = False) -> str:
-    """The spec's block for one hit."""
+def render_hit(hit: Hit, explain: bool = False, code: str | None = None) -> str:
+    """The spec's block for one hit; `code`, a stale fact's refs (issue 30), one line more."""
     fact = hit.fact
     # A hand-written fact's control characters are shown as escapes, never sent raw.
     lines = [
@@ -63,9 +67,26 @@ def render_hit(hit: Hit, explain: bool = False) -> str:
         escape_controls(served_body(fact.body), keep_lines=True),
         f"_source: {escape_controls(fact.source)} · scope: {escape_controls(fact.scope)}_",
     ]
+    if code:
+        lines.append(f"_code: {escape_controls(code)}; check it still holds, or supersede it_")
     if explain:
         lines.append(hit.explain())
     return "\n".join(lines)
+
+
+def stale_code(layout: Layout, hits: Sequence[Hit]) -> dict[str, str]:
+    """fact id -> its stale refs, e.g. `changed payments/webhook.py`, for the hits whose cited
+    code changed, moved or is gone; git is read only when a hit has refs (core/code_refs.py)."""
+    if not any(hit.fact.extras and "refs" in hit.fact.extras for hit in hits):
+        return {}
+    from foundry_tui.core.code_refs import STALE_STATES, refs_of, verify
+
+    verification = verify(layout, [(hit.fact.id, refs_of(hit.fact.extras)) for hit in hits])
+    return {
+        fid: ", ".join(s.line() for s in check.refs if s.state in STALE_STATES)
+        for fid, check in verification.checks.items()
+        if check.state in STALE_STATES
+    }
 
 
 NO_TERMS_HINT = (
@@ -189,7 +210,8 @@ def search_page(
     # a deeper search starts with the same hits as a shallower one.
     depth = min(offset + page_size + 1, MAX_DEPTH)
     found = project.search(query, today, type=type, limit=depth, ranker=ranker_name)
-    blocks = [render_hit(hit, explain) for hit in found[offset : offset + page_size]]
+    codes = stale_code(project.layout, found[offset : offset + page_size])
+    blocks = [render_hit(hit, explain, codes.get(hit.fact.id)) for hit in found[offset : offset + page_size]]
 
     def next_cursor(shown: int) -> str | None:
         end = offset + shown

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from foundry_tui.core.atomic import exclusive_create, folder_lock
+from foundry_tui.core.code_refs import Ref, refs_of
 from foundry_tui.core.errors import FoundryError, InputError, os_error_place
 from foundry_tui.core.memory.model.facts import (
     Fact,
@@ -48,7 +49,7 @@ _DEFAULTS: dict[str, object] = {
 class WriteResult:
     """The outcome of memory_write and the index it left."""
 
-    __slots__ = ("action", "carried", "fact_id", "index", "supersedes", "warnings")
+    __slots__ = ("action", "carried", "fact_id", "index", "refs", "supersedes", "warnings")
 
     def __init__(
         self,
@@ -66,6 +67,7 @@ class WriteResult:
         self.warnings = warnings if warnings is not None else []
         # "tags database, postgres": each field carried over with a value other than its default.
         self.carried = carried if carried is not None else []
+        self.refs: list[str] = []  # the targets recorded in the fact's `refs` (issue 30)
 
     def text(self) -> str:
         """The spec's two lines, then what was carried over, then any warnings."""
@@ -75,6 +77,8 @@ class WriteResult:
         lines = [first, self.index.write_line()]
         if self.carried:
             lines.append(f"Carried over from {self.supersedes} (left out of this write): {'; '.join(self.carried)}.")
+        if self.refs:
+            lines.append(f"Refs: {', '.join(escape_controls(ref) for ref in self.refs)}.")
         return "\n".join([*lines, *(f"Warning: {w}" for w in self.warnings)])
 
 
@@ -103,7 +107,8 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
     project.config()  # a broken config refuses before anything is written
     with folder_lock(project.layout.memory_dir):
         project.sync()
-        same, carried = plan_write(project, new, req, today)
+        same, carried, notes = plan_write(project, new, req, today)
+        recorded = refs_of(new.extras)
         if same is not None:  # no fact is written; the index is brought up to date if it is
             # stale, so the reply reports INDEX.md as it is on disk
             return WriteResult("unchanged", same.id, rebuild_index(project, today))
@@ -115,29 +120,54 @@ def memory_write(project: Project, req: WriteRequest, today: _dt.date) -> WriteR
                 f"{new.id} was written, but the index was not ({os_error_place(exc, project.root)}): "
                 "fix that path, then rebuild the index (memory_index)"
             ) from None
-    warnings = []
+    warnings = list(notes)
     if new.needs_why:
         warnings.append(
             f"{new.type} {new.id} has no **Why:** line; doctor fails and prune lists it until one is added."
         )
     action = "updated" if new.supersedes else "created"
-    return WriteResult(action, new.id, index, new.supersedes, warnings, carried)
+    result = WriteResult(action, new.id, index, new.supersedes, warnings, carried)
+    result.refs = [ref.target for ref in recorded]
+    return result
 
 
-def plan_write(project: Project, new: Fact, req: WriteRequest, today: _dt.date) -> tuple[Fact | None, list[str]]:
+def plan_write(
+    project: Project, new: Fact, req: WriteRequest, today: _dt.date
+) -> tuple[Fact | None, list[str], list[str]]:
     """What memory_write does with `new` (validated from `req`), writing nothing: (the active
     fact that is the same, []) when nothing would be written, else (None, the carried fields
     said) with `new` completed as it will be written, all but its id. The caller holds the
-    memory lock and has synced (a proposal's review shows exactly the fact approval writes)."""
+    memory lock and has synced (a proposal's review shows exactly the fact approval writes).
+    The third part: the notes on the refs recorded (a list cut to its limit, no git)."""
     same_title = project.store.active_with_title(normalise(new.title), today)
+    recorded, notes = _record_refs(project, new, req, same_title[-1] if same_title else None)
     print_fp = fingerprint(new.title, new.body)
-    same = [f for f in same_title if f.fingerprint == print_fp]
+    same = [f for f in same_title if f.fingerprint == print_fp and refs_of(f.extras) == recorded]
     if same:
-        return same[-1], []
+        return same[-1], [], notes
     new.supersedes = same_title[-1].id if same_title else None
     carried = carry_over(new, same_title[-1], req.left_out()) if same_title else []
     new.created = today.isoformat()
-    return None, carried
+    return None, carried, notes
+
+
+def _record_refs(
+    project: Project, new: Fact, req: WriteRequest, older: Fact | None
+) -> tuple[tuple[Ref, ...], list[str]]:
+    """Give `new` its `refs` (issue 30): the caller's, else those of the fact it restates, and
+    the body's backticked paths, each with the object id git has for it now; and the notes
+    for the reply (a cut list, no git). A refused ref is an InputError."""
+    from foundry_tui.core.code_refs import REFS_KEY, RefError, record_refs
+
+    carried = [ref.target for ref in refs_of(older.extras)] if older is not None and req.refs is None else []
+    try:
+        recorded = record_refs(project.layout, list(req.refs or ()), new.body, carried)
+    except RefError as exc:
+        raise InputError(str(exc)) from None
+    new.extras.pop(REFS_KEY, None)
+    if recorded.refs:
+        new.extras[REFS_KEY] = recorded.items
+    return tuple(recorded.refs), recorded.notes
 
 
 def carry_over(new: Fact, old: Fact, left_out: tuple[str, ...]) -> list[str]:

@@ -385,14 +385,15 @@ class MemoryScreen(ConfirmingScreen[None]):
             expires=fact.expires,
             refs=refs,
         )
-        self.confirm_write(
-            preset,
+        self.confirm(
+            f"Write “{preset.title}”?",
             [
                 f"memory_write: a new version of {fact_id} in {self.facts_folder()}, with supersedes: {fact_id}",
                 f"its refs re-recorded against today's code: {', '.join(refs) or 'none left'}",
                 f"{fact_id}.md stays on disk, inactive",
                 "INDEX.md is rebuilt",
             ],
+            lambda _answer: self._write(preset),
         )
 
     def action_add_why(self) -> None:

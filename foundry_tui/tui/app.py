@@ -77,6 +77,7 @@ class FoundryApp(App[None]):
         read_only: bool = False,
         caller: Caller | None = None,
         preload: Preload | None = None,
+        notice: str | None = None,
     ) -> None:
         super().__init__()
         self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
@@ -90,6 +91,7 @@ class FoundryApp(App[None]):
         self.watching = False
         self.start_ended = False  # whether Textual's start-up, which drops every frame, has ended
         self.root_label = root_label or str(root)
+        self.notice = notice  # said once the first screen is up (where the demo's copy lives)
 
     def get_default_screen(self) -> Screen[Any]:
         return startup.first_screen(self, MEMORY_SCREEN)
@@ -97,6 +99,8 @@ class FoundryApp(App[None]):
     def on_mount(self) -> None:
         self.add_mode(MEMORY, MEMORY_SCREEN)  # its stack exists: never called
         startup.app_mounted(self, lazy_screen("foundry_tui.tui.common.empty", "EmptyScreen"))
+        if self.notice:
+            self.notify(self.notice, timeout=10)
 
     def open_memory(self) -> None:
         """Show the memory screen once `foundry init` made the memory: over the blank default

@@ -52,7 +52,8 @@ class FoundryApp(App[None]):
     COMMANDS = App.COMMANDS | {FoundryCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *(command.binding() for command in APP_COMMANDS),
-        Binding("escape", "switch_mode('memory')", show=False),
+        # In the footer and the keys panel as F2's "f2/esc" (the same action: shown once).
+        Binding("escape", "switch_mode('memory')", "Memory", show=False, key_display="f2/esc"),
     ]
     # The memory screen is the default mode's screen, made with the app (`get_default_screen`);
     # the mode is registered once the app is mounted, for the switches back to it.

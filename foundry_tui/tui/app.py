@@ -50,6 +50,9 @@ class FoundryApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "Foundry"
     COMMANDS = App.COMMANDS | {FoundryCommands}
+    # Layouts per width (app.tcss's `.-narrow` rules): below 100 columns (80x24) the panes are
+    # shared out differently, so that titles, paths, validity and dates stay readable.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         *(command.binding() for command in APP_COMMANDS),
         # In the footer and the keys panel as F2's "f2/esc" (the same action: shown once).

@@ -157,3 +157,27 @@ def test_every_screen_at_80x24(snap_compare: Compare, demo_root: Path, key: str)
 
 def test_fact_detail_at_80x24_folds_the_path(snap_compare: Compare, demo_root: Path) -> None:
     assert snap_compare(make_app(demo_root), terminal_size=(80, 24), run_before=_steps(fact="fact-0009"))
+
+
+# ---- themes, NO_COLOR, the keys panel and the command palette -----------------------------------
+
+
+def test_light_theme(snap_compare: Compare, demo_root: Path) -> None:
+    async def light(pilot: Pilot[Any]) -> None:
+        pilot.app.theme = "textual-light"
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=snapshot_steps(before=light))
+
+
+def test_no_color(snap_compare: Compare, demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")  # Textual reads it when the app is made
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps())
+
+
+def test_keys_panel(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("f1"))
+
+
+def test_command_palette(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("ctrl+p", *"retire"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import events
 from textual.notifications import SeverityLevel
 from textual.screen import Screen, ScreenResultType
 from textual.theme import Theme
@@ -83,15 +82,6 @@ class FoundryScreen(Screen[ScreenResultType]):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-
-    def on_resize(self, event: events.Resize) -> None:
-        """Below COMPACT_BELOW columns the key footer is compact (less space between keys)."""
-        from textual.widgets import Footer
-
-        from foundry_tui.tui.common.status_header import COMPACT_BELOW
-
-        for footer in self.query(Footer):
-            footer.compact = event.size.width < COMPACT_BELOW
 
     def _theme_changed(self, _theme: Theme) -> None:
         self.recolour()

@@ -125,7 +125,7 @@ async def test_every_key_shows_in_the_footer_or_behind_f1_at_80x24(demo_root: Pa
         await pilot.pause()
         await pilot.pause()
         footer = text_of(drawn(app, -1))
-        assert footer.startswith("f1 Keys q Quit "), footer  # compact below 100 columns
+        assert footer.startswith(" f1 Keys  q Quit  "), footer
         shown = [binding for _key, binding, _on, _tip in app.screen.active_bindings.values() if binding.show]
         await press(pilot, "f1")
         panel = _keys_panel_text(app)
@@ -158,7 +158,7 @@ async def test_the_wide_footer_names_every_screen_and_the_missing_keys(demo_root
 
 
 @pytest.mark.parametrize(
-    ("keys", "footer"), [(("w",), "esc Cancel ^s Save"), (("x",), "esc Cancel ^s Confirm"), (("d",), "esc Close")]
+    ("keys", "footer"), [(("w",), "esc Cancel  ^s Save"), (("x",), "esc Cancel  ^s Confirm"), (("d",), "esc Close")]
 )
 async def test_a_dialog_shows_its_own_keys(demo_root: Path, keys: tuple[str, ...], footer: str) -> None:
     app = make_app(demo_root)

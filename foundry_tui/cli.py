@@ -82,13 +82,24 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.root:
         raise InputError("--demo and --root cannot be combined: --demo runs on a temporary copy of the demo project")
-    root = make_demo_copy()
-    args.root = str(root)
-    use_demo_environment(root)  # a throwaway root: no cache files, and never the user's own preferences
-    try:
-        return _call(handler, args)
-    finally:
-        remove_demo_copy(root)
+    from foundry_tui.commands.servers import signals_end_the_program
+
+    # The copy goes however the command ends: its own end, q, Ctrl+C, or SIGTERM and SIGHUP (the
+    # terminal closed), which become a SystemExit here. The TUI says where the copy lives
+    # before it takes the terminal, and that it is gone after.
+    with signals_end_the_program():
+        root = make_demo_copy()
+        args.root = str(root)
+        use_demo_environment(root)  # a throwaway root: no cache files, and never the user's own preferences
+        interactive = args.command == "tui"
+        if interactive:
+            sys.stderr.write(f"foundry: the demo is a temporary copy in {root} (removed when you quit)\n")
+        try:
+            return _call(handler, args)
+        finally:
+            remove_demo_copy(root)
+            if interactive:
+                sys.stderr.write(f"foundry: removed the demo copy {root}\n")
 
 
 def _call(handler: Handler, args: argparse.Namespace) -> int:

@@ -32,17 +32,12 @@ def cmd_hook(args: argparse.Namespace) -> int:
     return run_hook(args.event, sys.stdin, sys.stdout, args.root, args.agent)
 
 
-def root_label(root: Path) -> str:
-    """The root as a person reads it: relative to the working directory, else ~-shortened."""
-    try:
-        rel = root.relative_to(Path.cwd())
-        return "." if str(rel) == "." else f"./{rel}"
-    except ValueError:
-        pass
-    try:
-        return f"~/{root.relative_to(Path.home())}"
-    except ValueError:
-        return str(root)
+def root_label(root: Path, *, demo: bool = False) -> str:
+    """The root the header names: its absolute path (never `.`: the header says which folder
+    this is wherever the program was started; it shortens the path from the left when the
+    line has no room), after `demo · ` for the demo's temporary copy."""
+    path = str(root.absolute())
+    return f"demo · {path}" if demo else path
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
@@ -64,16 +59,17 @@ def _tui(args: argparse.Namespace) -> int:
         preload = start_preload(root, today)
     from foundry_tui.tui.app import FoundryApp
 
-    label = "demo project (a temporary copy)" if args.demo else root_label(root)
+    label = root_label(root, demo=args.demo)
     if args.at is None:
-        FoundryApp(root, today, watch=not args.no_watch, root_label=label, preload=preload).run()
+        notice = f"The demo is a temporary copy in {root}: it is removed when you quit." if args.demo else None
+        FoundryApp(root, today, watch=not args.no_watch, root_label=label, preload=preload, notice=notice).run()
         return 0
     from foundry_tui.core.history.git_history import materialised
     from foundry_tui.core.paths import Layout
 
     os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: no cache files
     # A bad revision is one line, before the app starts; the temporary folder goes however the app ends.
-    with _signals_end_the_program(), materialised(Layout(root), args.at) as (past, done):
+    with signals_end_the_program(), materialised(Layout(root), args.at) as (past, done):
         if done.skipped:
             sys.stderr.write(f"foundry: warning: {done.warning()}\n")
         label = f"{label} at {args.at} ({done.commit}, read-only)"
@@ -85,11 +81,12 @@ def _tui(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _signals_end_the_program() -> Iterator[None]:
+def signals_end_the_program() -> Iterator[None]:
     """Inside the block, SIGTERM and SIGHUP (its terminal closed) raise SystemExit (the exit
     status a shell reports for the signal) wherever the program is, so the `finally` and
     `with` blocks it is in run on the way out; by default either signal ends the process
-    at once and leaves a temporary folder behind. The previous handlers come back after."""
+    at once and leaves a temporary folder behind (`--at`'s snapshot, `--demo`'s copy: cli.py).
+    The previous handlers come back after."""
     import signal
 
     def end(signum: int, _frame: object) -> None:

@@ -50,9 +50,13 @@ class FoundryApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "Foundry"
     COMMANDS = App.COMMANDS | {FoundryCommands}
+    # Layouts per width (app.tcss's `.-narrow` rules): below 100 columns (80x24) the panes are
+    # shared out differently, so that titles, paths, validity and dates stay readable.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         *(command.binding() for command in APP_COMMANDS),
-        Binding("escape", "switch_mode('memory')", show=False),
+        # In the footer and the keys panel as F2's "f2/esc" (the same action: shown once).
+        Binding("escape", "switch_mode('memory')", "Memory", show=False, key_display="f2/esc"),
     ]
     # The memory screen is the default mode's screen, made with the app (`get_default_screen`);
     # the mode is registered once the app is mounted, for the switches back to it.
@@ -77,6 +81,7 @@ class FoundryApp(App[None]):
         read_only: bool = False,
         caller: Caller | None = None,
         preload: Preload | None = None,
+        notice: str | None = None,
     ) -> None:
         super().__init__()
         self.read_only = read_only  # `foundry tui --at REV`: the screens refuse every write action
@@ -91,6 +96,7 @@ class FoundryApp(App[None]):
         self.watching = False
         self.start_ended = False  # whether Textual's start-up, which drops every frame, has ended
         self.root_label = root_label or str(root)
+        self.notice = notice  # said once the first screen is up (where the demo's copy lives)
 
     def get_default_screen(self) -> Screen[Any]:
         return startup.first_screen(self, MEMORY_SCREEN)
@@ -98,6 +104,8 @@ class FoundryApp(App[None]):
     def on_mount(self) -> None:
         self.add_mode(MEMORY, MEMORY_SCREEN)  # its stack exists: never called
         startup.app_mounted(self, lazy_screen("foundry_tui.tui.common.empty", "EmptyScreen"))
+        if self.notice:
+            self.notify(self.notice, timeout=10)
 
     def open_memory(self) -> None:
         """Show the memory screen once `foundry init` made the memory: over the blank default

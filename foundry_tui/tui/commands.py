@@ -25,6 +25,7 @@ class Command:
     KEY: ClassVar[str]
     ACTION: ClassVar[str]
     FOOTER: ClassVar[str | None] = None
+    KEY_DISPLAY: ClassVar[str | None] = None  # how the footer and the keys panel write the key (None: Textual's)
     # The door's operation (core/ops/registry.py) the command's action performs: a command
     # that names one writes, so it is refused in a read-only memory (`foundry tui --at`).
     OPERATION: ClassVar[str | None] = None
@@ -44,8 +45,16 @@ class Command:
         return name, parameters
 
     @classmethod
-    def binding(cls) -> Binding:
-        return Binding(cls.KEY, cls.ACTION, cls.FOOTER or cls.title(), show=cls.FOOTER is not None, tooltip=cls.help())
+    def binding(cls, namespace: str = "") -> Binding:
+        """The command's key; `namespace` ("app.") runs an app's action from a screen's bindings."""
+        return Binding(
+            cls.KEY,
+            f"{namespace}{cls.ACTION}",
+            cls.FOOTER or cls.title(),
+            show=cls.FOOTER is not None,
+            key_display=cls.KEY_DISPLAY,
+            tooltip=cls.help(),
+        )
 
 
 class FocusSearch(Command):
@@ -91,7 +100,7 @@ class ConfirmRefs(Command):
 class RebuildIndex(Command):
     """Rebuild .foundry/memory/INDEX.md from the active facts."""
 
-    KEY, ACTION, FOOTER = "R", "rebuild_index", None
+    KEY, ACTION, FOOTER = "R", "rebuild_index", "Rebuild"
     OPERATION = "index.rebuild"
 
 
@@ -105,6 +114,7 @@ class ShowMemory(Command):
     """Go to the memory screen: index, search, fact detail and prune candidates."""
 
     KEY, ACTION, FOOTER = "f2", "switch_mode('memory')", "Memory"
+    KEY_DISPLAY = "f2/esc"  # Escape goes back to it too (the app's own binding, not shown twice)
 
 
 class ShowBlackboard(Command):
@@ -134,15 +144,13 @@ class ShowCurator(Command):
 class ShowSessions(Command):
     """Go to the agent sessions: their working memory, observations, reflections and audit trail."""
 
-    # Not in the footer: it would shift every other screen's footer (and snapshot); f7, the keys panel and the palette.
-    KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", None
+    KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", "Sessions"
 
 
 class ShowHistory(Command):
     """Go to the memory's history in git: which commit created, superseded, merged or renumbered which fact."""
 
-    # Not in the footer (it is full at 80 columns): reached by F8 and the palette.
-    KEY, ACTION, FOOTER = "f8", "switch_mode('history')", None
+    KEY, ACTION, FOOTER = "f8", "switch_mode('history')", "History"
 
 
 class ShowKeys(Command):
@@ -216,7 +224,7 @@ class RejectProposal(Command):
 class ConfirmPreferencesClear(Command):
     """Carry out the pending clear request of your own preferences (deletes the file, after you confirm)."""
 
-    KEY, ACTION, FOOTER = "c", "confirm_clear", None
+    KEY, ACTION, FOOTER = "c", "confirm_clear", "Clear prefs"
     OPERATION = "preferences.confirm_clear"
 
 
@@ -241,7 +249,7 @@ class CycleValidity(Command):
 class ClearFilters(Command):
     """Clear the board's filters: every artifact of every wave is shown."""
 
-    KEY, ACTION, FOOTER = "c", "clear_filters", None
+    KEY, ACTION, FOOTER = "c", "clear_filters", "Clear"
 
 
 class MarkArtifact(Command):
@@ -263,6 +271,9 @@ class InitProject(Command):
     OPERATION = "project.init"
 
 
+# First in every main screen's footer (ConfirmingScreen's bindings, running the app's actions):
+# whatever the width, the keys panel that lists every key the screen answers, and Quit.
+LEADING_COMMANDS: tuple[type[Command], ...] = (ShowKeys, Quit)
 APP_COMMANDS: tuple[type[Command], ...] = (
     ShowMemory,
     ShowBlackboard,

@@ -144,3 +144,40 @@ def test_library_screen(snap_compare: Compare, demo_root: Path) -> None:
 
 def test_empty_repository(snap_compare: Compare, tmp_path: Path) -> None:
     assert snap_compare(make_app(tmp_path), terminal_size=(100, 30), run_before=_steps())
+
+
+# ---- every main screen at 80x24 (the narrow layouts: FoundryApp.HORIZONTAL_BREAKPOINTS) --------
+
+
+# F8 (history) needs a git repository: tests/test_team_git.py pictures it.
+@pytest.mark.parametrize("key", ["f4", "f5", "f6", "f7", "f9"])
+def test_every_screen_at_80x24(snap_compare: Compare, demo_root: Path, key: str) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=(80, 24), run_before=_steps(key))
+
+
+def test_fact_detail_at_80x24_folds_the_path(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=(80, 24), run_before=_steps(fact="fact-0009"))
+
+
+# ---- themes, NO_COLOR, the keys panel and the command palette -----------------------------------
+
+
+def test_light_theme(snap_compare: Compare, demo_root: Path) -> None:
+    async def light(pilot: Pilot[Any]) -> None:
+        pilot.app.theme = "textual-light"
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=snapshot_steps(before=light))
+
+
+def test_no_color(snap_compare: Compare, demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")  # Textual reads it when the app is made
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps())
+
+
+def test_keys_panel(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("f1"))
+
+
+def test_command_palette(snap_compare: Compare, demo_root: Path) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_steps("ctrl+p", *"retire"))

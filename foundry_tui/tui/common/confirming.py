@@ -5,14 +5,23 @@ FoundryScreen because the question is a dialog, and a dialog is a FoundryScreen 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
+from textual.binding import BindingType
 from textual.screen import ScreenResultType
 
+from foundry_tui.tui.commands import LEADING_COMMANDS
 from foundry_tui.tui.common.base import FoundryScreen
 
 
 class ConfirmingScreen(FoundryScreen[ScreenResultType]):
-    """A screen whose writes are confirmed first (ConfirmScreen is imported on first use)."""
+    """A screen whose writes are confirmed first (ConfirmScreen is imported on first use).
+
+    Every main screen is one (the dialogs are not): its footer starts with the keys panel
+    (F1, which lists every key the screen answers, those the footer has no room for too)
+    and Quit, bound here before the screen's own keys, so that both show at any width."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [command.binding("app.") for command in LEADING_COMMANDS]
 
     def confirm(
         self, title: str, changes: list[str], then: Callable[[str], object], field: tuple[str, str] | None = None

@@ -81,6 +81,13 @@ class RowList(ScrollView, can_focus=True):
     def row_ids(self) -> list[str]:
         return [row_id for row_id, _text in self.rows if row_id]
 
+    @property
+    def highlighted_id(self) -> str | None:
+        """The id of the row under the cursor (None on a heading or with no cursor)."""
+        if self.highlighted is None or self.highlighted >= len(self.rows):
+            return None
+        return self.rows[self.highlighted][0]
+
     def index_of(self, row_id: str) -> int | None:
         return next((i for i, (rid, _t) in enumerate(self.rows) if rid == row_id), None)
 
@@ -158,6 +165,10 @@ class RowList(ScrollView, can_focus=True):
         self.refresh()
 
     def on_focus(self) -> None:
+        """The row under the cursor comes into view when the list gains the focus (it may
+        have been placed there by a refresh while the list was hidden or scrolled away)."""
+        if self.highlighted is not None:
+            self.scroll_to_region(Region(0, self.highlighted, 1, 1), animate=False, immediate=True)
         self.refresh()
 
     def on_blur(self) -> None:

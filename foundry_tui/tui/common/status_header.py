@@ -10,17 +10,21 @@ memory screen, which has all of it at hand already). A screen adds its own figur
 Textual's Header shows a title, not this line: it is a Horizontal of stock Labels and a
 ProgressBar, styled in app.tcss (`Foundry · root`, the counts, the doctor's verdict, the
 proposals waiting, hidden while there are none, `index`, the gauge, its figures, then the
-screen's own figures in the order first shown). `part(name)` reads what one part shows
-(root, counts, doctor, pending, gauge-figures, count-<key>).
+screen's own figures in the order first shown). The root is the absolute path, shortened from
+the left to the room the line leaves it; below COMPACT_BELOW columns the line is compact (shorter
+words, smaller gaps and gauge) so that the index gauge stays in view at 80 columns.
+`part(name)` reads what one part says in full (root, counts, doctor, pending, gauge-figures,
+count-<key>), `shown_text(name)` what it shows now.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from rich.cells import cell_len
+from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -41,6 +45,26 @@ FIRST_READ_WAIT = 5.0  # seconds at most that the doctor waits for the screen's 
 DOCTOR_AFTER_READ = 0.3  # seconds after the screen's first read: time to show it before the doctor starts
 
 GAUGE_WIDTH = 14  # the gauge's cells on screen (app.tcss): full when the index reaches its budget
+# Below this width (80x24's terminal, say) the line is compact (the `-compact` rules in
+# app.tcss): parts one cell apart, shorter words, the gauge 10 cells, no "Foundry · ", so
+# that the counts, the doctor and the index gauge all fit beside the root.
+COMPACT_BELOW = 100
+GAP, COMPACT_GAP = 2, 1  # cells between parts (app.tcss: `margin-right`)
+COMPACT_GAUGE_WIDTH = 10
+MIN_ROOT_CELLS = 12  # the root keeps at least its last cells, however full the line
+
+
+def left_shortened(text: str, cells: int) -> str:
+    """`text` in at most `cells` cells, its start replaced by `…` when it is longer (a path's
+    end names the folder)."""
+    if cell_len(text) <= cells:
+        return text
+    kept = ""
+    for char in reversed(text):
+        if cell_len(kept) + cell_len(char) + 1 > cells:
+            break
+        kept = char + kept
+    return f"…{kept}"
 
 
 class StatusHeader(Horizontal):
@@ -67,6 +91,8 @@ class StatusHeader(Horizontal):
         self._again = False  # asked to read again while a read was under way: read once it ends
         # What each part shows, by the name `part` takes ("" when hidden).
         self._parts: dict[str, str] = {"counts": "loading…", "doctor": "", "pending": "", "gauge-figures": ""}
+        self._compact_parts: dict[str, str] = {}  # the compact line's words, where they differ
+        self.compact = False
         self._screen_counts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
@@ -95,11 +121,58 @@ class StatusHeader(Horizontal):
         label = self.root_label if self.root_label is not None else getattr(self.app, "root_label", "")
         return shown(f"Foundry · {label}")  # a folder may be named `[x]` or hold an ESC
 
-    def _set(self, name: str, label_id: str, text: str) -> Label:
+    def shown_text(self, name: str) -> str:
+        """What the part shows now: its compact words on a compact line, the root shortened."""
+        if name == "root":
+            return self._fitted_root()
+        return self._compact_parts.get(name, self._parts[name]) if self.compact else self._parts[name]
+
+    _LABELS: ClassVar[dict[str, str]] = {
+        "counts": "counts",
+        "doctor": "doctor-status",
+        "pending": "pending-count",
+        "gauge-figures": "gauge-figures",
+    }
+
+    def _set(self, name: str, label_id: str, text: str, compact: str | None = None) -> Label:
         self._parts[name] = text
+        if compact is None:
+            self._compact_parts.pop(name, None)
+        else:
+            self._compact_parts[name] = compact
         label = self.query_one(f"#{label_id}", Label)
-        label.update(plain(text))
+        label.update(plain(self.shown_text(name)))
+        self._fit_root()
         return label
+
+    def _fitted_root(self) -> str:
+        """The root, from the left as far as the line has room beside the memory's parts (the
+        screen's own figures come after and may be cut)."""
+        label = self.root_label if self.root_label is not None else getattr(self.app, "root_label", "")
+        text = shown(label) if self.compact else self._root_text()
+        if not self.is_mounted or not self.size.width:
+            return text
+        gap = COMPACT_GAP if self.compact else GAP
+        taken = 0  # `size` is the content's, inside the padding
+        for name in self._LABELS:
+            words = self.shown_text(name)
+            if words:
+                taken += cell_len(words) + gap
+        taken += cell_len("index") + 1 + (COMPACT_GAUGE_WIDTH if self.compact else GAUGE_WIDTH)
+        return left_shortened(text, max(MIN_ROOT_CELLS, self.size.width - taken - gap))
+
+    def _fit_root(self) -> None:
+        if self.is_mounted:
+            self.query_one("#root-label", Label).update(plain(self._fitted_root()))
+
+    def on_resize(self, event: events.Resize) -> None:
+        compact = event.size.width < COMPACT_BELOW
+        if compact != self.compact:
+            self.compact = compact
+            self.set_class(compact, "-compact")
+            for name, label_id in self._LABELS.items():
+                self.query_one(f"#{label_id}", Label).update(plain(self.shown_text(name)))
+        self._fit_root()
 
     # ---- reading ------------------------------------------------------------------------------
 
@@ -168,12 +241,13 @@ class StatusHeader(Horizontal):
         # `(d)` where the screen opens the report (the memory screen); F2 and then d elsewhere.
         hint = " (d)" if hasattr(self.screen, "action_show_doctor") else ""
         text = "doctor: ok" if not problems else f"doctor: {problems} problem{'s' if problems != 1 else ''}{hint}"
-        self._set("doctor", "doctor-status", text).set_class(not report.ok, "failing")
+        compact = "doctor: ok" if not problems else f"doctor: {problems}{hint}"
+        self._set("doctor", "doctor-status", text, compact).set_class(not report.ok, "failing")
 
     def show_pending(self, count: int) -> None:
         """How many proposals wait for a curator (the Approvals screen, F9)."""
         text = f"{count} proposal{'s' if count != 1 else ''} pending (F9)" if count > 0 else ""
-        self._set("pending", "pending-count", text).display = count > 0
+        self._set("pending", "pending-count", text, f"{count} pending (F9)" if count > 0 else "").display = count > 0
 
     def show_count(self, key: str, text: str) -> None:
         """A figure of the screen's own (waves, sessions, searches), after the gauge (the
@@ -193,11 +267,17 @@ class StatusHeader(Horizontal):
         if isinstance(status, Overview):
             total = len(status.facts) + len(status.broken)
             status = MemoryStatus(len(status.active), total, status.index_tokens, status.budget)
-        self._set("counts", "counts", f"{status.active} active / {status.total} facts")
+        self._set(
+            "counts",
+            "counts",
+            f"{status.active} active / {status.total} facts",
+            f"{status.active}/{status.total} active",
+        )
         self.query_one("#gauge", ProgressBar).update(
             total=max(0, status.budget), progress=min(status.index_tokens, status.budget)
         )
-        self._set("gauge-figures", "gauge-figures", f"~{status.index_tokens}/{status.budget} tokens")
+        figures = f"~{status.index_tokens}/{status.budget}"
+        self._set("gauge-figures", "gauge-figures", f"{figures} tokens", figures)
 
 
 def feed_headers(screen: Any) -> None:

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
+from textual.widgets.selection_list import Selection
 
 from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.checkup import ALL_CHECKS
@@ -44,6 +45,7 @@ from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.curator.merge import MergeScreen
 
 _W = TypeVar("_W", bound=Widget)
+TICKED, UNTICKED = "[x]", "[ ]"  # the bulk list's rows: a glyph, not only the toggle's colour
 
 
 class CuratorData:
@@ -93,6 +95,7 @@ class CuratorScreen(LiveScreen):
         self.near_id: str | None = None
         self.conflict_index: int | None = None
         self.last_undo: tuple[Undo, str] | None = None
+        self.prune_labels: dict[str, str] = {}  # the bulk list's rows, by fact id
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(self.foundry.root_label)
@@ -164,9 +167,7 @@ class CuratorScreen(LiveScreen):
         self.query_one("#missed", RowList).replace_rows(
             missed_rows or [(None, Text("No search came back empty.", style="dim"))]
         )
-        selection = self.query_one("#retire-list", SelectionList)
-        selection.clear_options()
-        selection.add_options([(plain(label), fact_id) for fact_id, label in data.prune])
+        self._show_prune(data.prune)
         self.query_one("#budget-text", Static).update(plain_lines(data.budget_text))
         conflict_rows: list[Row] = [
             (
@@ -178,9 +179,43 @@ class CuratorScreen(LiveScreen):
         self.query_one("#conflicts", RowList).replace_rows(
             conflict_rows or [(None, Text("No two active facts about one subject disagree.", style="dim"))]
         )
+        # The panes show the row under each list's cursor (a refresh puts it on the first row
+        # without the user: one group or one contradiction is shown without Enter).
+        self.group_index = self._cursor_index("#groups")
+        self.conflict_index = self._cursor_index("#conflicts")
+        self.missed_index = self._cursor_index("#missed")
         self._show_group()
         self._show_conflict()
         self._show_near()
+
+    def _cursor_index(self, list_id: str) -> int | None:
+        row_id = self.query_one(list_id, RowList).highlighted_id
+        return int(row_id.split(":")[1]) if row_id else None
+
+    def _show_prune(self, prune: list[tuple[str, str]]) -> None:
+        """The bulk list, its cursor on the row it was on (else the first), so that the first
+        Space ticks the row shown under the cursor."""
+        selection = self.query_one("#retire-list", SelectionList)
+        was = selection.highlighted
+        ticked = set(selection.selected)
+        self.prune_labels = dict(prune)
+        selection.clear_options()
+        selection.add_options(
+            [Selection(self._prune_prompt(fid, fid in ticked), fid, fid in ticked, id=fid) for fid, _label in prune]
+        )
+        if prune:
+            selection.highlighted = min(was or 0, len(prune) - 1)
+
+    def _prune_prompt(self, fact_id: str, ticked: bool) -> Text:
+        """A bulk row: `[x]` or `[ ]` before it, so that ticked rows differ without colour (NO_COLOR)."""
+        return plain(f"{TICKED if ticked else UNTICKED} {self.prune_labels.get(fact_id, fact_id)}")
+
+    @on(SelectionList.SelectedChanged, "#retire-list")
+    def _ticks_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        selection = event.selection_list
+        ticked = set(selection.selected)
+        for fact_id in self.prune_labels:
+            selection.replace_option_prompt(fact_id, self._prune_prompt(fact_id, fact_id in ticked))
 
     @on(RowList.RowHighlighted, "#conflicts")
     def _conflict(self, event: RowList.RowHighlighted) -> None:

@@ -121,6 +121,29 @@ def _xticks(plt, labels: list[str], width: int) -> None:  # type: ignore[no-unty
     plt.xticks([i + 1 for i in shown], [labels[i] for i in shown])
 
 
+def _day_numbers(dates: list[str]) -> list[int]:
+    """Each `YYYY-MM-DD` as days after the first, plus one: a time axis, where 17 days and 84
+    days apart are not drawn alike (the history's points are the days with commits)."""
+    import datetime as _dt
+
+    days = [_dt.date.fromisoformat(d).toordinal() for d in dates]
+    return [day - days[0] + 1 for day in days] if days else []
+
+
+def _time_xticks(plt, xs: list[int], labels: list[str], width: int) -> None:  # type: ignore[no-untyped-def]
+    """Tick labels at their dates' places, each far enough from the last one shown not to overlap."""
+    label_width = max((len(label) for label in labels), default=1) + 2
+    span = max(xs[-1] - xs[0], 1) if xs else 1
+    gap = label_width * span / max(width - 8, 1)  # the x distance one label takes
+    ticks: list[int] = []
+    names: list[str] = []
+    for x, label in zip(xs, labels, strict=True):
+        if not ticks or x - ticks[-1] >= gap:
+            ticks.append(x)
+            names.append(label)
+    plt.xticks(ticks, names)
+
+
 def _text(plt, legend: list[tuple[str, RGB]]) -> Text:  # type: ignore[no-untyped-def]
     """The chart, then its legend on a line of its own (plotext's would cover the bars)."""
     text = Text.from_ansi(plt.build().rstrip("\n"), no_wrap=True)
@@ -164,12 +187,12 @@ def _sample(points: list[TimelinePoint]) -> list[TimelinePoint]:
 
 def index_chart(points: list[TimelinePoint], budget: int, width: int, height: int, colours: ChartColours) -> Text:
     shown = _sample(points)
-    xs = list(range(1, len(shown) + 1))
+    xs = _day_numbers([p.date for p in shown])
     plt = _plot(width, height)
     plt.plot(xs, [p.index_tokens or 0 for p in shown], color=colours.primary, marker="braille")
     plt.plot(xs, [budget] * len(xs), color=colours.bad, marker="braille")
     plt.ylim(0, max(budget, *(p.index_tokens or 0 for p in shown)) * 1.1)
-    _xticks(plt, [p.date[2:] for p in shown], width)
+    _time_xticks(plt, xs, [p.date[2:] for p in shown], width)
     last = shown[-1].index_tokens or 0
     return _text(plt, [(f"INDEX.md tokens (now ~{last})", colours.primary), (f"budget {budget}", colours.bad)])
 
@@ -186,6 +209,7 @@ def types_chart(points: list[TimelinePoint], width: int, height: int, colours: C
     if not kinds:
         series, kinds = [[0] * len(shown)], ["no active facts"]
     tints = [colours.palette[i % len(colours.palette)] for i in range(len(kinds))]
-    plt.stacked_bar(list(range(1, len(shown) + 1)), series, color=tints)
-    _xticks(plt, [p.date[2:] for p in shown], width)
+    xs = _day_numbers([p.date for p in shown])
+    plt.stacked_bar(xs, series, color=tints)
+    _time_xticks(plt, xs, [p.date[2:] for p in shown], width)
     return _text(plt, list(zip(kinds, tints, strict=True)))

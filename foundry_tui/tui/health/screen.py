@@ -56,6 +56,9 @@ def cost_bars(eager: int, index_first: int, colours: ThemeColours) -> Text:
     return text
 
 
+NARROW_BELOW = 100  # FoundryApp.HORIZONTAL_BREAKPOINTS' `-narrow`
+
+
 class HealthScreen(LiveScreen):
     """Four charts in a grid, then the missed queries, the costs and the report."""
 
@@ -118,8 +121,12 @@ class HealthScreen(LiveScreen):
         self.query_one("#events", DataTable).add_columns("event", "count")
 
     def _chart_size(self) -> tuple[int, int]:
-        """The width of one grid cell (half the screen, less the padding and the scrollbar)."""
-        return max((self.app.size.width - 8) // 2, 24), CHART_HEIGHT
+        """The width of one grid cell (half the screen, less the padding and the scrollbar; the
+        whole screen below NARROW_BELOW columns, where the grid has one column: app.tcss)."""
+        width = self.app.size.width
+        if width < NARROW_BELOW:
+            return max(width - 6, 24), CHART_HEIGHT
+        return max((width - 8) // 2, 24), CHART_HEIGHT
 
     @work(thread=True, exclusive=True, group="health", name="Health not read", exit_on_error=False)
     def load(self) -> Loaded:

@@ -137,7 +137,7 @@ class FactDetail(VerticalScroll):
     def _show_fields(self, fact: Fact, overview: Overview) -> None:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")  # a long path goes on the next line, never cut
         rows = [
             ("file", self.files.relative(self.files.fact_path(fact.id))),
             ("scope", fact.scope),

@@ -7,15 +7,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
 from textual.widgets import Footer, Input, Label
 
 import foundry_tui.tui
-from tests.tui_helpers import drawn, text_of
+from tests.tui_helpers import drawn, make_app, press, settle, text_of
 
 
 class Keys(App[None]):
@@ -84,3 +85,86 @@ async def test_a_click_presses_the_key_and_a_disabled_one_does_nothing() -> None
         await pilot.click(Footer, offset=(text.index("Alpha"), 0))
         await pilot.pause()
         assert app.notes == ["b", "a"]
+
+
+# ---- the application's footers ---------------------------------------------------------------
+
+MAIN_SCREENS = [
+    ("f2", "MemoryScreen"),
+    ("f3", "BlackboardScreen"),
+    ("f4", "LibraryScreen"),
+    ("f5", "HealthScreen"),
+    ("f6", "CuratorScreen"),
+    ("f7", "SessionsScreen"),
+    ("f8", "HistoryScreen"),
+    ("f9", "ApprovalsScreen"),
+]
+
+
+def _keys_panel_text(app: App[Any]) -> str:
+    """What the keys panel (F1) lists, as text."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=200, file=io.StringIO(), color_system=None)
+    console.print(app.screen.query_one("BindingsTable").render())  # the stock panel's table
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("key", "name"), MAIN_SCREENS)
+async def test_every_key_shows_in_the_footer_or_behind_f1_at_80x24(demo_root: Path, key: str, name: str) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, key)
+        assert type(app.screen).__name__ == name
+        app.screen.set_focus(None)
+        await pilot.pause()
+        await pilot.pause()
+        footer = text_of(drawn(app, -1))
+        assert footer.startswith(" f1 Keys  q Quit  "), footer
+        shown = [binding for _key, binding, _on, _tip in app.screen.active_bindings.values() if binding.show]
+        await press(pilot, "f1")
+        panel = _keys_panel_text(app)
+        for active in app.screen.active_bindings.values():
+            if active.binding.description:  # every key the screen answers is in the panel, with its name
+                assert active.binding.description in panel, active.binding
+        for shown_binding in shown:
+            assert shown_binding.description in panel
+        for words in ("f2/esc Memory", "f3 Board", "f4 Docs", "f7 Sessions", "f8 History", "f1 ? Keys", "q Quit"):
+            assert words in " ".join(panel.split()), words  # the footer's names, not the palette's ("Show Sessions")
+
+
+async def test_the_wide_footer_names_every_screen_and_the_missing_keys(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(200, 45)) as pilot:
+        await settle(pilot)
+        app.screen.set_focus(None)
+        await pilot.pause()
+        await pilot.pause()
+        footer = text_of(drawn(app, -1))
+        assert footer.startswith(
+            " f1 Keys  q Quit  / Search  i Inactive  w Write  x Retire  y Why  R Rebuild  d Doctor  f2/esc Memory  "
+            "f3 Board  f4 Docs  f5 Health  f6 Curator  f7 Sessions  f8 History  f9 Approvals "
+        ), footer
+        await press(pilot, "f3")
+        app.screen.set_focus(None)
+        await pilot.pause()
+        await pilot.pause()
+        assert text_of(drawn(app, -1)).startswith(" f1 Keys  q Quit  / Filter  v Valid?  c Clear  m Mark  d Diff ")
+
+
+@pytest.mark.parametrize(
+    ("keys", "footer"), [(("w",), "esc Cancel  ^s Save"), (("x",), "esc Cancel  ^s Confirm"), (("d",), "esc Close")]
+)
+async def test_a_dialog_shows_its_own_keys(demo_root: Path, keys: tuple[str, ...], footer: str) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *keys)
+        await pilot.pause()
+        await pilot.pause()
+        assert text_of(drawn(app, -1)).strip() == footer

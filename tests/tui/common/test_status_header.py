@@ -273,7 +273,7 @@ def feed(app: Headers, old: OldHeader, steps: Steps) -> None:
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
-@pytest.mark.parametrize("width", [160, 80])
+@pytest.mark.parametrize("width", [160])  # narrower, the root is shortened and the line compact: the next tests
 @pytest.mark.parametrize("steps", range(len(STEPS)))
 async def test_the_line_is_the_old_rows_line_cell_for_cell(theme: str, width: int, steps: int) -> None:
     old = OldHeader()
@@ -341,3 +341,51 @@ async def test_a_self_fed_header_runs_the_doctor_once_the_screens_first_read_end
         ok = await _until(pilot, lambda: header.part("doctor").startswith("doctor: "), 5)
         assert ok, header.part("doctor")
         assert time.monotonic() - released < FIRST_READ_WAIT / 2, "started by the read's end, not a time-out"
+
+
+class LongRoot(App[None]):
+    CSS_PATH = APP_CSS
+
+    def __init__(self, root: str) -> None:
+        super().__init__()
+        self.header = StatusHeader(root)
+
+    def compose(self) -> ComposeResult:
+        yield self.header
+
+
+LONG_ROOT = "/home/someone/projects/clients/acme/services/orders-service"
+
+
+@pytest.mark.parametrize(
+    ("width", "line"),
+    [
+        # 80 columns: compact, the root cut from the left, the counts, the doctor and the gauge all in view.
+        (80, " …me/services/orders-service 13/16 active doctor: 1 index ━━━━━╺━━━━~2000/4000  "),
+        (
+            160,
+            " Foundry · "
+            + LONG_ROOT
+            + "  13 active / 16 facts  doctor: 1 problem  index ━━━━━━━╺━━━━━━~2000/4000 tokens",
+        ),
+    ],
+)
+async def test_the_root_is_shortened_from_the_left_and_the_gauge_stays_in_view(width: int, line: str) -> None:
+    app = LongRoot(LONG_ROOT)
+    async with app.run_test(size=(width, 4)) as pilot:
+        header = app.header
+        header.show(MemoryStatus(13, 16, 2000, 4000))
+        header.show_doctor(report(OK, WARN))
+        await pilot.pause()
+        await pilot.pause()
+        drawn_line = text_of(drawn(app, 0))
+        assert drawn_line.startswith(line), drawn_line
+        assert header.part("root") == f"Foundry · {LONG_ROOT}"  # the full text, whatever is drawn
+        assert header.part("doctor") == "doctor: 1 problem"  # no (d): this app opens no doctor
+        assert len(drawn_line.rstrip()) <= width
+
+
+def test_left_shortened_keeps_the_end_in_the_cells_given() -> None:
+    assert status_header.left_shortened("/a/b/c", 10) == "/a/b/c"
+    assert status_header.left_shortened("/abcdef/ghij", 8) == "…ef/ghij"
+    assert status_header.left_shortened("/路径/项目", 6) == "…/项目"  # wide characters count two cells

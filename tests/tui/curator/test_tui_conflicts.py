@@ -160,3 +160,12 @@ def test_curator_at_80x24_snapshot(snap_compare: Callable[..., bool], demo_root:
     """The smallest terminal the curator must stay usable at: header, tabs, both panes, footer."""
     app = make_app(_with_a_contradiction(demo_root))
     assert snap_compare(app, terminal_size=(80, 24), run_before=_tab_steps())
+
+
+async def test_one_contradiction_is_shown_without_enter(demo_root: Path) -> None:
+    app = make_app(_with_a_contradiction(demo_root))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_mode(pilot, "f6", CuratorScreen, tab="conflicts-tab")  # no row chosen
+        detail = app.screen.query_one("#conflict-text", Static).content
+        assert isinstance(detail, Text)
+        assert detail.plain.rstrip().endswith("They disagree: numbers 16 vs 15")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Select, SelectionList, Static
 
@@ -21,6 +22,7 @@ from foundry_tui.tui.curator.merge import MergeScreen
 from foundry_tui.tui.curator.screen import CuratorScreen
 from tests.tui_helpers import (
     Steps,
+    drawn,
     make_app,
     notices,
     notifications,
@@ -30,6 +32,7 @@ from tests.tui_helpers import (
     select,
     settle,
     snapshot_steps,
+    text_of,
 )
 
 SIZE = (120, 40)
@@ -184,3 +187,28 @@ def test_curator_snapshot_with_a_group_selected(snap_compare: Callable[..., bool
 
 def test_merge_preview_snapshot(snap_compare: Callable[..., bool], demo_root: Path) -> None:
     assert snap_compare(make_app(demo_root), terminal_size=SIZE, run_before=_curator_steps("m"))
+
+
+async def test_one_group_is_shown_without_enter(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_mode(pilot, "f6", CuratorScreen)
+        detail = app.screen.query_one("#group-text", Static).content
+        assert isinstance(detail, Text)
+        assert detail.plain.startswith("fact-0007 · convention · API responses use snake_case JSON keys\n")
+
+
+async def test_the_first_space_ticks_the_highlighted_row_with_a_glyph(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_mode(pilot, "f6", CuratorScreen, tab="retire-tab")
+        selection = app.screen.query_one("#retire-list", SelectionList)
+        selection.focus()
+        await settle(pilot)
+        assert "[ ] fact-0011 — add a **Why:** line" in text_of(drawn(app, 4))
+        await press(pilot, "space")
+        assert list(selection.selected) == ["fact-0011"]
+        assert "[x] fact-0011 — add a **Why:** line" in text_of(drawn(app, 4))  # ticked, without colour
+        await press(pilot, "space")
+        assert list(selection.selected) == []
+        assert "[ ] fact-0011" in text_of(drawn(app, 4))

@@ -67,6 +67,14 @@ class WriteFact(Command):
     OPERATION = "fact.write"
 
 
+class EditFact(Command):
+    """Edit the selected fact (or broken file) in $VISUAL or $EDITOR; what you save is written as a new version, after you confirm."""
+
+    # Not in the footer (full at 80 columns; the footer's layout is issue 31's item 5): F1 and the palette.
+    KEY, ACTION, FOOTER = "e", "edit_fact", None
+    OPERATION = "fact.write"
+
+
 class RetireFact(Command):
     """Retire the selected fact by setting its expires date (nothing is deleted)."""
 
@@ -249,6 +257,13 @@ class DiffArtifacts(Command):
     KEY, ACTION, FOOTER = "d", "diff", "Diff"
 
 
+class EditArtifact(Command):
+    """Edit the highlighted artifact in $VISUAL or $EDITOR; what you save is written back through blackboard_write, checked against its contract, after you confirm."""
+
+    KEY, ACTION, FOOTER = "e", "edit_artifact", None
+    OPERATION = "blackboard.write"
+
+
 class InitProject(Command):
     """Set this repository up for Foundry (`foundry init`): folders, config, hooks, the MCP entry."""
 
@@ -272,6 +287,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
     FocusSearch,
     ToggleInactive,
     WriteFact,
+    EditFact,
     RetireFact,
     AddWhy,
     RebuildIndex,
@@ -279,7 +295,14 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 )
 
 
-BOARD_COMMANDS: tuple[type[Command], ...] = (FocusFilter, CycleValidity, ClearFilters, MarkArtifact, DiffArtifacts)
+BOARD_COMMANDS: tuple[type[Command], ...] = (
+    FocusFilter,
+    CycleValidity,
+    ClearFilters,
+    MarkArtifact,
+    DiffArtifacts,
+    EditArtifact,
+)
 CURATOR_COMMANDS: tuple[type[Command], ...] = (
     MergeGroup,
     UndoMerge,

@@ -19,3 +19,4 @@ class MemoryChanged(Message):
     """This app wrote to memory (a fact, a retirement, the index): reload and say so."""
 
     summary: str
+    edited: str | None = None  # the selection an editor's draft was written for (memory screen)

@@ -201,17 +201,29 @@ class PromoteWorkingFact(Command):
 
 
 class ApproveProposal(Command):
-    """Approve the selected proposal: it is written as you (a trusted curator), after you confirm."""
+    """Approve the ticked proposals (else the selected one): each is written as you (a trusted curator), after one confirm."""
 
     KEY, ACTION, FOOTER = "a", "approve", "Approve"
     OPERATION = "proposal.approve"
 
 
 class RejectProposal(Command):
-    """Reject the selected proposal with a reason; it is kept, and no fact changes."""
+    """Reject the ticked proposals (else the selected one) with one reason; they are kept, and no fact changes."""
 
     KEY, ACTION, FOOTER = "r", "reject", "Reject"
     OPERATION = "proposal.reject"
+
+
+class TickProposal(Command):
+    """Tick or untick the selected pending proposal: a and r then act on every ticked one at once."""
+
+    KEY, ACTION, FOOTER = "space", "tick", "Tick"
+
+
+class FilterAuthor(Command):
+    """Show only one author's proposals, the next author at each press, then every author again."""
+
+    KEY, ACTION, FOOTER = "f", "filter_author", "Author"
 
 
 class ConfirmPreferencesClear(Command):
@@ -313,7 +325,13 @@ CURATOR_COMMANDS: tuple[type[Command], ...] = (
 )
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 EMPTY_COMMANDS: tuple[type[Command], ...] = (InitProject,)
-APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
+APPROVALS_COMMANDS: tuple[type[Command], ...] = (
+    ApproveProposal,
+    RejectProposal,
+    TickProposal,
+    FilterAuthor,
+    ConfirmPreferencesClear,
+)
 
 
 ALL_COMMANDS: tuple[type[Command], ...] = tuple(Command.__subclasses__())

@@ -276,6 +276,24 @@ class EditArtifact(Command):
     OPERATION = "blackboard.write"
 
 
+class ShowCommit(Command):
+    """Open the highlighted commit (or the uncommitted changes): the facts it added, changed and retired, with their diff."""
+
+    KEY, ACTION, FOOTER = "enter", "show_commit", "Open"
+
+
+class MarkRevision(Command):
+    """Mark the highlighted commit as the older side of a diff (m on it again unmarks it)."""
+
+    KEY, ACTION, FOOTER = "m", "mark", "Mark"
+
+
+class DiffRevisions(Command):
+    """The memory's change, fact by fact, from the marked commit to the highlighted one (foundry memory diff)."""
+
+    KEY, ACTION, FOOTER = "d", "diff", "Diff"
+
+
 class InitProject(Command):
     """Set this repository up for Foundry (`foundry init`): folders, config, hooks, the MCP entry."""
 
@@ -323,6 +341,7 @@ CURATOR_COMMANDS: tuple[type[Command], ...] = (
     ResolveConflict,
     ShowDoctor,  # the status header's "doctor: N problems (d)" holds here too
 )
+HISTORY_COMMANDS: tuple[type[Command], ...] = (ShowCommit, MarkRevision, DiffRevisions)
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 EMPTY_COMMANDS: tuple[type[Command], ...] = (InitProject,)
 APPROVALS_COMMANDS: tuple[type[Command], ...] = (

@@ -82,7 +82,9 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.root:
         raise InputError("--demo and --root cannot be combined: --demo runs on a temporary copy of the demo project")
-    root = make_demo_copy()
+    # The TUI's demo holds what an agent run leaves behind (demo_run.py), so each screen has
+    # something to act on; the other commands print the bundled files' figures (the README's).
+    root = make_demo_copy(run=getattr(args, "command", None) == "tui")
     args.root = str(root)
     use_demo_environment(root)  # a throwaway root: no cache files, and never the user's own preferences
     try:

@@ -446,6 +446,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Focus Search",
         "Toggle Inactive",
         "Write Fact",
+        "Edit Fact",
         "Retire Fact",
         "Add Why",
         "Rebuild Index",

@@ -32,3 +32,15 @@ def plain(value: object, style: str = "") -> Text:
 def plain_lines(value: object, style: str = "") -> Text:
     """A user string of several lines as literal text."""
     return Text(shown_lines(value), style=style)
+
+
+MAX_MARKED_TERMS = 32  # as many as a search has terms (core/memory/search/spec.py MAX_QUERY_TERMS)
+
+
+def marked(text: Text, terms: list[str] | tuple[str, ...], style: str) -> Text:
+    """`text` with every occurrence of each term styled, case-insensitively, as the search
+    matches them (a term matches where a field contains it); the first MAX_MARKED_TERMS."""
+    words = [t for t in dict.fromkeys(terms) if t][:MAX_MARKED_TERMS]
+    if words:
+        text.highlight_words(words, style=style, case_sensitive=False)
+    return text

@@ -269,6 +269,18 @@ class DiffArtifacts(Command):
     KEY, ACTION, FOOTER = "d", "diff", "Diff"
 
 
+class NextInvalid(Command):
+    """Go to the next invalid artifact (unreadable, without a contract or breaking it), from the one highlighted; wraps."""
+
+    KEY, ACTION, FOOTER = "n", "next_invalid", None  # F1 and the palette: the footer is item 5's
+
+
+class CopyArtifactPath(Command):
+    """Copy the highlighted artifact's file path (absolute) to the clipboard."""
+
+    KEY, ACTION, FOOTER = "y", "copy_path", None
+
+
 class EditArtifact(Command):
     """Edit the highlighted artifact in $VISUAL or $EDITOR; what you save is written back through blackboard_write, checked against its contract, after you confirm."""
 
@@ -331,6 +343,8 @@ BOARD_COMMANDS: tuple[type[Command], ...] = (
     ClearFilters,
     MarkArtifact,
     DiffArtifacts,
+    NextInvalid,
+    CopyArtifactPath,
     EditArtifact,
 )
 CURATOR_COMMANDS: tuple[type[Command], ...] = (

@@ -207,6 +207,26 @@ class BlackboardScreen(LiveScreen):
             return
         self.app.push_screen(ArtifactDiffScreen(f"{base.key} → {item.key}", artifact_diff(base, item)))
 
+    def action_next_invalid(self) -> None:
+        tree = self.query_one(ArtifactTree)
+        leaves = [leaf for wave in tree.root.children for leaf in wave.children if leaf.data is not None]
+        cursor = tree.cursor_node
+        start = leaves.index(cursor) + 1 if cursor in leaves else 0
+        for leaf in leaves[start:] + leaves[:start]:
+            if leaf.data is not None and not leaf.data.valid:
+                tree.move_cursor(leaf)
+                tree.focus()
+                return
+        self.notify("Every artifact shown is valid.", timeout=4)
+
+    def action_copy_path(self) -> None:
+        item = self._highlighted()
+        if item is None:
+            return
+        path = str(item.artifact.path.resolve())
+        self.app.copy_to_clipboard(path)
+        self.notify(f"Copied {path}", timeout=4)
+
     # ---- editing in $VISUAL / $EDITOR (tui/common/editor.py) --------------------------------
 
     @dataclass

@@ -75,6 +75,12 @@ class EditFact(Command):
     OPERATION = "fact.write"
 
 
+class OpenSource(Command):
+    """Open the ADR the selected fact's source names (source: adr-NNNN) in the library."""
+
+    KEY, ACTION, FOOTER = "o", "open_source", None
+
+
 class RetireFact(Command):
     """Retire the selected fact by setting its expires date (nothing is deleted)."""
 
@@ -330,6 +336,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
     ToggleInactive,
     WriteFact,
     EditFact,
+    OpenSource,
     RetireFact,
     AddWhy,
     RebuildIndex,

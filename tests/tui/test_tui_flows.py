@@ -447,6 +447,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Toggle Inactive",
         "Write Fact",
         "Edit Fact",
+        "Open Source",
         "Retire Fact",
         "Add Why",
         "Rebuild Index",

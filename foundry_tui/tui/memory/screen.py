@@ -322,6 +322,24 @@ class MemoryScreen(ConfirmingScreen[None]):
             remove_draft(draft[1])
         return deliver(self, MemoryChanged(gate.text, edited=draft[0] if draft is not None else None))
 
+    async def action_open_source(self) -> None:
+        from foundry_tui.core.artefacts.adr import ADR_REF
+
+        fact_id = self._selected_fact()
+        if fact_id is None or self.overview is None:
+            return
+        source = self.overview.facts[fact_id].source.strip()
+        match = ADR_REF.fullmatch(source)
+        if not match:
+            self.notify(f"{fact_id}'s source is {source!r}, not an ADR (adr-NNNN).", severity="warning")
+            return
+        from foundry_tui.tui.library.screen import LibraryScreen
+
+        await self.app.switch_mode("library")
+        screen = self.app.screen
+        if isinstance(screen, LibraryScreen):
+            screen.show_adr(int(match.group(1)))
+
     def action_retire_fact(self) -> None:
         fact_id = self._selected_fact(need_active=True)
         if fact_id is None:

@@ -40,3 +40,23 @@ async def test_o_on_a_fact_without_an_adr_source_says_so(demo_root: Path) -> Non
         await select(pilot, "fact-0003")
         await press(pilot, "o")
         assert not isinstance(app.screen, LibraryScreen)
+
+
+async def test_a_slow_load_shows_the_busy_indicator_until_it_ends(demo_root: Path) -> None:
+    """Issue 31, item 11: a screen's load still under way after BUSY_DELAY covers its
+    content with a loading indicator (here the library's read waits for the project's lock,
+    held as a long write would hold it); gone once the load ends."""
+    from foundry_tui.tui.common.base import BUSY_DELAY
+
+    app = make_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        with app.project.lock:
+            await pilot.press("f4")
+            await pilot.pause(BUSY_DELAY + 0.3)
+            screen = app.screen
+            assert isinstance(screen, LibraryScreen)
+            assert screen.query_one(TabbedContent).loading
+        await settle(pilot)
+        assert not screen.query_one(TabbedContent).loading
+        assert "0002-use-postgresql-16.md" in "".join(screen.texts)

@@ -88,7 +88,9 @@ def _run(args: argparse.Namespace) -> int:
     # terminal closed), which become a SystemExit here. The TUI says where the copy lives
     # before it takes the terminal, and that it is gone after.
     with signals_end_the_program():
-        root = make_demo_copy()
+        # The TUI's demo holds what an agent run leaves behind (demo_run.py), so each screen has
+        # something to act on; the other commands print the bundled files' figures (the README's).
+        root = make_demo_copy(run=getattr(args, "command", None) == "tui")
         args.root = str(root)
         use_demo_environment(root)  # a throwaway root: no cache files, and never the user's own preferences
         interactive = args.command == "tui"

@@ -22,11 +22,14 @@ DEMO_RUN = {
 }
 
 
-def make_demo_copy(*, history: bool = True) -> Path:
+def make_demo_copy(*, history: bool = True, run: bool = False) -> Path:
     """A fresh copy of the demo project; the package's copy is never modified.
 
     The bundled folder stores `.foundry` as `foundry` so that packaging tools keep it.
-    `history`: make the copy a git repository with the demo's history (demo_history.py)."""
+    `history`: make the copy a git repository with the demo's history (demo_history.py).
+    `run`: add what an agent run leaves behind, so every screen has something to act on
+    (demo_run.py: a contradiction, a session, a pending proposal, a second wave); `--demo`
+    asks for it, the tests' base demo does not (their figures are the bundled files')."""
     target = Path(tempfile.mkdtemp(prefix="foundry-demo-")) / "demo"
     shutil.copytree(DEMO_SOURCE, target)
     layout = Layout(target)
@@ -37,6 +40,10 @@ def make_demo_copy(*, history: bool = True) -> Path:
         from foundry_tui.demo_history import make_demo_history
 
         make_demo_history(target)
+    if run:
+        from foundry_tui.demo_run import add_demo_run
+
+        add_demo_run(target)
     return target
 
 

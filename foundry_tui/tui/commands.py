@@ -76,6 +76,20 @@ class WriteFact(Command):
     OPERATION = "fact.write"
 
 
+class EditFact(Command):
+    """Edit the selected fact (or broken file) in $VISUAL or $EDITOR; what you save is written as a new version, after you confirm."""
+
+    # Not in the footer (full at 80 columns; the footer's layout is issue 31's item 5): F1 and the palette.
+    KEY, ACTION, FOOTER = "e", "edit_fact", None
+    OPERATION = "fact.write"
+
+
+class OpenSource(Command):
+    """Open the ADR the selected fact's source names (source: adr-NNNN) in the library."""
+
+    KEY, ACTION, FOOTER = "o", "open_source", None
+
+
 class RetireFact(Command):
     """Retire the selected fact by setting its expires date (nothing is deleted)."""
 
@@ -208,17 +222,29 @@ class PromoteWorkingFact(Command):
 
 
 class ApproveProposal(Command):
-    """Approve the selected proposal: it is written as you (a trusted curator), after you confirm."""
+    """Approve the ticked proposals (else the selected one): each is written as you (a trusted curator), after one confirm."""
 
     KEY, ACTION, FOOTER = "a", "approve", "Approve"
     OPERATION = "proposal.approve"
 
 
 class RejectProposal(Command):
-    """Reject the selected proposal with a reason; it is kept, and no fact changes."""
+    """Reject the ticked proposals (else the selected one) with one reason; they are kept, and no fact changes."""
 
     KEY, ACTION, FOOTER = "r", "reject", "Reject"
     OPERATION = "proposal.reject"
+
+
+class TickProposal(Command):
+    """Tick or untick the selected pending proposal: a and r then act on every ticked one at once."""
+
+    KEY, ACTION, FOOTER = "space", "tick", "Tick"
+
+
+class FilterAuthor(Command):
+    """Show only one author's proposals, the next author at each press, then every author again."""
+
+    KEY, ACTION, FOOTER = "f", "filter_author", "Author"
 
 
 class ConfirmPreferencesClear(Command):
@@ -264,6 +290,43 @@ class DiffArtifacts(Command):
     KEY, ACTION, FOOTER = "d", "diff", "Diff"
 
 
+class NextInvalid(Command):
+    """Go to the next invalid artifact (unreadable, without a contract or breaking it), from the one highlighted; wraps."""
+
+    KEY, ACTION, FOOTER = "n", "next_invalid", None  # F1 and the palette: the footer is item 5's
+
+
+class CopyArtifactPath(Command):
+    """Copy the highlighted artifact's file path (absolute) to the clipboard."""
+
+    KEY, ACTION, FOOTER = "y", "copy_path", None
+
+
+class EditArtifact(Command):
+    """Edit the highlighted artifact in $VISUAL or $EDITOR; what you save is written back through blackboard_write, checked against its contract, after you confirm."""
+
+    KEY, ACTION, FOOTER = "e", "edit_artifact", None
+    OPERATION = "blackboard.write"
+
+
+class ShowCommit(Command):
+    """Open the highlighted commit (or the uncommitted changes): the facts it added, changed and retired, with their diff."""
+
+    KEY, ACTION, FOOTER = "enter", "show_commit", "Open"
+
+
+class MarkRevision(Command):
+    """Mark the highlighted commit as the older side of a diff (m on it again unmarks it)."""
+
+    KEY, ACTION, FOOTER = "m", "mark", "Mark"
+
+
+class DiffRevisions(Command):
+    """The memory's change, fact by fact, from the marked commit to the highlighted one (foundry memory diff)."""
+
+    KEY, ACTION, FOOTER = "d", "diff", "Diff"
+
+
 class InitProject(Command):
     """Set this repository up for Foundry (`foundry init`): folders, config, hooks, the MCP entry."""
 
@@ -290,6 +353,8 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
     FocusSearch,
     ToggleInactive,
     WriteFact,
+    EditFact,
+    OpenSource,
     RetireFact,
     ConfirmRefs,
     AddWhy,
@@ -298,7 +363,16 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
 )
 
 
-BOARD_COMMANDS: tuple[type[Command], ...] = (FocusFilter, CycleValidity, ClearFilters, MarkArtifact, DiffArtifacts)
+BOARD_COMMANDS: tuple[type[Command], ...] = (
+    FocusFilter,
+    CycleValidity,
+    ClearFilters,
+    MarkArtifact,
+    DiffArtifacts,
+    NextInvalid,
+    CopyArtifactPath,
+    EditArtifact,
+)
 CURATOR_COMMANDS: tuple[type[Command], ...] = (
     MergeGroup,
     UndoMerge,
@@ -307,9 +381,16 @@ CURATOR_COMMANDS: tuple[type[Command], ...] = (
     ResolveConflict,
     ShowDoctor,  # the status header's "doctor: N problems (d)" holds here too
 )
+HISTORY_COMMANDS: tuple[type[Command], ...] = (ShowCommit, MarkRevision, DiffRevisions)
 SESSIONS_COMMANDS: tuple[type[Command], ...] = (PromoteWorkingFact,)
 EMPTY_COMMANDS: tuple[type[Command], ...] = (InitProject,)
-APPROVALS_COMMANDS: tuple[type[Command], ...] = (ApproveProposal, RejectProposal, ConfirmPreferencesClear)
+APPROVALS_COMMANDS: tuple[type[Command], ...] = (
+    ApproveProposal,
+    RejectProposal,
+    TickProposal,
+    FilterAuthor,
+    ConfirmPreferencesClear,
+)
 
 
 ALL_COMMANDS: tuple[type[Command], ...] = tuple(Command.__subclasses__())

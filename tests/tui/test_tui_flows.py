@@ -447,6 +447,8 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Focus Search",
         "Toggle Inactive",
         "Write Fact",
+        "Edit Fact",
+        "Open Source",
         "Retire Fact",
         "Confirm Refs",
         "Add Why",

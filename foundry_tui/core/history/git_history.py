@@ -656,3 +656,71 @@ def materialised(layout: Layout, rev: str) -> Iterator[tuple[Path, Materialised]
         yield past, materialise(layout, rev, past)
     finally:
         shutil.rmtree(past, ignore_errors=True)
+
+
+# ---- one commit, and what is not committed yet (the TUI's history drills into them) --------
+
+MAX_PATCH_CHARS = 200_000  # a commit's (or the work tree's) fact diff shown, beyond which it is cut with a note
+UNCOMMITTED = "uncommitted"  # the name the work tree's changes go by in `MemoryEvent.commit`
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MAX_PATCH_CHARS:
+        return text
+    return text[:MAX_PATCH_CHARS] + f"\n… (cut at {MAX_PATCH_CHARS} characters: `git show` gives the rest)\n"
+
+
+def commit_changes(layout: Layout, commit: str) -> tuple[MemoryDiff, str]:
+    """What `commit` did to the memory, fact by fact (`memory diff` against its first parent,
+    the empty memory for a root commit), and its line diff of the fact files (bounded)."""
+    repo = Repo(layout)
+    sha = repo.commit(commit)
+    parent = run_git(repo.top, "rev-parse", "--verify", "--quiet", f"{sha}^1", check=False)
+    if parent.returncode == 0:
+        diff = memory_diff(layout, parent.stdout.decode().strip(), sha)
+    else:  # a root commit: every fact in it was created by it
+        blobs = repo.fact_blobs(sha)
+        contents = repo.read_blobs(list(blobs.values()))
+        diff = MemoryDiff("(none)", sha, counts=(0, len(blobs)))
+        for name in sorted(blobs, key=lambda n: (len(n), n)):
+            diff.events += fact_events(None, _parse(contents.get(blobs[name]), name[:-3]))
+    patch = repo.git("show", "--format=", "--no-renames", "--no-color", sha, "--", repo.facts_path + "/")
+    return diff, _bounded(patch)
+
+
+def uncommitted_changes(layout: Layout) -> tuple[list[MemoryEvent], str]:
+    """The fact files changed in the work tree since HEAD (untracked ones too), as events
+    named UNCOMMITTED, and their line diff (bounded); nothing in a repository with no commit."""
+    repo = Repo(layout)
+    if not repo.has_head():
+        return [], ""
+    out = repo.git(
+        "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", repo.facts_path + "/"
+    )
+    names = []
+    for entry in out.split("\0"):
+        path = entry[3:]
+        name = path.rsplit("/", 1)[-1]
+        if len(entry) > 3 and _is_fact_name(name) and path == f"{repo.facts_path}/{name}":
+            names.append(name)
+    names.sort(key=lambda n: (len(n), n))
+    head = repo.fact_blobs(repo.commit("HEAD"))
+    contents = repo.read_blobs([head[n] for n in names if n in head])
+    events: list[MemoryEvent] = []
+    patches = []
+    for name in names:
+        try:
+            with (layout.facts_dir / name).open("rb") as handle:
+                data: bytes | None = handle.read(MAX_FACT_FILE_BYTES + 1)
+        except FileNotFoundError:
+            data = None
+        old = _parse(contents.get(head.get(name, ZERO_SHA)), name[:-3])
+        new = _parse(data, name[:-3]) if data is not None and len(data) <= MAX_FACT_FILE_BYTES else None
+        for event in fact_events(old, new):
+            event.commit = UNCOMMITTED
+            events.append(event)
+        if name not in head and data is not None:
+            body = data.decode("utf-8", "replace").splitlines()
+            patches.append("\n".join([f"new file {repo.facts_path}/{name}", *(f"+{line}" for line in body)]))
+    tracked = repo.git("diff", "--no-color", "--no-renames", "HEAD", "--", repo.facts_path + "/")
+    return events, _bounded("\n".join(p for p in (tracked, *patches) if p))

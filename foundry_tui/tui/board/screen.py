@@ -6,6 +6,7 @@ JSON, its contract beside it; and the diff of two artifacts."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
@@ -36,6 +37,7 @@ from foundry_tui.tui.board.contract_view import ContractView
 from foundry_tui.tui.board.wave_table import WaveTable
 from foundry_tui.tui.commands import BOARD_COMMANDS
 from foundry_tui.tui.common.live import LiveScreen
+from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver
@@ -215,3 +217,131 @@ class BlackboardScreen(LiveScreen):
             )
             return
         self.app.push_screen(ArtifactDiffScreen(f"{base.key} → {item.key}", artifact_diff(base, item)))
+
+    def action_next_invalid(self) -> None:
+        tree = self.query_one(ArtifactTree)
+        leaves = [leaf for wave in tree.root.children for leaf in wave.children if leaf.data is not None]
+        cursor = tree.cursor_node
+        start = leaves.index(cursor) + 1 if cursor in leaves else 0
+        for leaf in leaves[start:] + leaves[:start]:
+            if leaf.data is not None and not leaf.data.valid:
+                tree.move_cursor(leaf)
+                tree.focus()
+                return
+        self.notify("Every artifact shown is valid.", timeout=4)
+
+    def action_copy_path(self) -> None:
+        item = self._highlighted()
+        if item is None:
+            return
+        path = str(item.artifact.path.resolve())
+        self.app.copy_to_clipboard(path)
+        self.notify(f"Copied {path}", timeout=4)
+
+    # ---- editing in $VISUAL / $EDITOR (tui/common/editor.py) --------------------------------
+
+    @dataclass
+    class DraftReady(Message):
+        key: str  # wave/name.json
+        draft: Path
+        command: list[str]
+
+    @dataclass
+    class DraftRead(Message):
+        """What the editor saved, as a JSON object (None: left unchanged)."""
+
+        key: str
+        draft: Path
+        data: dict[str, object] | None
+
+    def action_edit_artifact(self) -> None:
+        from foundry_tui.tui.common.editor import NO_EDITOR, editor_command
+
+        item = self._highlighted()
+        if item is None:
+            return
+        try:
+            command = editor_command()
+        except FoundryError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        if command is None:
+            self.notify(NO_EDITOR, severity="warning")
+            return
+        self._prepare_draft(item, command)
+
+    @work(thread=True, exclusive=True, group="edit", name="Not opened in the editor", exit_on_error=False)
+    def _prepare_draft(self, item: InspectedArtifact, command: list[str]) -> DraftReady:
+        from foundry_tui.tui.common.editor import write_draft
+
+        draft = write_draft(item.artifact.text, item.artifact.name)
+        return deliver(self, self.DraftReady(item.key, draft, command))
+
+    def on_blackboard_screen_draft_ready(self, event: DraftReady) -> None:
+        from foundry_tui.tui.common.editor import run_editor
+
+        problem = run_editor(self.app, event.command, event.draft)
+        if problem is not None:
+            self.notify(problem, severity="warning")
+            return
+        item = self._find(event.key)
+        self._read_draft(event.key, event.draft, item.artifact.text if item is not None else "")
+
+    @work(thread=True, exclusive=True, group="edit", name="Not saved", exit_on_error=False)
+    def _read_draft(self, key: str, draft: Path, original: str) -> DraftRead:
+        import json
+
+        from foundry_tui.tui.common.editor import read_draft, remove_draft
+
+        text = read_draft(draft)
+        if text == original:
+            remove_draft(draft)
+            return deliver(self, self.DraftRead(key, draft, None))
+        kept = f"; your text is kept in {draft}"
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FoundryError(f"not JSON at line {exc.lineno}, column {exc.colno} ({exc.msg}){kept}") from None
+        except RecursionError:
+            raise FoundryError(f"the JSON is nested too deeply{kept}") from None
+        if not isinstance(data, dict):
+            raise FoundryError(f"an artifact is a JSON object, not a {type(data).__name__}{kept}")
+        return deliver(self, self.DraftRead(key, draft, data))
+
+    def on_blackboard_screen_draft_read(self, event: DraftRead) -> None:
+        item = self._find(event.key)
+        if event.data is None or item is None:
+            what = "unchanged in the editor" if event.data is None else "no longer on the board"
+            self.notify(f"{event.key}: {what}, nothing written.", timeout=4)
+            return
+        data = event.data
+        schema = str(data.get("schema") or item.artifact.schema)
+        agent = str(data.get("producedBy") or item.agent)
+        wave = item.artifact.wave
+        layout = self.project.layout
+        self.confirm(
+            f"Write {event.key}?",
+            [
+                f"blackboard_write: {layout.relative(item.artifact.path)} is replaced, as {agent}'s artifact "
+                f"of wave {wave}",
+                f"it is checked against {schema} first: a violation writes nothing",
+            ],
+            lambda _answer: self._write_artifact(wave, agent, schema, data, event.draft),
+        )
+
+    @work(thread=True, group="write", name="Not written", exit_on_error=False)
+    def _write_artifact(
+        self, wave: str, agent: str, schema: str, data: dict[str, object], draft: Path
+    ) -> MemoryChanged:
+        from foundry_tui.core.ops.board import blackboard_write
+        from foundry_tui.tui.common.editor import remove_draft
+
+        outcome = blackboard_write(self.actor, wave, agent, schema, data)
+        if not outcome.written:
+            raise FoundryError(" ".join(outcome.text.splitlines()) + f" (your text is kept in {draft})")
+        remove_draft(draft)
+        return deliver(self, MemoryChanged(outcome.text.splitlines()[0]))
+
+    def on_memory_changed(self, event: MemoryChanged) -> None:
+        self.notify(event.summary, timeout=6)
+        self.load()

@@ -96,9 +96,14 @@ class FoundryScreen(Screen[ScreenResultType]):
             return False
         return super().check_action(action, parameters)
 
+    def busy_groups(self) -> frozenset[str]:
+        """The groups of this screen's workers that show a busy indicator past BUSY_DELAY:
+        its writes and what opens from an editor (a LiveScreen adds its load)."""
+        return frozenset({"write", "edit", "open"})
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker_state_changed(self, event)
-        if event.worker.group != "write":
+        if event.worker.group not in self.busy_groups():
             return
         if event.state is WorkerState.RUNNING:
             self.set_timer(BUSY_DELAY, lambda: self._show_busy(self._writing()))
@@ -106,13 +111,14 @@ class FoundryScreen(Screen[ScreenResultType]):
             self._show_busy(self._writing())
 
     def _writing(self) -> bool:
-        """Whether a write worker of this screen is under way."""
-        return any(w.group == "write" and w.node is self and not w.is_finished for w in self.workers)
+        """Whether a worker of this screen that shows as busy is under way."""
+        groups = self.busy_groups()
+        return any(w.group in groups and w.node is self and not w.is_finished for w in self.workers)
 
     def _show_busy(self, busy: bool) -> None:
-        """A write still under way after BUSY_DELAY: cover the screen's content with a loading
-        indicator (the header, the title and the key footer stay), so that a slow write (one
-        waiting for the memory lock, say) is never mistaken for a hang; gone when the last ends."""
+        """A write (or a load) still under way after BUSY_DELAY: cover the screen's content with
+        a loading indicator (the header, the title and the key footer stay), so that a slow one
+        (waiting for the memory lock, say) is never mistaken for a hang; gone when the last ends."""
         from textual.widgets import Footer
 
         from foundry_tui.tui.common.status_header import StatusHeader

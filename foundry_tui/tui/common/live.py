@@ -7,6 +7,7 @@ StatusHeader together (the header's first read is its own, when it is mounted)."
 from __future__ import annotations
 
 import threading
+from typing import ClassVar
 
 from textual.worker import Worker
 
@@ -23,6 +24,10 @@ class LiveScreen(ConfirmingScreen[None]):
         raise NotImplementedError
 
     _reading: object = None  # the read started by the mount (a Worker)
+    # Whether a slow load covers the screen with the busy indicator (FoundryScreen._show_busy);
+    # a screen that shows its parts as they arrive (Health) says no.
+    BUSY_ON_LOAD: ClassVar[bool] = True
+    _load_group: str | None = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -38,6 +43,14 @@ class LiveScreen(ConfirmingScreen[None]):
     def on_mount(self) -> None:
         if self._reading is None:  # a screen may start its read earlier (HealthScreen: in compose)
             self._reading = self.load()
+        if isinstance(self._reading, Worker):
+            self._load_group = self._reading.group
+
+    def busy_groups(self) -> frozenset[str]:
+        groups = super().busy_groups()
+        if self.BUSY_ON_LOAD and self._load_group is not None:
+            return groups | {self._load_group}
+        return groups
 
     def on_screen_resume(self) -> None:
         # A screen's first show follows its mount (more than once): the mount's read is still under way.

@@ -21,3 +21,4 @@ class MemoryChanged(Message):
 
     summary: str
     select: str | None = None
+    edited: str | None = None  # the selection an editor's draft was written for (memory screen)

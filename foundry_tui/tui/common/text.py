@@ -66,3 +66,15 @@ def marked(value: object, style: str = "", lines: bool = False) -> Text:
         text.append(marker.strip("*"), style="bold")
         rest = rest[at + len(marker) :]
     return text
+
+
+MAX_MARKED_TERMS = 32  # as many as a search has terms (core/memory/search/spec.py MAX_QUERY_TERMS)
+
+
+def highlight_terms(text: Text, terms: list[str] | tuple[str, ...], style: str) -> Text:
+    """`text` with every occurrence of each term styled, case-insensitively, as the search
+    matches them (a term matches where a field contains it); the first MAX_MARKED_TERMS."""
+    words = [t for t in dict.fromkeys(terms) if t][:MAX_MARKED_TERMS]
+    if words:
+        text.highlight_words(words, style=style, case_sensitive=False)
+    return text

@@ -2,11 +2,13 @@
 
 Pending proposals (then the decided and broken ones) with author and age; the selected
 one's proposed fact beside the active fact it would supersede, changed lines marked;
-approve or reject (with a reason), each confirmed first. A preferences clear request of
+approve or reject (with a reason) the selected one or every ticked one at once, after one
+confirm that lists them; `f` shows one author's proposals at a time. A preferences clear request of
 the person using the app is confirmed here too."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -19,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.gate.proposals import Review, marked_lines, reviews
 from foundry_tui.core.ops.curator import approve, reject
 from foundry_tui.tui.commands import APPROVALS_COMMANDS
@@ -65,6 +68,9 @@ class ApprovalsScreen(LiveScreen):
         super().__init__()
         self.data: ApprovalsData | None = None
         self.selected: str | None = None
+        self.ticked: set[str] = set()  # pending proposals a and r act on together
+        self.author: str | None = None  # only this author's proposals are listed (f)
+        self.listed: list[Review] = []
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -105,7 +111,16 @@ class ApprovalsScreen(LiveScreen):
 
     def _show(self, data: ApprovalsData) -> None:
         self.data = data
+        pending_ids = {s.proposal.id for s in data.shown if s.proposal.status == "pending" and not s.proposal.problem}
+        if self.author is not None and all(s.proposal.author != self.author for s in data.shown):
+            self.author = None  # that author has nothing left here
+        self.listed = [s for s in data.shown if self.author is None or s.proposal.author == self.author]
+        self.ticked &= pending_ids & {s.proposal.id for s in self.listed}
         title = f"Approvals · {data.pending} pending · you are {self.foundry.caller.principal}"
+        if self.author is not None:
+            title += f" · by {self.author} only (f: the next author)"
+        if self.ticked:
+            title += f" · {len(self.ticked)} ticked"
         if data.clear_pending:
             title += " · your preferences: a clear request is pending (c confirms it)"
         self.query_one("#approvals-title", Label).update(title)
@@ -113,10 +128,11 @@ class ApprovalsScreen(LiveScreen):
         colours = ThemeColours.of(self.app)
         highlighted = self.selected
         options.clear_options()
-        for item in data.shown:
+        for item in self.listed:
             p = item.proposal
+            tick = ("[x] " if p.id in self.ticked else "[ ] ") if p.id in pending_ids else "    "
             if p.problem:
-                label = Text.assemble((f"{p.id} ", "bold"), ("broken", f"bold {colours.error}"), f"  {p.problem}")
+                label = Text.assemble(tick, (f"{p.id} ", "bold"), ("broken", f"bold {colours.error}"), f"  {p.problem}")
             else:
                 status_style = {
                     "pending": f"bold {colours.warning}",
@@ -124,16 +140,17 @@ class ApprovalsScreen(LiveScreen):
                     "rejected": "dim",
                 }.get(p.status, "")
                 label = Text.assemble(
+                    (tick, "bold"),
                     (f"{p.id} ", "bold"),
                     (p.status, status_style),
                     f" · {p.operation}\n  {item.author} · {p.age(self.today)}\n  {p.summary}",
                 )
             options.add_option(Option(label, id=p.id))
-        if not data.shown:
+        if not self.listed:
             options.add_option(
                 Option(Text("No proposals: nothing is waiting for approval.", style="dim"), disabled=True)
             )
-        ids = [s.proposal.id for s in data.shown]
+        ids = [s.proposal.id for s in self.listed]
         if ids:
             options.highlighted = ids.index(highlighted) if highlighted in ids else 0
         self._show_selected()
@@ -146,7 +163,7 @@ class ApprovalsScreen(LiveScreen):
     def _current(self) -> Review | None:
         if self.data is None or self.selected is None:
             return None
-        return next((s for s in self.data.shown if s.proposal.id == self.selected), None)
+        return next((s for s in self.listed if s.proposal.id == self.selected), None)
 
     def _show_selected(self) -> None:
         head = self.query_one("#proposal-head", Static)
@@ -190,42 +207,98 @@ class ApprovalsScreen(LiveScreen):
             return None
         return item
 
-    def action_approve(self) -> None:
+    def _targets(self) -> list[Review]:
+        """The ticked proposals, in the list's order; with none ticked, the selected pending one."""
+        if self.ticked:
+            return [s for s in self.listed if s.proposal.id in self.ticked]
         item = self._pending_selected()
-        if item is None:
+        return [item] if item is not None else []
+
+    def action_tick(self) -> None:
+        item = self._pending_selected()
+        if item is None or self.data is None:
             return
-        proposal = item.proposal
-        self.confirm(
-            f"Approve {proposal.id} as {self.foundry.caller.principal}?",
-            [
+        self.ticked ^= {item.proposal.id}
+        self._show(self.data)
+
+    def action_filter_author(self) -> None:
+        if self.data is None or not self.data.shown:
+            self.notify("No proposals to filter.", severity="warning")
+            return
+        authors = sorted({s.proposal.author for s in self.data.shown})
+        at = authors.index(self.author) + 1 if self.author in authors else 0
+        self.author = authors[at] if at < len(authors) else None
+        self._show(self.data)
+
+    def action_approve(self) -> None:
+        items = self._targets()
+        if not items:
+            return
+        ids = [item.proposal.id for item in items]
+        principal = self.foundry.caller.principal
+        if len(items) == 1:
+            proposal, item = items[0].proposal, items[0]
+            title = f"Approve {proposal.id} as {principal}?"
+            changes = [
                 f"{proposal.operation} {proposal.summary}: today it would {item.would_do}",
                 f"the fact's source names {proposal.author} ({item.author}) and {proposal.id}",
                 f"{proposal.id} is marked approved with the outcome; INDEX.md is rebuilt",
-            ],
-            lambda _answer: self._approve(proposal.id),
-        )
+            ]
+        else:
+            title = f"Approve {len(items)} proposals as {principal}?"
+            changes = [
+                *(
+                    f"{i.proposal.id} by {i.proposal.author}: {i.proposal.operation} {i.proposal.summary}: {i.would_do}"
+                    for i in items
+                ),
+                "each fact's source names its author and proposal; each is marked approved; INDEX.md is rebuilt",
+            ]
+        self.confirm(title, changes, lambda _answer: self._approve(ids))
 
     @work(thread=True, group="write", name="Not approved", exit_on_error=False)
-    def _approve(self, proposal_id: str) -> MemoryChanged:
-        text = approve(self.actor, proposal_id)
-        return deliver(self, MemoryChanged(" · ".join(text.splitlines()[:2])))
+    def _approve(self, proposal_ids: list[str]) -> MemoryChanged:
+        return deliver(self, MemoryChanged(self._each(proposal_ids, lambda pid: approve(self.actor, pid), 2)))
+
+    def _each(self, proposal_ids: list[str], decide: Callable[[str], str], lines: int) -> str:
+        """Decide each proposal in turn; one failing does not stop the others (said at the end)."""
+        done: list[str] = []
+        failed: list[str] = []
+        for proposal_id in proposal_ids:
+            try:
+                done.append(" · ".join(decide(proposal_id).splitlines()[:lines]))
+            except FoundryError as exc:
+                failed.append(f"{proposal_id} not decided: {str(exc).splitlines()[0] if str(exc) else exc}")
+        if len(proposal_ids) == 1 and failed:
+            raise FoundryError(failed[0].split(": ", 1)[1])
+        return "\n".join([*done, *failed])
 
     def action_reject(self) -> None:
-        item = self._pending_selected()
-        if item is None:
+        items = self._targets()
+        if not items:
             return
-        proposal = item.proposal
+        ids = [item.proposal.id for item in items]
+        if len(items) == 1:
+            title = f"Reject {ids[0]}?"
+            changes = [f"{ids[0]} is kept, marked rejected with your reason; no fact changes"]
+        else:
+            title = f"Reject {len(items)} proposals?"
+            changes = [
+                *(
+                    f"{i.proposal.id} by {i.proposal.author}: {i.proposal.operation} {i.proposal.summary}"
+                    for i in items
+                ),
+                "each is kept, marked rejected with your reason; no fact changes",
+            ]
         self.confirm(
-            f"Reject {proposal.id}?",
-            [f"{proposal.id} is kept, marked rejected with your reason; no fact changes"],
-            lambda reason: self._reject(proposal.id, reason),
+            title,
+            changes,
+            lambda reason: self._reject(ids, reason),
             field=("Reason (kept with the proposal)", ""),
         )
 
     @work(thread=True, group="write", name="Not rejected", exit_on_error=False)
-    def _reject(self, proposal_id: str, reason: str) -> MemoryChanged:
-        text = reject(self.actor, proposal_id, reason)
-        return deliver(self, MemoryChanged(text.splitlines()[0]))
+    def _reject(self, proposal_ids: list[str], reason: str) -> MemoryChanged:
+        return deliver(self, MemoryChanged(self._each(proposal_ids, lambda pid: reject(self.actor, pid, reason), 1)))
 
     def action_confirm_clear(self) -> None:
         if self.data is None or not self.data.clear_pending:

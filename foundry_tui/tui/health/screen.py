@@ -62,6 +62,8 @@ NARROW_BELOW = 100  # FoundryApp.HORIZONTAL_BREAKPOINTS' `-narrow`
 class HealthScreen(LiveScreen):
     """Four charts in a grid, then the missed queries, the costs and the report."""
 
+    BUSY_ON_LOAD = False  # its charts are shown as each part arrives (the history last)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "toggle_numbers", "Numbers"),
         Binding("c", "open_missed", "Missed → curator"),

@@ -1,9 +1,10 @@
-"""LibraryScreen: runbooks (with their triggers) and ADRs (with their status), each
-rendered as markdown."""
+"""LibraryScreen: runbooks (with their triggers) and ADRs (with their status and the
+active facts whose `source` cites them), each rendered as markdown. `show_adr` opens one
+ADR (the memory screen's `o` on a fact whose source is `adr-NNNN`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.text import Text
@@ -14,7 +15,7 @@ from textual.message import Message
 from textual.widgets import Footer, Markdown, OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from foundry_tui.core.artefacts.adr import list_adrs
+from foundry_tui.core.artefacts.adr import ADR_REF, list_adrs
 from foundry_tui.core.artefacts.runbooks import list_runbooks
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.common.live import LiveScreen
@@ -35,10 +36,13 @@ class LibraryScreen(LiveScreen):
         books: list[tuple[Path, Text]]
         adrs: list[tuple[Path, Text]]
         texts: dict[str, str]
+        numbers: dict[int, str] = field(default_factory=dict)  # ADR number → path
 
     def __init__(self) -> None:
         super().__init__()
         self.texts: dict[str, str] = {}
+        self.adr_paths: dict[int, str] = {}  # ADR number → its path (the option's id)
+        self.wanted_adr: int | None = None  # to open once the ADRs are read (show_adr)
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -65,15 +69,37 @@ class LibraryScreen(LiveScreen):
             )
             for b in list_runbooks(layout)
         ]
+        citing: dict[int, list[tuple[str, str]]] = {}
+        with self.project.lock:
+            self.project.sync()
+            for fact in self.project.store.active_facts(self.today):
+                match = ADR_REF.fullmatch(fact.source.strip())
+                if match:
+                    citing.setdefault(int(match.group(1)), []).append((fact.id, fact.title))
+        listed = list_adrs(layout)
         adrs = [
             (
                 a.path,
-                Text.assemble((f"{a.number:04d}", "bold"), f" {shown(a.title)}", (f"\n  {shown(a.status)}", "dim")),
+                Text.assemble(
+                    (f"{a.number:04d}", "bold"),
+                    f" {shown(a.title)}",
+                    (f"\n  {shown(a.status)}", "dim"),
+                    (_cited(citing.get(a.number, [])), "dim"),
+                ),
             )
-            for a in list_adrs(layout)
+            for a in listed
         ]
         texts = {str(path): _read(layout, path) for path, _ in [*books, *adrs]}
-        return deliver(self, self.Loaded(books, adrs, texts))
+        for a in listed:  # the facts that cite it, above the document
+            facts = citing.get(a.number, [])
+            if facts:
+                lines = "\n".join(f"- {fact_id}: {title}" for fact_id, title in facts)
+                texts[str(a.path)] = (
+                    f"**Cited by {len(facts)} active fact{'s' if len(facts) != 1 else ''}:**\n\n{lines}\n\n---\n\n{texts[str(a.path)]}"
+                )
+        loaded = self.Loaded(books, adrs, texts)
+        loaded.numbers = {a.number: str(a.path) for a in listed}
+        return deliver(self, loaded)
 
     def on_library_screen_loaded(self, event: Loaded) -> None:
         books, adrs, self.texts = event.books, event.adrs, event.texts
@@ -83,8 +109,24 @@ class LibraryScreen(LiveScreen):
         for list_id, items, empty in (("#runbooks", books, "No runbooks yet."), ("#adrs", adrs, "No ADRs yet.")):
             options: list[Option | None] = [Option(label, id=str(path)) for path, label in items]
             self.query_one(list_id, DocumentList).set_options(options or [Option(empty, disabled=True)])
+        self.adr_paths = event.numbers
         self._open("#runbook-text", str(books[0][0]) if books else None)
         self._open("#adr-text", str(adrs[0][0]) if adrs else None)
+        if self.wanted_adr is not None:
+            self.show_adr(self.wanted_adr)
+
+    def show_adr(self, number: int) -> None:
+        """Open ADR `number` on the ADRs tab (once they are read, if they are not yet)."""
+        path = self.adr_paths.get(number)
+        if path is None:
+            self.wanted_adr = number  # shown when the ADRs arrive
+            return
+        self.wanted_adr = None
+        self.query_one(TabbedContent).active = "adrs-tab"
+        adrs = self.query_one("#adrs", DocumentList)
+        adrs.highlighted = adrs.get_option_index(path)
+        adrs.focus()
+        self._open("#adr-text", path)
 
     def _open(self, target: str, path: str | None) -> None:
         self.query_one(target, Markdown).update(shown_lines(self.texts.get(path, "")) if path else "")
@@ -96,6 +138,17 @@ class LibraryScreen(LiveScreen):
     @on(OptionList.OptionHighlighted, "#adrs")
     def _adr(self, event: OptionList.OptionHighlighted) -> None:
         self._open("#adr-text", event.option.id)
+
+
+MAX_CITING_SHOWN = 5  # the facts named in an ADR's row; the document lists them all
+
+
+def _cited(facts: list[tuple[str, str]]) -> str:
+    if not facts:
+        return ""
+    ids = ", ".join(fact_id for fact_id, _title in facts[:MAX_CITING_SHOWN])
+    more = f" and {len(facts) - MAX_CITING_SHOWN} more" if len(facts) > MAX_CITING_SHOWN else ""
+    return f"\n  cited by {ids}{more}"
 
 
 def _read(layout: Layout, path: Path) -> str:

@@ -10,14 +10,17 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from foundry_tui.core.memory.model.facts import Fact
+from foundry_tui.core.memory.model.facts import Fact, clip
 from foundry_tui.core.memory.model.hits import Hit, format_score
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.common.row_list import Row, RowList
-from foundry_tui.tui.common.text import REASON_MARKERS, plain, shown, shown_lines
+from foundry_tui.tui.common.text import REASON_MARKERS, highlight_terms, plain, shown, shown_lines
 from foundry_tui.tui.common.theme import ThemeColours
+from foundry_tui.tui.memory.search_pane import match_style
 
+MAX_MATCH_LINES = 5  # the body's lines holding a searched word shown under the score
+MAX_MATCH_CHARS = 160  # each clipped to this
 NOTHING_SELECTED = "Select a fact in the index, the search results or the prune list."
 
 
@@ -57,6 +60,7 @@ class FactDetail(VerticalScroll):
         yield Static("", id="detail-fields")
         yield ChainList(id="chain")
         yield Static("", id="detail-score")
+        yield Static("", id="detail-matches")  # the body's lines that hold a searched word
         # The body's Markdown widget (about 70 ms of imports, markdown_it) is mounted after
         # the first paint, by `mount_body` or the first `show`, whichever comes first.
 
@@ -100,10 +104,11 @@ class FactDetail(VerticalScroll):
         if fact is None:
             self._clear(NOTHING_SELECTED)
             return
-        self._show_head(fact, overview, colours)
+        self._show_head(fact, overview, colours, hit)
         self._show_fields(fact, overview)
         self._show_chain(fact, overview)
         self._show_score(hit, query, colours)
+        self._show_matches(fact.body, hit, colours)
         self._show_body(reasoning_paragraphs(shown_lines(fact.body)))
 
     # ---- the sections ----------------------------------------------------------------------
@@ -114,6 +119,7 @@ class FactDetail(VerticalScroll):
         self.query_one("#detail-fields", Static).update(fields)
         self.query_one(ChainList).display = False
         self.query_one("#detail-score", Static).update("")
+        self._show_matches("", None, None)
         self._show_body("")
 
     def _show_broken(self, name: str, overview: Overview, colours: ThemeColours) -> None:
@@ -124,14 +130,17 @@ class FactDetail(VerticalScroll):
             Text.assemble(("file  ", "dim"), f"{shown(path)}\n", ("error ", "dim"), (shown(reason), colours.error)),
         )
 
-    def _show_head(self, fact: Fact, overview: Overview, colours: ThemeColours) -> None:
+    def _show_head(self, fact: Fact, overview: Overview, colours: ThemeColours, hit: Hit | None = None) -> None:
         inactive_reason = overview.inactive.get(fact.id)
         state = (
             Text(f"inactive: {inactive_reason}", style=f"bold {colours.warning}")
             if inactive_reason
             else Text("active", style=f"bold {colours.success}")
         )
-        head = Text.assemble((fact.id, "bold"), f" · {fact.type} · ", state, "\n", (shown(fact.title), "bold"))
+        title = Text(shown(fact.title), style="bold")
+        if hit is not None:
+            highlight_terms(title, [m.term for m in hit.matches if m.title], match_style(colours))
+        head = Text.assemble((fact.id, "bold"), f" · {fact.type} · ", state, "\n", title)
         self.query_one("#detail-head", Static).update(head)
 
     def _show_fields(self, fact: Fact, overview: Overview) -> None:
@@ -187,6 +196,25 @@ class FactDetail(VerticalScroll):
                 f"\n  × {hit.type_multiplier:g} ({hit.fact.type}) × {hit.confidence_multiplier:g} (confidence {hit.fact.confidence})"
             )
             score.update(text)
+
+    def _show_matches(self, body: str, hit: Hit | None, colours: ThemeColours | None) -> None:
+        """The body's lines holding a word the search matched, the words marked (the body
+        itself is Markdown, drawn as such): at most MAX_MATCH_LINES, each clipped."""
+        matches = self.query_one("#detail-matches", Static)
+        terms = [m.term for m in hit.matches if m.body] if hit is not None else []
+        lines = [line.strip() for line in body.splitlines() if any(t in line.lower() for t in terms)]
+        if not lines or colours is None:
+            matches.update("")
+            matches.display = False
+            return
+        text = Text("in the body:", style="dim")
+        for line in lines[:MAX_MATCH_LINES]:
+            text.append("\n  ")
+            text.append(highlight_terms(Text(shown(clip(line, MAX_MATCH_CHARS))), terms, match_style(colours)))
+        if len(lines) > MAX_MATCH_LINES:
+            text.append(f"\n  … and {len(lines) - MAX_MATCH_LINES} more lines", style="dim")
+        matches.update(text)
+        matches.display = True
 
     def _source(self, source: str, overview: Overview) -> str:
         """A source naming an ADR is shown as a link to its file."""

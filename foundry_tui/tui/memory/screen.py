@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
@@ -81,6 +82,9 @@ class MemoryScreen(ConfirmingScreen[None]):
         self.search_query = ""
         self._paint_signals: list[threading.Event] = []  # the first load's, until set
         self.to_select: str | None = None  # a fact this screen wrote: selected once a load has it
+        # An edit whose text was not written (refused, or its confirm cancelled): the selection
+        # it was made from → its draft file, which the next `e` on it opens again.
+        self.drafts: dict[str, Path] = {}
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(self.foundry.root_label)
@@ -271,6 +275,8 @@ class MemoryScreen(ConfirmingScreen[None]):
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
         self.to_select = event.select
+        if event.edited is not None:
+            self.drafts.pop(event.edited, None)
         self.load(summary=event.summary)
 
     def on_screen_resume(self) -> None:
@@ -321,13 +327,42 @@ class MemoryScreen(ConfirmingScreen[None]):
         if req is not None:
             self._write(req)
 
+    def confirm_write(self, req: WriteRequest, changes: list[str], draft: tuple[str, Path] | None = None) -> None:
+        """Ask before memory_write; `draft`: the editor's (selection, draft file), removed once written."""
+        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self._write(req, draft))
+
     @work(thread=True, group="write", name="Not written", exit_on_error=False)
-    def _write(self, req: WriteRequest) -> MemoryChanged:
+    def _write(self, req: WriteRequest, draft: tuple[str, Path] | None = None) -> MemoryChanged:
         from foundry_tui.core.ops.facts import write_fact
 
         gate = write_fact(self.actor, req)
         written = gate.applied.fact_id if gate.applied is not None else None
-        return deliver(self, MemoryChanged(gate.text, select=written))  # the detail shows what was written
+        if draft is not None:  # written: the edit's draft has served
+            from foundry_tui.tui.common.editor import remove_draft
+
+            remove_draft(draft[1])
+        edited = draft[0] if draft is not None else None
+        return deliver(
+            self, MemoryChanged(gate.text, select=written, edited=edited)
+        )  # the detail shows what was written
+
+    async def action_open_source(self) -> None:
+        from foundry_tui.core.artefacts.adr import ADR_REF
+
+        fact_id = self._selected_fact()
+        if fact_id is None or self.overview is None:
+            return
+        source = self.overview.facts[fact_id].source.strip()
+        match = ADR_REF.fullmatch(source)
+        if not match:
+            self.notify(f"{fact_id}'s source is {source!r}, not an ADR (adr-NNNN).", severity="warning")
+            return
+        from foundry_tui.tui.library.screen import LibraryScreen
+
+        await self.app.switch_mode("library")
+        screen = self.app.screen
+        if isinstance(screen, LibraryScreen):
+            screen.show_adr(int(match.group(1)))
 
     def action_retire_fact(self) -> None:
         fact_id = self._selected_fact(need_active=True)
@@ -452,3 +487,137 @@ class MemoryScreen(ConfirmingScreen[None]):
 
         text = rebuild_index(self.actor).rebuild_text()
         return deliver(self, MemoryChanged(text.splitlines()[-1]))
+
+    # ---- editing in $VISUAL / $EDITOR (tui/common/editor.py) --------------------------------
+
+    @dataclass
+    class DraftReady(Message):
+        """The selected fact's file (or a kept draft) is in a draft file: time to run the editor."""
+
+        target: str  # the selection: a fact id, or `broken:<file name>`
+        draft: Path
+        original: str  # the text the editor was given: the same text back writes nothing
+        command: list[str]
+
+    @dataclass
+    class DraftRead(Message):
+        """What the editor saved, checked as the write form checks it (None: left unchanged)."""
+
+        target: str
+        draft: Path
+        request: WriteRequest | None
+
+    def action_edit_fact(self) -> None:
+        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.tui.common.editor import NO_EDITOR, editor_command
+
+        target = self.selected
+        layout = self.project.layout
+        if self.overview is not None and target is not None and target.startswith("broken:"):
+            path = layout.facts_dir / target.removeprefix("broken:")
+        else:
+            fact_id = self._selected_fact()
+            if fact_id is None:
+                return
+            target, path = fact_id, layout.fact_path(fact_id)
+        try:
+            command = editor_command()
+        except FoundryError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        if command is None:
+            self.notify(NO_EDITOR, severity="warning")
+            return
+        self._prepare_draft(target, path, command, self.drafts.get(target))
+
+    @work(thread=True, exclusive=True, group="edit", name="Not opened in the editor", exit_on_error=False)
+    def _prepare_draft(self, target: str, path: Path, command: list[str], kept: Path | None) -> DraftReady:
+        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.core.memory.model.facts import MAX_FACT_FILE_BYTES
+        from foundry_tui.tui.common.editor import read_draft, write_draft
+
+        if kept is not None and kept.is_file():  # the last edit's text, not yet written
+            return deliver(self, self.DraftReady(target, kept, "", command))
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FACT_FILE_BYTES + 1)
+        if len(data) > MAX_FACT_FILE_BYTES:
+            raise FoundryError(
+                f"{self.project.layout.relative(path)} is over {MAX_FACT_FILE_BYTES // 1024} KiB, "
+                "a fact file's limit: shorten it outside Foundry"
+            )
+        text = data.decode("utf-8", errors="replace")
+        draft = write_draft(text, path.name)
+        read_draft(draft)  # the draft reads back as it will after the edit
+        return deliver(self, self.DraftReady(target, draft, text, command))
+
+    def on_memory_screen_draft_ready(self, event: DraftReady) -> None:
+        from foundry_tui.tui.common.editor import run_editor
+
+        self.drafts[event.target] = event.draft  # kept until it is written
+        problem = run_editor(self.app, event.command, event.draft)
+        if problem is not None:
+            self.notify(problem, severity="warning")
+            return
+        self._read_draft(event.target, event.draft, event.original)
+
+    @work(thread=True, exclusive=True, group="edit", name="Not saved", exit_on_error=False)
+    def _read_draft(self, target: str, draft: Path, original: str) -> DraftRead:
+        from foundry_tui.core.errors import FoundryError
+        from foundry_tui.core.memory.model.facts import FactFileError, parse_fact_text
+        from foundry_tui.core.memory.model.request import WriteRequest, validate_request
+        from foundry_tui.tui.common.editor import read_draft, remove_draft
+
+        text = read_draft(draft)
+        if text == original:
+            remove_draft(draft)
+            return deliver(self, self.DraftRead(target, draft, None))
+        kept = f"; your text is kept: e opens it again ({draft})"
+        try:
+            fact = parse_fact_text(text)
+        except FactFileError as exc:
+            raise FoundryError(f"{exc}{kept}") from None
+        req = WriteRequest(
+            title=fact.title,
+            body=fact.body,
+            type=fact.type,
+            scope=fact.scope,
+            tags=list(fact.tags),
+            confidence=fact.confidence,
+            source=fact.source,
+            expires=fact.expires or "",
+        )
+        try:
+            validate_request(req)  # the write form's checks
+        except FoundryError as exc:
+            raise FoundryError(f"{exc}{kept}") from None
+        return deliver(self, self.DraftRead(target, draft, req))
+
+    def on_memory_screen_draft_read(self, event: DraftRead) -> None:
+        from foundry_tui.core.memory.model.facts import normalise
+
+        req, target = event.request, event.target
+        if req is None:
+            self.drafts.pop(target, None)
+            self.notify(f"{target.removeprefix('broken:')}: unchanged in the editor, nothing written.", timeout=4)
+            return
+        folder = self.facts_folder()
+        if target.startswith("broken:"):
+            name = target.removeprefix("broken:")
+            changes = [
+                f"memory_write: a new fact file in {folder} (a same-titled active fact is superseded)",
+                f"the broken file {name} stays on disk as it is: delete it once the new fact is written",
+            ]
+        else:
+            old = self.overview.facts.get(target) if self.overview is not None else None
+            if old is not None and normalise(old.title) == normalise(req.title):
+                changes = [
+                    f"memory_write: a new version of {target} in {folder}, with supersedes: {target}",
+                    f"{self.fact_file(target)} stays on disk, inactive",
+                ]
+            else:
+                changes = [
+                    f"memory_write: a new fact file in {folder}; the title changed, so {target} is not "
+                    "superseded and stays active (x retires it)",
+                ]
+        changes.append("INDEX.md is rebuilt")
+        self.confirm_write(req, changes, (target, event.draft))

@@ -18,11 +18,16 @@ from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.model.hits import Hit, format_score
 from foundry_tui.core.memory.model.vocabulary import TYPES
 from foundry_tui.tui.common.row_list import Row, RowList
-from foundry_tui.tui.common.text import counted, plain, shown
+from foundry_tui.tui.common.text import counted, highlight_terms, plain, shown
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver, worker_state_changed
 
 Searcher = Callable[[str, str | None], list[Hit]]
+
+
+def match_style(colours: ThemeColours) -> str:
+    """How a searched word is marked where a fact contains it (underlined: seen without colour too)."""
+    return f"bold underline {colours.warning}"
 
 
 class SearchResults(RowList):
@@ -52,6 +57,7 @@ class SearchPane(Vertical):
     def __init__(self, searcher: Searcher, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.searcher = searcher
+        self.shown_query = ""  # the query whose hits are listed: a new one selects its top hit
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -99,7 +105,9 @@ class SearchPane(Vertical):
                 (f"{format_score(hit.score):>6} ", f"bold {colours.success}"),
                 (hit.fact.id, "bold"),
                 " ",
-                shown(hit.fact.title),
+                highlight_terms(
+                    Text(shown(hit.fact.title)), [m.term for m in hit.matches if m.title], match_style(colours)
+                ),
             )
             options.append((hit.fact.id, line))
         if problem:
@@ -107,5 +115,9 @@ class SearchPane(Vertical):
         elif query.strip() and not hits:
             options.append((None, plain(f'No active fact matches "{query}".', style="dim")))
         results.replace_rows(options)
+        if hits and query != self.shown_query:  # a new query: its top hit is the fact shown
+            results.highlighted = None
+            results.highlighted = 0
+        self.shown_query = query
         self.border_subtitle = counted(len(hits), "hit") if query.strip() else ""
         self.post_message(self.HitsChanged(query, {h.fact.id: h for h in hits}))

@@ -351,9 +351,27 @@ async def test_the_boards_commands_are_in_the_palette_and_bound(demo_root: Path)
     async with app.run_test(size=(120, 40)) as pilot:
         await _board(pilot)
         titles = [str(hit.text) async for hit in FoundryCommands(app.screen).discover()]
-        assert titles[:5] == ["Focus Filter", "Cycle Validity", "Clear Filters", "Mark Artifact", "Diff Artifacts"]
+        assert titles[:8] == [
+            "Focus Filter",
+            "Cycle Validity",
+            "Clear Filters",
+            "Mark Artifact",
+            "Diff Artifacts",
+            "Next Invalid",
+            "Copy Artifact Path",
+            "Edit Artifact",
+        ]
         keys = {binding.action: binding.key for binding in app.screen.BINDINGS if isinstance(binding, Binding)}
-        assert keys == {"focus_filter": "slash", "cycle_validity": "v", "clear_filters": "c", "mark": "m", "diff": "d"}
+        assert keys == {
+            "focus_filter": "slash",
+            "cycle_validity": "v",
+            "clear_filters": "c",
+            "mark": "m",
+            "diff": "d",
+            "next_invalid": "n",
+            "copy_path": "y",
+            "edit_artifact": "e",
+        }
 
 
 async def test_hostile_names_are_shown_as_text(demo_root: Path) -> None:
@@ -368,3 +386,19 @@ async def test_hostile_names_are_shown_as_text(demo_root: Path) -> None:
         head = str(screen.query_one("#artifact-head", Static).render())
         assert head.splitlines()[0] == "[b]\\u001b[31m/[b]x.json"
         assert "by [/]\\u001b" in head
+
+
+async def test_n_goes_to_the_next_invalid_artifact_and_y_copies_its_path(demo_root: Path) -> None:
+    """Issue 31, item 16."""
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _board(pilot)
+        await select_artifact(pilot, "plan/planner.json")
+        await press(pilot, "n")
+        assert screen.shown == "audit/perf-reviewer.json"  # the demo's one invalid artifact
+        await press(pilot, "n")  # wraps round to it again
+        assert screen.shown == "audit/perf-reviewer.json"
+        await press(pilot, "y")
+        path = str((demo_root / ".foundry/blackboard/audit/perf-reviewer.json").resolve())
+        assert app.clipboard == path
+        assert notifications(pilot)[-1] == f"Copied {path}"

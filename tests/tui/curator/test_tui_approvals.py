@@ -16,6 +16,7 @@ from foundry_tui.core.gate.guard import guarded_memory_write
 from foundry_tui.core.gate.proposals import list_proposals
 from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.paths import Layout
 from foundry_tui.core.trust.principal import Caller, Principal
 from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.common.confirm import ConfirmScreen
@@ -149,3 +150,60 @@ async def test_a_preferences_clear_request_is_confirmed_in_the_tui(demo_root: Pa
 def test_approvals_screen_snapshot(snap_compare: Callable[..., bool], demo_root: Path) -> None:
     _park_two(demo_root)
     assert snap_compare(_app(demo_root), terminal_size=SIZE, run_before=snapshot_steps(before=_open))
+
+
+async def test_tick_two_and_approve_them_with_one_confirm(demo_root: Path) -> None:
+    """Issue 31, item 13: Space ticks, `a` lists every ticked proposal in one confirm and
+    approves them all."""
+    _park_two(demo_root)
+    app = _app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(pilot)
+        await press(pilot, "space", "down", "space")
+        title = str(app.screen.query_one("#approvals-title", Label).render())
+        assert title.endswith("· 2 ticked")
+        await press(pilot, "a")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert str(app.screen.query_one("#dialog-title").render()) == "Approve 2 proposals as user:alice?"
+        changes = str(app.screen.query_one("#dialog-changes", Static).render()).splitlines()
+        assert [line.split(": ")[0] for line in changes[1:3]] == [
+            "  • prop-0001 by user:bob",
+            "  • prop-0002 by user:bob",
+        ]
+        await press(pilot, "ctrl+s")
+        title = str(app.screen.query_one("#approvals-title", Label).render())
+        assert title.startswith("Approvals · 0 pending")
+    assert [p.status for p in list_proposals(Layout(demo_root))] == ["approved", "approved"]
+
+
+async def test_reject_several_with_one_reason(demo_root: Path) -> None:
+    _park_two(demo_root)
+    app = _app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(pilot)
+        await press(pilot, "space", "down", "space", "r")
+        assert str(app.screen.query_one("#dialog-title").render()) == "Reject 2 proposals?"
+        app.screen.query_one("#dialog-field", Input).value = "duplicates of fact-0007"
+        await press(pilot, "ctrl+s")
+    assert [p.status for p in list_proposals(Layout(demo_root))] == ["rejected", "rejected"]
+
+
+async def test_filter_the_proposals_by_author(demo_root: Path) -> None:
+    _park_two(demo_root)
+    carol = Caller(Principal("user", "carol"))
+    project = Project(demo_root)
+    req = WriteRequest("Deploys freeze on Fridays after noon", "No release then.", "constraint")
+    assert guarded_memory_write(project, carol, req, TODAY).status == "parked"
+    app = _app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(pilot)
+        options = app.screen.query_one("#proposals", OptionList)
+        assert options.option_count == 3
+        await press(pilot, "f")
+        title = str(app.screen.query_one("#approvals-title", Label).render())
+        assert "· by user:bob only (f: the next author)" in title
+        assert [options.get_option_at_index(i).id for i in range(options.option_count)] == ["prop-0001", "prop-0002"]
+        await press(pilot, "f")
+        assert [options.get_option_at_index(i).id for i in range(options.option_count)] == ["prop-0003"]
+        await press(pilot, "f")
+        assert options.option_count == 3

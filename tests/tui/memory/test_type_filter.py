@@ -194,3 +194,38 @@ async def test_the_open_list_is_as_wide_as_the_box_with_the_focused_border(demo_
         assert pilot.app.screen.region.contains_region(options.region)
         focused_border = Color.parse(pilot.app.theme_variables["border"])
         assert options.styles.border_top == ("tall", focused_border)
+
+
+async def test_a_search_marks_the_matched_words_and_selects_the_top_hit(demo_root: Path) -> None:
+    """Issue 31, item 14: the words found are marked in the results' titles, the fact's
+    title and the body's lines that hold them; a new query shows its top hit."""
+    from rich.text import Text
+    from textual.widgets import Static
+
+    from foundry_tui.tui.memory.fact_detail import FactDetail
+    from foundry_tui.tui.memory.screen import MemoryScreen
+    from foundry_tui.tui.memory.search_pane import SearchResults
+
+    def marked_words(text: Text) -> list[str]:
+        return [text.plain[s.start : s.end].lower() for s in text.spans if "underline" in str(s.style)]
+
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"snake json")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MemoryScreen)
+        assert screen.selected == "fact-0007"  # the top hit, without leaving the query box
+        results = screen.query_one(SearchResults)
+        first = results.rows[0][1]
+        assert isinstance(first, Text)
+        assert marked_words(first) == ["snake", "json"]
+        detail = screen.query_one(FactDetail)
+        head = detail.query_one("#detail-head", Static).content
+        assert isinstance(head, Text) and marked_words(head) == ["snake", "json"]
+        matches = detail.query_one("#detail-matches", Static)
+        assert matches.display
+        body = matches.content
+        assert isinstance(body, Text) and body.plain.startswith("in the body:\n  ")
+        assert set(marked_words(body)) == {"snake", "json"}

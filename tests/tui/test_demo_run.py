@@ -1,0 +1,102 @@
+"""The demo as `foundry tui --demo` opens it (issue 31, item 17): something to act on in
+every screen without the CLI: `k` on a contradiction, `p` on a session's working fact,
+`a` on a pending proposal and `d` on a reviewer's two waves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, OptionList
+
+from foundry_tui.core.gate.proposals import list_proposals
+from foundry_tui.core.paths import Layout
+from foundry_tui.core.trust.principal import Caller, Principal
+from foundry_tui.demo import make_demo_copy, remove_demo_copy
+from foundry_tui.demo_run import RECHECK_WAVE
+from foundry_tui.tui.app import FoundryApp
+from foundry_tui.tui.board.artifact_diff import ArtifactDiffScreen
+from foundry_tui.tui.board.screen import BlackboardScreen
+from foundry_tui.tui.curator.approvals import ApprovalsScreen
+from foundry_tui.tui.curator.resolve import ResolveScreen
+from foundry_tui.tui.curator.screen import CuratorScreen
+from foundry_tui.tui.memory.write_fact import WriteFactScreen
+from foundry_tui.tui.sessions.screen import SessionsScreen
+from tests.helpers import TODAY
+from tests.tui_helpers import open_mode, option_ids, press, select, select_artifact, settle
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def demo_run() -> Iterator[Path]:
+    path = make_demo_copy(history=False, run=True)
+    yield path
+    remove_demo_copy(path)
+
+
+def _app(root: Path) -> FoundryApp:
+    return FoundryApp(root, TODAY, watch=False, root_label="demo", caller=Caller(Principal("user", "alice")))
+
+
+def test_only_the_tuis_demo_holds_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`foundry tui --demo` opens the demo with the run's leftovers; `foundry --demo
+    blackboard waves` prints the bundled files' two waves, as the README quotes."""
+    import argparse
+
+    from foundry_tui import cli
+    from foundry_tui.demo_run import RECHECK_WAVE
+
+    monkeypatch.setenv("FOUNDRY_NO_CACHE", "")  # the demo sets both: put back after the test
+    monkeypatch.setenv("FOUNDRY_DATA_DIR", "")
+    seen: list[bool] = []
+
+    def handler(args: argparse.Namespace) -> int:
+        seen.append((Path(args.root) / ".foundry/blackboard" / RECHECK_WAVE).is_dir())
+        return 0
+
+    for command in ("tui", "blackboard"):
+        cli._run(argparse.Namespace(handler=handler, demo=True, root=None, command=command))
+    assert seen == [True, False]
+
+
+async def test_the_demo_has_a_contradiction_to_keep_one_of(demo_run: Path) -> None:
+    app = _app(demo_run)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(pilot, "f6", CuratorScreen, tab="conflicts-tab")
+        assert option_ids(pilot, "#conflicts") == ["conflict:0"]
+        await select(pilot, "conflict:0", "#conflicts")
+        await press(pilot, "k")
+        assert isinstance(app.screen, ResolveScreen)
+
+
+async def test_the_demo_has_a_session_with_working_facts_to_promote(demo_run: Path) -> None:
+    app = _app(demo_run)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(pilot, "f7", SessionsScreen)
+        working = app.screen.query_one("#working", DataTable)
+        assert working.row_count == 3
+        working.focus()
+        await settle(pilot)
+        await press(pilot, "p")
+        assert isinstance(app.screen, WriteFactScreen)
+
+
+async def test_the_demo_has_a_pending_proposal_to_approve(demo_run: Path) -> None:
+    app = _app(demo_run)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(pilot, "f9", ApprovalsScreen)
+        assert app.screen.query_one("#proposals", OptionList).option_count == 1
+        await press(pilot, "a", "ctrl+s")
+    assert [p.status for p in list_proposals(Layout(demo_run))] == ["approved"]
+
+
+async def test_the_demo_has_two_waves_by_the_same_reviewer_to_diff(demo_run: Path) -> None:
+    app = _app(demo_run)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(pilot, "f3", BlackboardScreen)
+        await select_artifact(pilot, f"{RECHECK_WAVE}/perf-reviewer.json")
+        await press(pilot, "d")
+        assert isinstance(app.screen, ArtifactDiffScreen)
+        assert app.screen.title_text == f"audit/perf-reviewer.json → {RECHECK_WAVE}/perf-reviewer.json"

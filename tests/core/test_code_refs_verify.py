@@ -2,57 +2,20 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.code_refs import describe_changes, refs_of
+from foundry_tui.core.code_refs import describe_changes
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.reports.grounding import render_verification, verify_active
+from tests.core.code_refs_helpers import blob, fact_refs, git, make_repo, states
 from tests.helpers import TODAY, write
-
-
-def git(root: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
-
-
-def blob(root: Path, path: str) -> str:
-    return git(root, "hash-object", path).strip()
 
 
 @pytest.fixture
 def repo(root: Path) -> Path:
-    git(root, "init", "-q", "-b", "main")
-    (root / "payments").mkdir()
-    (root / "payments" / "webhook.py").write_text("def retry():\n    return 3\n\n\nclass Webhook:\n    pass\n")
-    (root / "payments" / "ledger.py").write_text("LEDGER = 1\n")
-    (root / "README.md").write_text("hello\n")
-    (root / ".gitignore").write_text("build/\n")
-    (root / "build").mkdir()
-    (root / "build" / "out.py").write_text("x = 1\n")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "start")
-    return root
-
-
-def fact_refs(project: Project, fact_id: str) -> list[str]:
-    project.sync()
-    fact = project.store.get(fact_id)
-    assert fact is not None
-    return [ref.item for ref in refs_of(fact.extras)]
-
-
-def states(project: Project) -> dict[str, list[str]]:
-    verification = verify_active(project, TODAY)
-    return {fid: [s.line() for s in check.refs] for fid, check in verification.checks.items()}
+    return make_repo(root)
 
 
 def test_states_through_edits_renames_deletions(repo: Path) -> None:

@@ -228,7 +228,7 @@ def add_commands(commands: CommandGroup) -> None:
 
     mem = commands.group(
         "memory",
-        "facts: write, search, index, prune, show, dupes, conflicts, merge, missed, tag, retire, budget, list, "
+        "facts: write, search, index, prune, verify, show, dupes, conflicts, merge, missed, tag, retire, budget, list, "
         "resolve, log, diff",
     )
 

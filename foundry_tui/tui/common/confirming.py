@@ -5,10 +5,10 @@ FoundryScreen because the question is a dialog, and a dialog is a FoundryScreen 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.binding import BindingType
-from textual.screen import ScreenResultType
+from textual.screen import Screen, ScreenResultType
 
 from foundry_tui.tui.commands import LEADING_COMMANDS
 from foundry_tui.tui.common.base import FoundryScreen
@@ -27,10 +27,22 @@ class ConfirmingScreen(FoundryScreen[ScreenResultType]):
         self, title: str, changes: list[str], then: Callable[[str], object], field: tuple[str, str] | None = None
     ) -> None:
         """Say what will change on disk and ask; once confirmed, `then` gets the field's value ("" without one)."""
-        from foundry_tui.tui.common.confirm import ConfirmScreen  # dialogs load on first use
+        confirm_on(self, title, changes, then, field)
 
-        def answered(answer: str | None) -> None:
-            if answer is not None:
-                then(answer)
 
-        self.app.push_screen(ConfirmScreen(title, changes, field), answered)
+def confirm_on(
+    screen: Screen[Any],
+    title: str,
+    changes: list[str],
+    then: Callable[[str], object],
+    field: tuple[str, str] | None = None,
+) -> None:
+    """ConfirmingScreen.confirm for a screen that is not a main screen (the write form asks over
+    itself, without the main screens' F1 and Quit keys, which would end a draft)."""
+    from foundry_tui.tui.common.confirm import ConfirmScreen  # dialogs load on first use
+
+    def answered(answer: str | None) -> None:
+        if answer is not None:
+            then(answer)
+
+    screen.app.push_screen(ConfirmScreen(title, changes, field), answered)

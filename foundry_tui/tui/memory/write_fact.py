@@ -25,7 +25,7 @@ from foundry_tui.core.memory.model.vocabulary import (
     MAX_TITLE_CHARS,
     TYPES,
 )
-from foundry_tui.tui.common.confirming import ConfirmingScreen
+from foundry_tui.tui.common.confirming import confirm_on
 from foundry_tui.tui.common.dialog import Dialog
 from foundry_tui.tui.common.text import plain, shown, shown_lines
 
@@ -47,7 +47,7 @@ class DiscardDraftScreen(Dialog[bool]):
         self.dismiss(False)
 
 
-class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest | None]):
+class WriteFactScreen(Dialog[WriteRequest | None]):
     """Dismisses with a validated WriteRequest (confirmed first when `changes` is given),
     or None when cancelled."""
 
@@ -181,4 +181,4 @@ class WriteFactScreen(Dialog[WriteRequest | None], ConfirmingScreen[WriteRequest
                 f"warning: this {fact.type} has no Why: line; doctor fails and prune lists it until one "
                 "is added (Cancel returns to the form)"
             )
-        self.confirm(f"Write “{req.title}”?", changes, lambda _answer: self.dismiss(req))
+        confirm_on(self, f"Write “{req.title}”?", changes, lambda _answer: self.dismiss(req))

@@ -131,8 +131,12 @@ def _day_numbers(dates: list[str]) -> list[int]:
 
 
 def _time_xticks(plt, xs: list[int], labels: list[str], width: int) -> None:  # type: ignore[no-untyped-def]
-    """Tick labels at their dates' places, each far enough from the last one shown not to overlap."""
-    label_width = max((len(label) for label in labels), default=1) + 2
+    """Tick labels at their dates' places, each far enough from the last one shown not to overlap.
+
+    plotext centres a label among the free cells within its own length of its place, and places
+    the labels in an order of its own (a set's, so the hash seed's): labels nearer than twice
+    their length would move by a cell from run to run. So they are kept twice as far apart."""
+    label_width = 2 * max((len(label) for label in labels), default=1) + 2
     span = max(xs[-1] - xs[0], 1) if xs else 1
     gap = label_width * span / max(width - 8, 1)  # the x distance one label takes
     ticks: list[int] = []

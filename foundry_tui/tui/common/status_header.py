@@ -93,6 +93,7 @@ class StatusHeader(Horizontal):
         self._parts: dict[str, str] = {"counts": "loading…", "doctor": "", "pending": "", "gauge-figures": ""}
         self._compact_parts: dict[str, str] = {}  # the compact line's words, where they differ
         self.compact = False
+        self._gauge: tuple[int, int] | None = None  # the index gauge's total and progress, once read
         self._screen_counts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
@@ -172,7 +173,19 @@ class StatusHeader(Horizontal):
             self.set_class(compact, "-compact")
             for name, label_id in self._LABELS.items():
                 self.query_one(f"#{label_id}", Label).update(plain(self.shown_text(name)))
+            self.call_after_refresh(self._draw_gauge)  # at the gauge's new width
         self._fit_root()
+
+    def _draw_gauge(self) -> None:
+        """Set the gauge from the last figures. Textual's bar rounds its fill to the half cells of
+        the width it has when told, and keeps that when its width changes (20 cells to the compact
+        line's 10): told again, from empty, at the width it has now."""
+        if self._gauge is None or not self.is_mounted:
+            return
+        total, progress = self._gauge
+        gauge = self.query_one("#gauge", ProgressBar)
+        gauge.update(total=total, progress=0)
+        gauge.update(progress=progress)
 
     # ---- reading ------------------------------------------------------------------------------
 
@@ -273,9 +286,8 @@ class StatusHeader(Horizontal):
             f"{status.active} active / {status.total} facts",
             f"{status.active}/{status.total} active",
         )
-        self.query_one("#gauge", ProgressBar).update(
-            total=max(0, status.budget), progress=min(status.index_tokens, status.budget)
-        )
+        self._gauge = (max(0, status.budget), min(status.index_tokens, status.budget))
+        self._draw_gauge()
         figures = f"~{status.index_tokens}/{status.budget}"
         self._set("gauge-figures", "gauge-figures", f"{figures} tokens", figures)
 

@@ -28,11 +28,12 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Label, ProgressBar
+from textual.widgets import Label
 from textual.worker import Worker
 
 from foundry_tui.core.memory.reports.status import MemoryStatus
 from foundry_tui.core.memory.reports.views import Overview
+from foundry_tui.tui.common.index_gauge import IndexGauge
 from foundry_tui.tui.common.text import plain, shown
 from foundry_tui.tui.common.workers import deliver, worker_state_changed
 
@@ -104,7 +105,7 @@ class StatusHeader(Horizontal):
         pending.display = False  # takes no room until a proposal waits
         yield pending
         yield Label("index", id="gauge-label")
-        yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="gauge")
+        yield IndexGauge(total=1, show_eta=False, show_percentage=False, id="gauge")
         yield Label("", id="gauge-figures")
 
     # ---- what it shows ------------------------------------------------------------------------
@@ -173,19 +174,16 @@ class StatusHeader(Horizontal):
             self.set_class(compact, "-compact")
             for name, label_id in self._LABELS.items():
                 self.query_one(f"#{label_id}", Label).update(plain(self.shown_text(name)))
-            self.call_after_refresh(self._draw_gauge)  # at the gauge's new width
         self._fit_root()
 
     def _draw_gauge(self) -> None:
-        """Set the gauge from the last figures. Textual's bar rounds its fill to the half cells of
-        the width it has when told, and keeps that when its width changes (20 cells to the compact
-        line's 10): told again, from empty, at the width it has now."""
+        """Set the gauge from the last figures (it redraws itself at each new width: IndexGauge)."""
         if self._gauge is None or not self.is_mounted:
             return
         total, progress = self._gauge
-        gauge = self.query_one("#gauge", ProgressBar)
-        gauge.update(total=total, progress=0)
-        gauge.update(progress=progress)
+        gauge = self.query_one("#gauge", IndexGauge)
+        gauge.update(total=total, progress=progress)
+        gauge.redraw()
 
     # ---- reading ------------------------------------------------------------------------------
 

@@ -58,12 +58,14 @@ def _tui(args: argparse.Namespace) -> int:
 
         preload = start_preload(root, today)
     from foundry_tui.tui.app import FoundryApp
+    from foundry_tui.tui.ending import run_until_ended
 
     label = root_label(root, demo=args.demo)
     if args.at is None:
         notice = f"The demo is a temporary copy in {root}: it is removed when you quit." if args.demo else None
-        FoundryApp(root, today, watch=not args.no_watch, root_label=label, preload=preload, notice=notice).run()
-        return 0
+        return run_until_ended(
+            FoundryApp(root, today, watch=not args.no_watch, root_label=label, preload=preload, notice=notice)
+        )
     from foundry_tui.core.history.git_history import materialised
     from foundry_tui.core.paths import Layout
 
@@ -76,8 +78,7 @@ def _tui(args: argparse.Namespace) -> int:
         from foundry_tui.core.code_refs import verify_at
 
         verify_at(past, root, done.commit)  # the facts' refs are verified as of that revision too
-        FoundryApp(past, today, watch=False, root_label=label, read_only=True).run()
-    return 0
+        return run_until_ended(FoundryApp(past, today, watch=False, root_label=label, read_only=True))
 
 
 @contextlib.contextmanager
@@ -86,7 +87,8 @@ def signals_end_the_program() -> Iterator[None]:
     status a shell reports for the signal) wherever the program is, so the `finally` and
     `with` blocks it is in run on the way out; by default either signal ends the process
     at once and leaves a temporary folder behind (`--at`'s snapshot, `--demo`'s copy: cli.py).
-    The previous handlers come back after."""
+    While the TUI runs, its event loop holds the signals instead (tui/ending.py). The previous
+    handlers come back after."""
     import signal
 
     def end(signum: int, _frame: object) -> None:

@@ -106,6 +106,10 @@ class FoundryApp(App[None]):
         startup.app_mounted(self, lazy_screen("foundry_tui.tui.common.empty", "EmptyScreen"))
         if self.notice:
             self.notify(self.notice, timeout=10)
+        if not self.is_headless:  # a terminal's app: under Pilot the test's loop keeps its signals
+            from foundry_tui.tui.ending import end_on_signals
+
+            end_on_signals(self)
 
     def open_memory(self) -> None:
         """Show the memory screen once `foundry init` made the memory: over the blank default

@@ -269,9 +269,11 @@ class StatusHeader(Horizontal):
         if found:
             label = found.first(Label)
             label.update(plain(text))
-        else:
+        elif self.is_attached:  # a worker's figure may come as the app ends
             label = Label(plain(text), id=f"count-{key}", classes="screen-count")
             self.mount(label)
+        else:
+            return
         label.display = bool(text)
 
     def show(self, status: Overview | MemoryStatus) -> None:

@@ -87,7 +87,7 @@ class FactDetail(VerticalScroll):
         from textual.widgets import Markdown
 
         text, self._pending_body = self._pending_body, None
-        if text is None:
+        if text is None or not self.is_attached:  # the app ended (q, a signal) before the refresh came
             return
         bodies = self.query("#detail-body")
         if bodies:

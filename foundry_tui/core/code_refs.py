@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 import re
 
+from foundry_tui.core.config import MAX_REF_CHARS, MAX_REFS  # the tools' schemas state them too
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
@@ -33,10 +35,6 @@ if TYPE_CHECKING:
     from foundry_tui.core.paths import Layout
 
 REFS_KEY = "refs"
-# At most this many refs on one fact: a ref list of hundreds is refused (given) or cut (cited in the body).
-MAX_REFS = 32
-# The longest ref accepted (a path inside the repository, maybe `::Name`).
-MAX_REF_CHARS = 300
 # Rename detection reads at most this many renaming commits, newest first (one `git log`).
 MAX_RENAME_COMMITS = 2000
 # At most this many changed refs get their commits and diffstat in `foundry memory verify`.

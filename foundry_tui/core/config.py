@@ -27,6 +27,11 @@ DEFAULT_BUDGET = 4000
 DEFAULT_MAX_FACTS = 8
 DEFAULT_MIN_SCORE = 1.0  # the spec's, on its ranker's scale (each ranker's: core/memory/search/rankers.py)
 MAX_LIMIT = 25
+# The limits the MCP tools' schemas state (tools/list reads them: no module behind them is imported).
+MAX_TOKENS = 1_000_000  # the largest budget a search page may be given (a budget, not a size anyone needs)
+MAX_CURSOR_CHARS = 64  # what core/memory/search/cursor.py writes is at most 48 characters
+MAX_REFS = 32  # refs on one fact: a ref list of hundreds is refused (given) or cut (cited in the body)
+MAX_REF_CHARS = 300  # the longest ref accepted (a path inside the repository, maybe `::Name`)
 DEFAULT_DUPE_THRESHOLD = 0.5  # near-duplicate score (core/curation/neardup.py); chosen on tests/data/neardup_pairs.py
 DEFAULT_OBSERVATION_TRIGGER = 30_000  # spec 004 §3: session memory's triggers, in tokens
 DEFAULT_REFLECTION_TRIGGER = 40_000

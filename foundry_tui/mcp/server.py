@@ -494,6 +494,12 @@ class FoundryServer:
             if self._warm_after_reply:
                 self._warm_after_reply = False
                 self._close_socket_on_signals()
+                # The tools' modules (a few ms), here, before the warm-up's scan starts: tools/list,
+                # the client's next request, reads them, and imports that compete with the scan
+                # for the interpreter took 40 ms more.
+                from foundry_tui.mcp.registry import all_tools
+
+                all_tools()
                 self.start_warmup()
             if self._project is not None and self._tool_calls:
                 self.prepare_searches()

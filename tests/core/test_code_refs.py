@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from foundry_tui.core.code_refs import MAX_REFS, NO_GIT_NOTE, refs_of
+from foundry_tui.core.code_refs import NO_GIT_NOTE, refs_of
+from foundry_tui.core.config import MAX_REFS
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.reports.grounding import render_verification, verify_active
@@ -139,7 +140,7 @@ def test_the_cli_takes_ref_and_mcp_takes_refs(repo: Path) -> None:
 
 
 def test_a_long_ref_is_refused_and_a_hand_written_list_is_read_capped(repo: Path) -> None:
-    from foundry_tui.core.code_refs import MAX_REF_CHARS
+    from foundry_tui.core.config import MAX_REF_CHARS
 
     project = Project(repo)
     with pytest.raises(InputError) as caught:

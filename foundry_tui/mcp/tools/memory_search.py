@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from foundry_tui.core import config
 from foundry_tui.core.memory.model import vocabulary as vocab
-from foundry_tui.core.memory.search import cursor as search_cursor
 from foundry_tui.mcp.tool import READ_ONLY, Tool, schema_object
 
 TYPE_CHECKING = False
@@ -31,13 +30,13 @@ SCHEMA = schema_object(
         "max_tokens": {
             "type": "integer",
             "minimum": 1,
-            "maximum": search_cursor.MAX_TOKENS,
+            "maximum": config.MAX_TOKENS,
             "description": "Token budget of the reply: only the facts that fit (always one); the rest are "
             "a cursor away",
         },
         "cursor": {
             "type": "string",
-            "maxLength": search_cursor.MAX_CURSOR_CHARS,
+            "maxLength": config.MAX_CURSOR_CHARS,
             "description": "The cursor the last page ended with: the next page of the same search (its type, "
             "limit and max_tokens unless given again)",
         },

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundry_tui.core.code_refs import MAX_REF_CHARS, MAX_REFS
+from foundry_tui.core.config import MAX_REF_CHARS, MAX_REFS
 from foundry_tui.core.memory.model import vocabulary as vocab
 from foundry_tui.mcp.tool import Tool, changes, schema_object
 

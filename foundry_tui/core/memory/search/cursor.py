@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import re
 
-from foundry_tui.core.config import MAX_LIMIT
+from foundry_tui.core.config import MAX_CURSOR_CHARS, MAX_LIMIT, MAX_TOKENS
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.model.vocabulary import TYPES
 
 MAX_DEPTH = MAX_LIMIT  # the ranks a search pages through: those of its largest limit
-MAX_TOKENS = 1_000_000  # the largest budget a page may be given (a budget, not a size anyone needs)
-MAX_CURSOR_CHARS = 64  # what this module writes is at most 48 characters
+__all__ = ["MAX_CURSOR_CHARS", "MAX_DEPTH", "MAX_TOKENS"]  # the limits, kept in config for the tools' schemas
 _CURSOR_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PAYLOAD_RE = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{1,7})\.([a-z]{0,12})\.([0-9a-f]{12})")
 BAD_CURSOR = "cursor is not one memory_search gave for this search (garbled, cut short, or from another query, type or ranker): search again without it"

@@ -868,8 +868,10 @@ def ref_diff(layout: Layout, state: RefState, *, max_chars: int = MAX_DIFF_CHARS
         return f"{ref.target}: {'a glob' if ref.is_glob else 'no blob id was recorded'}, no file diff"
     path = state.moved_to or ref.path
     now = layout.root / path
-    if not os.path.isfile(now):
+    if os.path.isdir(now):
         return f"{ref.target}: a folder, no file diff (its tree changed)"
+    if not os.path.isfile(now):
+        return f"{ref.target}: {path} is not in the working copy, no diff"
     root = layout.root
     sized = _git_bytes(root, timeout, "cat-file", "-s", ref.oid)
     if sized is None:

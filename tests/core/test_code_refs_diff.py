@@ -139,3 +139,12 @@ def test_a_confirm_keeps_fresh_and_changed_refs_follows_a_move_and_drops_a_gone_
         "moved payments/webhook.py → payments/hooks.py",
     ]
     assert confirmed_targets(check.refs) == ["payments/hooks.py::Webhook", "README.md", "payments/hooks.py"]
+
+
+def test_a_folder_ref_and_a_file_missing_from_the_working_copy_have_no_file_diff(repo: Path) -> None:
+    project = Project(repo)
+    oid = blob(repo, "payments/ledger.py")
+    folder = code_refs.RefState(code_refs.Ref("payments", oid), code_refs.CHANGED)
+    missing = code_refs.RefState(code_refs.Ref("nowhere.py", oid), code_refs.CHANGED)
+    assert ref_diff(project.layout, folder) == "payments: a folder, no file diff (its tree changed)"
+    assert ref_diff(project.layout, missing) == "nowhere.py: nowhere.py is not in the working copy, no diff"

@@ -806,3 +806,98 @@ def _cites(ref: Ref, path: str) -> bool:
     if ref.is_glob:
         return glob_regex(ref.path).fullmatch(path) is not None
     return path == ref.path or path.startswith(ref.path + "/")
+
+
+# ---- the curator's side: what a confirm re-records, the diff since written ---------------------
+
+# The diff since a fact was written (`ref_diff`): at most this many characters of git's text
+# in all (the rest is cut, and the cut is said), no side over MAX_DIFF_INPUT bytes, and git
+# given at most DIFF_TIMEOUT seconds.
+MAX_DIFF_CHARS = 20_000
+MAX_DIFF_INPUT = 1 << 20
+DIFF_TIMEOUT = 5.0
+
+
+def confirmed_targets(states: Sequence[RefState]) -> list[str]:
+    """The refs a confirm re-records: each target as it is now (a moved ref follows its new
+    path, keeping its symbol; a gone one is dropped)."""
+    targets: list[str] = []
+    for state in states:
+        if state.state == GONE:
+            continue
+        if state.state == MOVED and state.moved_to:
+            target = f"{state.moved_to}::{state.ref.symbol}" if state.ref.symbol else state.moved_to
+        else:
+            target = state.ref.target
+        if target not in targets:
+            targets.append(target)
+    return targets
+
+
+def _git_bytes(root: Path, timeout: float, *args: str) -> tuple[int, bytes] | None:
+    """git's exit status and output (None: git missing or over `timeout`)."""
+    import subprocess
+
+    env = dict(os.environ)
+    env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"})
+    try:
+        done = subprocess.run(
+            ["git", "-c", "core.quotepath=off", *args],
+            cwd=root,
+            capture_output=True,
+            timeout=timeout,
+            env=env,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.returncode, done.stdout
+
+
+def ref_diff(layout: Layout, state: RefState, *, max_chars: int = MAX_DIFF_CHARS, timeout: float = DIFF_TIMEOUT) -> str:
+    """The diff of one changed (or moved) file ref: the blob recorded when the fact was written
+    against the file now (`git diff --no-index`, the recorded side read with `git cat-file`),
+    headed `--- PATH@OID (when written)` / `+++ PATH (now)`, cut at `max_chars`; or one line
+    saying why there is none."""
+    import tempfile
+
+    ref = state.ref
+    if state.state not in (CHANGED, MOVED):
+        return f"{ref.target}: {state.state}, no diff"
+    if ref.is_glob or ref.oid is None:
+        return f"{ref.target}: {'a glob' if ref.is_glob else 'no blob id was recorded'}, no file diff"
+    path = state.moved_to or ref.path
+    now = layout.root / path
+    if os.path.isdir(now):
+        return f"{ref.target}: a folder, no file diff (its tree changed)"
+    if not os.path.isfile(now):
+        return f"{ref.target}: {path} is not in the working copy, no diff"
+    root = layout.root
+    sized = _git_bytes(root, timeout, "cat-file", "-s", ref.oid)
+    if sized is None:
+        return f"{ref.target}: git did not answer within {timeout:g} s"
+    if sized[0] != 0:
+        return f"{ref.target}: the blob recorded ({ref.oid[:12]}) is not in this repository (never committed or added)"
+    if int(sized[1].decode().strip() or 0) > MAX_DIFF_INPUT or os.path.getsize(now) > MAX_DIFF_INPUT:
+        return f"{ref.target}: over {MAX_DIFF_INPUT} bytes on one side, not diffed"
+    old = _git_bytes(root, timeout, "cat-file", "blob", ref.oid)
+    if old is None or old[0] != 0:
+        return f"{ref.target}: the blob recorded ({ref.oid[:12]}) could not be read"
+    with tempfile.TemporaryDirectory(prefix="foundry-diff-") as folder:
+        then = os.path.join(folder, "then")
+        with open(then, "wb") as out:
+            out.write(old[1])
+        done = _git_bytes(root, timeout, "diff", "--no-index", "--no-color", "--no-ext-diff", "--", then, str(now))
+    if done is None:
+        return f"{ref.target}: git diff did not end within {timeout:g} s"
+    if done[0] not in (0, 1):
+        return f"{ref.target}: git diff failed (status {done[0]})"
+    lines = done[1].decode("utf-8", "replace").splitlines()
+    first = next((i for i, line in enumerate(lines) if line.startswith("@@") or line.startswith("Binary")), len(lines))
+    moved = f" (moved from {ref.path})" if state.moved_to else ""
+    body = "\n".join(lines[first:]) or "(the same text: only the mode or the line ends differ)"
+    text = f"--- {ref.path}@{ref.oid[:12]} (when written)\n+++ {path} (now){moved}\n{body}"
+    if len(text) > max_chars:
+        cut = text.rfind("\n", 0, max_chars)
+        text = f"{text[: cut if cut > 0 else max_chars]}\n… cut at {max_chars} characters of {len(text)}"
+    return text

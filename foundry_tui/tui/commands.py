@@ -111,6 +111,12 @@ class ConfirmRefs(Command):
     OPERATION = "fact.write"
 
 
+class ShowCodeDiff(Command):
+    """Show the diff of the selected fact's cited files since it was written (its changed and moved refs; issue 30)."""
+
+    KEY, ACTION, FOOTER = "D", "show_code_diff", None  # F1 and the palette: the footer is full at 80 columns
+
+
 class RebuildIndex(Command):
     """Rebuild .foundry/memory/INDEX.md from the active facts."""
 
@@ -212,6 +218,33 @@ class ResolveConflict(Command):
 
     KEY, ACTION, FOOTER = "k", "resolve", "Keep one"
     OPERATION = "fact.keep_one"
+
+
+class ConfirmStale(Command):
+    """Confirm the selected stale fact against today's code: a new version with its refs re-recorded (a moved ref follows its path, a gone one is dropped)."""
+
+    KEY, ACTION, FOOTER = "c", "confirm_stale", "Confirm"
+    OPERATION = "fact.write"
+
+
+class RetireStale(Command):
+    """Retire the selected stale fact by setting its expires date (nothing is deleted)."""
+
+    KEY, ACTION, FOOTER = "r", "retire_stale", "Retire it"
+    OPERATION = "fact.retire"
+
+
+class SupersedeStale(Command):
+    """Rewrite the selected stale fact in the write form, pre-filled from it: saved as a new version that supersedes it."""
+
+    KEY, ACTION, FOOTER = "s", "supersede_stale", "Supersede"
+    OPERATION = "fact.write"
+
+
+class ShowStaleDiff(Command):
+    """Show the diff of the selected stale fact's cited files since it was written."""
+
+    KEY, ACTION, FOOTER = "D", "show_code_diff", "Diff"
 
 
 class PromoteWorkingFact(Command):
@@ -357,6 +390,7 @@ MEMORY_COMMANDS: tuple[type[Command], ...] = (
     OpenSource,
     RetireFact,
     ConfirmRefs,
+    ShowCodeDiff,
     AddWhy,
     RebuildIndex,
     ShowDoctor,
@@ -373,7 +407,10 @@ BOARD_COMMANDS: tuple[type[Command], ...] = (
     CopyArtifactPath,
     EditArtifact,
 )
+# The curator's stale view (issue 30): its keys answer, and show, on that tab only (CuratorScreen.check_action).
+STALE_COMMANDS: tuple[type[Command], ...] = (ConfirmStale, RetireStale, SupersedeStale, ShowStaleDiff)
 CURATOR_COMMANDS: tuple[type[Command], ...] = (
+    *STALE_COMMANDS,  # first: shown on their tab only, and then first in the footer
     MergeGroup,
     UndoMerge,
     AddTag,

@@ -1,8 +1,9 @@
 """CuratorScreen: near-duplicate groups to merge (with a preview, and undo of the last
 merge), contradictions to resolve (the one that stands, the other superseded or retired),
 searches that found nothing and the facts that nearly matched them (add the missed word
-as a tag), prune candidates to retire in bulk, and what the index omits; under the
-memory screen's status header."""
+as a tag), prune candidates to retire in bulk, what the index omits, and the facts whose
+cited code changed since written (stale.py: confirm, retire, supersede, the diff); under
+the memory screen's status header."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from textual.widgets.selection_list import Selection
 
 from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.checkup import ALL_CHECKS
+from foundry_tui.core.code_refs import FactCheck
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
 from foundry_tui.core.curation.conflicts import Conflict, ConflictReport, find_conflicts_in
 from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
@@ -34,7 +36,7 @@ from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.core.ops.curator import undo_merge
 from foundry_tui.core.ops.facts import keep_one, merge_facts, retire_facts, tag_fact
-from foundry_tui.tui.commands import CURATOR_COMMANDS
+from foundry_tui.tui.commands import CURATOR_COMMANDS, STALE_COMMANDS
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.row_list import Row, RowList
@@ -43,9 +45,23 @@ from foundry_tui.tui.common.text import counted, plain, plain_lines, shown, show
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.curator.merge import MergeScreen
+from foundry_tui.tui.curator.stale import (
+    NOTHING_SELECTED,
+    confirm_request,
+    stale_checks,
+    stale_detail,
+    stale_rows,
+    supersede_preset,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.model.request import WriteRequest
+    from foundry_tui.tui.memory.code_diff import CodeDiffReady
 
 _W = TypeVar("_W", bound=Widget)
 TICKED, UNTICKED = "[x]", "[ ]"  # the bulk list's rows: a glyph, not only the toggle's colour
+STALE_ACTIONS = frozenset(command.parsed_action()[0] for command in STALE_COMMANDS)
 
 
 class CuratorData:
@@ -60,7 +76,9 @@ class CuratorData:
         conflicts: ConflictReport,
         overview: Overview,
         doctor: DoctorReport,
+        stale: list[FactCheck],
     ) -> None:
+        self.stale = stale  # the facts whose cited code changed, moved or is gone
         self.dupes = dupes
         self.missed = missed
         self.budget_text = budget_text
@@ -96,6 +114,7 @@ class CuratorScreen(LiveScreen):
         self.conflict_index: int | None = None
         self.last_undo: tuple[Undo, str] | None = None
         self.prune_labels: dict[str, str] = {}  # the bulk list's rows, by fact id
+        self.stale_id: str | None = None  # the stale view's selected fact
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(self.foundry.root_label)
@@ -115,6 +134,10 @@ class CuratorScreen(LiveScreen):
                 yield self._titled(SelectionList[str](id="retire-list"), "Prune candidates", "space ticks, x retires")
             with TabPane("Over budget", id="budget-tab"):
                 yield self._titled(Static("", id="budget-text", markup=False), "What INDEX.md omits", "")
+            with TabPane("Stale code", id="stale-tab"), Horizontal():
+                yield self._titled(RowList(id="stale"), "Stale facts", "id · state and ref · title")
+                with self._titled(VerticalScroll(id="stale-detail"), "The fact", "c confirm, r retire, s supersede"):
+                    yield Static("", id="stale-text")
         yield Footer()
 
     @staticmethod
@@ -138,7 +161,8 @@ class CuratorScreen(LiveScreen):
             # The overview's candidates: with the facts whose cited code is gone or changed (issue 30).
             prune = [(e.fact_id, f"{e.fact_id} — {e.detail}") for e in overview.prune if e.fact_id in active]
             doctor = run_doctor(project, today, ALL_CHECKS)
-        return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune, conflicts, overview, doctor)))
+        stale = stale_checks(overview)  # the overview's verification, read above (git, in this worker)
+        return deliver(self, self.Loaded(CuratorData(dupes, missed, budget, prune, conflicts, overview, doctor, stale)))
 
     def on_curator_screen_loaded(self, event: Loaded) -> None:
         self.data = data = event.data
@@ -184,6 +208,10 @@ class CuratorScreen(LiveScreen):
         self.group_index = self._cursor_index("#groups")
         self.conflict_index = self._cursor_index("#conflicts")
         self.missed_index = self._cursor_index("#missed")
+        stale = self.query_one("#stale", RowList)
+        stale.replace_rows(stale_rows(data.overview, data.stale, colours))
+        self.stale_id = stale.highlighted_id
+        self._show_stale()
         self._show_group()
         self._show_conflict()
         self._show_near()
@@ -295,6 +323,120 @@ class CuratorScreen(LiveScreen):
         ]
         near.replace_rows(rows or [(None, Text("No active fact shares a word with this search.", style="dim"))])
         self.near_id = rows[0][0] if rows else None
+
+    # ---- the stale view (issue 30) -----------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The stale view's keys answer, and show in the footer, on its tab only."""
+        if action in STALE_ACTIONS:
+            tabs = self.query(TabbedContent)
+            if not tabs or tabs.first().active != "stale-tab":
+                return False
+        return super().check_action(action, parameters)
+
+    @on(TabbedContent.TabActivated)
+    def _tab_changed(self) -> None:
+        self.refresh_bindings()
+
+    @on(RowList.RowHighlighted, "#stale")
+    def _stale(self, event: RowList.RowHighlighted) -> None:
+        self.stale_id = event.row_id
+        self._show_stale()
+
+    def _selected_stale(self) -> tuple[Fact, FactCheck] | None:
+        if self.data is None or self.stale_id is None:
+            return None
+        check = next((c for c in self.data.stale if c.fact_id == self.stale_id), None)
+        fact = self.data.overview.facts.get(self.stale_id)
+        return (fact, check) if fact is not None and check is not None else None
+
+    def _show_stale(self) -> None:
+        text = self.query_one("#stale-text", Static)
+        chosen = self._selected_stale()
+        if chosen is None:
+            text.update(NOTHING_SELECTED)
+            return
+        text.update(stale_detail(*chosen, ThemeColours.of(self.app)))
+
+    def _stale_or_warn(self) -> tuple[Fact, FactCheck] | None:
+        chosen = self._selected_stale()
+        if chosen is None:
+            self.notify("Select a stale fact first (the Stale code tab).", severity="warning")
+        return chosen
+
+    def action_confirm_stale(self) -> None:
+        chosen = self._stale_or_warn()
+        if chosen is None:
+            return
+        fact, check = chosen
+        req = confirm_request(fact, check)
+        self.confirm(
+            f"Write “{req.title}”?",
+            [
+                f"memory_write: a new version of {fact.id} in {self.facts_folder()}, with supersedes: {fact.id}",
+                f"its refs re-recorded against today's code: {', '.join(req.refs or ()) or 'none left'}",
+                f"{fact.id}.md stays on disk, inactive",
+                "INDEX.md is rebuilt",
+            ],
+            lambda _answer: self._write(req),
+        )
+
+    def action_retire_stale(self) -> None:
+        chosen = self._stale_or_warn()
+        if chosen is None:
+            return
+        fact_id = chosen[0].id
+        self.confirm(
+            f"Retire {fact_id}?",
+            [f"{self.fact_file(fact_id)}: expires is set", "INDEX.md is rebuilt; no file is deleted"],
+            lambda expires: self._retire([fact_id], expires),
+            field=("Expires on (YYYY-MM-DD)", self.yesterday),
+        )
+
+    def action_supersede_stale(self) -> None:
+        chosen = self._stale_or_warn()
+        if chosen is None:
+            return
+        from foundry_tui.tui.memory.write_fact import WriteFactScreen  # dialogs load on first use
+
+        fact = chosen[0]
+        changes = [
+            f"memory_write: a new version of {fact.id} in {self.facts_folder()} (kept the title: it "
+            f"supersedes {fact.id}; its refs are recorded against today's code)",
+            f"{fact.id}.md stays on disk, inactive",
+            "INDEX.md is rebuilt",
+        ]
+        form = WriteFactScreen(supersede_preset(fact), f"Supersede {fact.id}", focus_body=True, changes=changes)
+        self.app.push_screen(form, self._written)
+
+    def _written(self, req: WriteRequest | None) -> None:
+        """The form's result, confirmed in the form already: write it (None: cancelled)."""
+        if req is not None:
+            self._write(req)
+
+    @work(thread=True, group="write", name="Not written", exit_on_error=False)
+    def _write(self, req: WriteRequest) -> MemoryChanged:
+        from foundry_tui.core.ops.facts import write_fact
+
+        gate = write_fact(self.actor, req)
+        return deliver(self, MemoryChanged(gate.text))  # memory_write's words: created, superseded, or parked
+
+    def action_show_code_diff(self) -> None:
+        chosen = self._stale_or_warn()
+        if chosen is not None:
+            self._code_diff(chosen[0])
+
+    @work(thread=True, exclusive=True, group="open", name="No diff", exit_on_error=False)
+    def _code_diff(self, fact: Fact) -> CodeDiffReady:
+        from foundry_tui.core.memory.reports.grounding import diff_since_written
+        from foundry_tui.tui.memory.code_diff import CodeDiffReady
+
+        return deliver(self, CodeDiffReady(fact.id, diff_since_written(self.project, fact)))
+
+    def on_code_diff_ready(self, event: CodeDiffReady) -> None:
+        from foundry_tui.tui.memory.code_diff import CodeDiffScreen
+
+        self.app.push_screen(CodeDiffScreen(event.title, event.text))
 
     # ---- actions ---------------------------------------------------------------------------
 

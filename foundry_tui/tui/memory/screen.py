@@ -38,8 +38,10 @@ EARLY_PAINT_WAIT = 1.0
 # does not wait for the write path, the trust gate, the dialogs or the doctor.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from foundry_tui.core.memory.model.facts import Fact
     from foundry_tui.core.memory.model.request import WriteRequest
     from foundry_tui.core.memory.reports.doctor import DoctorReport
+    from foundry_tui.tui.memory.code_diff import CodeDiffReady
 
 
 class MemoryScreen(ConfirmingScreen[None]):
@@ -430,6 +432,25 @@ class MemoryScreen(ConfirmingScreen[None]):
             ],
             lambda _answer: self._write(preset),
         )
+
+    def action_show_code_diff(self) -> None:
+        """The diff of the selected fact's cited files since it was written (issue 30), made in a worker."""
+        fact_id = self._selected_fact()
+        if fact_id is None or self.overview is None:
+            return
+        self._code_diff(self.overview.facts[fact_id])
+
+    @work(thread=True, exclusive=True, group="open", name="No diff", exit_on_error=False)
+    def _code_diff(self, fact: Fact) -> CodeDiffReady:
+        from foundry_tui.core.memory.reports.grounding import diff_since_written
+        from foundry_tui.tui.memory.code_diff import CodeDiffReady
+
+        return deliver(self, CodeDiffReady(fact.id, diff_since_written(self.project, fact)))
+
+    def on_code_diff_ready(self, event: CodeDiffReady) -> None:
+        from foundry_tui.tui.memory.code_diff import CodeDiffScreen
+
+        self.app.push_screen(CodeDiffScreen(event.title, event.text))
 
     def action_add_why(self) -> None:
         from foundry_tui.core.memory.model.facts import field_problems

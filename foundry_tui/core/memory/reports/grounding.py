@@ -148,3 +148,35 @@ def verification_json(verification: Verification) -> JSONObject:
         facts.append({"id": check.fact_id, "state": check.state, "refs": list(refs)})
     counts: JSONObject = dict(verification.counts())
     return {"git": verification.git, "head": verification.head or None, "counts": counts, "facts": list(facts)}
+
+
+def diff_since_written(project: Project, fact: Fact, max_chars: int | None = None) -> str:
+    """For each of the fact's refs that changed or moved, the diff of its file since the fact
+    was written (code_refs.ref_diff), one after the other, `max_chars` in all (the rest cut,
+    and said); a gone ref is named; none stale: one line. Runs git: off the UI thread."""
+    from foundry_tui.core.code_refs import CHANGED, MAX_DIFF_CHARS, MOVED, ref_diff
+
+    budget = MAX_DIFF_CHARS if max_chars is None else max_chars
+    verification = verify_facts(project, [fact])
+    check = verification.checks.get(fact.id)
+    if check is None:
+        return f"{fact.id} cites no code (no refs): nothing to diff."
+    if not verification.git:
+        return f"{fact.id}: {NO_GIT_NOTE}."
+    stale = [s for s in check.refs if s.state in STALE_STATES]
+    if not stale:
+        return f"{fact.id}: the code it cites is as it was written; nothing to diff."
+    parts: list[str] = []
+    for state in stale:
+        if budget <= 0:
+            parts.append(
+                f"… {state.ref.target} and the rest not shown: the diff is cut at {max_chars or MAX_DIFF_CHARS} characters"
+            )
+            break
+        if state.state in (CHANGED, MOVED):
+            text = ref_diff(project.layout, state, max_chars=budget)
+        else:
+            text = f"{state.ref.target}: gone since the fact was written, nothing to diff against"
+        parts.append(text)
+        budget -= len(text)
+    return "\n\n".join(parts)

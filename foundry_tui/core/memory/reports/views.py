@@ -248,6 +248,7 @@ class Overview:
         "prune",
         "replaced_by",
         "today",
+        "verification",
     )
 
     def __init__(
@@ -297,6 +298,7 @@ class Overview:
 
             verification = verify_facts(project, active)
             self.code = {fid: [s.line() for s in c.refs] for fid, c in verification.checks.items()}
+        self.verification = verification  # the states themselves (None: no active fact has refs)
         self.prune = prune_candidates(store, today, verification)
         self.broken = sorted(store.broken.values(), key=lambda b: b.name)
         self.doctor = None

@@ -21,7 +21,7 @@ from foundry_tui.core.memory.reports.views import IndexView, Overview, early_ind
 from foundry_tui.tui import startup
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.common.confirming import ConfirmingScreen
-from foundry_tui.tui.common.messages import FilesChanged, MemoryChanged
+from foundry_tui.tui.common.messages import CodeChanged, FilesChanged, MemoryChanged
 from foundry_tui.tui.common.row_list import RowList
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.workers import deliver
@@ -272,6 +272,11 @@ class MemoryScreen(ConfirmingScreen[None]):
 
     def on_files_changed(self, _event: FilesChanged) -> None:
         self.load(announce=True)
+
+    def on_code_changed(self, _event: CodeChanged) -> None:
+        """Cited code changed on disk: the same load, whose Overview verifies the refs again
+        (in its worker); the facts themselves did not change, so nothing is announced."""
+        self.load()
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
         self.to_select = event.select

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     import datetime as _dt
     from collections.abc import Iterable, Sequence
 
-    from foundry_tui.core.code_refs import Ref
+    from foundry_tui.core.code_refs import CodeWatch, Ref
     from foundry_tui.core.json_types import JSONObject
     from foundry_tui.core.memory.model.facts import Fact
     from foundry_tui.core.memory.project import Project
@@ -91,6 +91,16 @@ def verify_active(project: Project, today: _dt.date) -> Verification:
         project.sync()
         active = project.active_facts(today)
     return verify_facts(project, active)
+
+
+def code_watch(project: Project, today: _dt.date) -> CodeWatch:
+    """What a long-lived process (the TUI) watches so that the refs' states of today's active
+    facts stay current: bounded by what they cite (code_refs.watch_places). Reads the parse
+    cache's columns when current, and asks git twice: call it off the UI thread."""
+    from foundry_tui.core.code_refs import watch_places
+
+    refs = [ref for _id, _title, fact_refs in active_refs(project, today) for ref in fact_refs]
+    return watch_places(project.layout, refs)
 
 
 def stale_marks(verification: Verification) -> dict[str, str]:

@@ -899,3 +899,33 @@ def _git_dir(root: Path) -> str | None:
         return None
     text = done.stdout.decode("utf-8", "surrogateescape").strip()
     return text if text and os.path.isdir(text) else None
+
+
+def citers(facts: Iterable[tuple[str, Sequence[Ref]]], paths: Iterable[str]) -> dict[str, list[str]]:
+    """path -> the ids of the facts whose refs name it (the file, a folder holding it, a glob
+    matching it), for each of `paths` (root-relative) that one cites, in the facts' order.
+    One dictionary look-up per folder of each path, and each glob compiled once: a commit of
+    thousands of files against thousands of facts stays linear."""
+    exact: dict[str, list[str]] = {}
+    globs: list[tuple[re.Pattern[str], str]] = []
+    for fact_id, refs in facts:
+        for ref in refs:
+            if ref.is_glob:
+                globs.append((glob_regex(ref.path), fact_id))
+            else:
+                citing_ids = exact.setdefault(ref.path, [])
+                if fact_id not in citing_ids:
+                    citing_ids.append(fact_id)
+    found: dict[str, list[str]] = {}
+    for raw in paths:
+        path = raw.strip("/")
+        if not path:
+            continue
+        ids: list[str] = []
+        parts = path.split("/")
+        for end in range(len(parts), 0, -1):
+            ids += [i for i in exact.get("/".join(parts[:end]), ()) if i not in ids]
+        ids += [i for regex, i in globs if i not in ids and regex.fullmatch(path)]
+        if ids:
+            found[path] = ids
+    return found

@@ -828,13 +828,14 @@ class CodeWatch:
     watches it already) are left out; at most MAX_WATCHED folders (`omitted`: how many
     more there were)."""
 
-    __slots__ = ("files", "folders", "git_dir", "omitted")
+    __slots__ = ("cited", "files", "folders", "git_dir", "omitted")
 
     def __init__(self, folders: tuple[str, ...], files: frozenset[str], git_dir: str | None, omitted: int) -> None:
         self.folders = folders  # absolute, sorted; the git folder last when there is one
         self.files = files  # the cited files, absolute
         self.git_dir = git_dir
         self.omitted = omitted
+        self.cited: frozenset[str] = frozenset()  # the refs' paths it was planned for (grounding.code_watch)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CodeWatch) and (other.folders, other.files, other.git_dir) == (

@@ -143,8 +143,8 @@ class FoundryApp(App[None]):
     @work(exclusive=True, group="watch", name="Stopped watching the files", exit_on_error=False)
     async def watch_files(self) -> None:
         """Watch .foundry/ and docs/adr/; each debounced batch becomes one refresh. The code
-        the active facts cite is watched beside (`watch_code`), planned again on each batch
-        that touched the facts."""
+        the active facts cite is watched beside (`watch_code`), planned now and again after
+        each load of the memory screen (which syncs the store the plan reads)."""
         from watchfiles import awatch
 
         layout = self.project.layout
@@ -152,7 +152,6 @@ class FoundryApp(App[None]):
         if not folders:
             return
         self.plan_code_watch()
-        facts = str(layout.facts_dir)
         async for changes in awatch(*folders, debounce=150, step=25):
             paths = frozenset(path for _change, path in changes if not IGNORED_PARTS & set(Path(path).parts))
             if paths:
@@ -160,19 +159,17 @@ class FoundryApp(App[None]):
                 # view too. The screens of other modes read again when shown (LiveScreen, MemoryScreen).
                 for screen in self.screen_stack:
                     screen.post_message(FilesChanged(paths))
-                if any(path.startswith(facts) for path in paths):
-                    self.plan_code_watch()
 
     @work(thread=True, exclusive=True, group="code-plan", name="Not watching the code", exit_on_error=False)
     def plan_code_watch(self) -> CodePlanned:
-        """What to watch for the code today's active facts cite (the parse cache's columns and
-        two git processes: a thread)."""
+        """What to watch for the code today's active facts cite (the store as last synced, and
+        two git processes when the refs changed: a thread). A no-op until the files are watched."""
         from foundry_tui.core.memory.reports.grounding import code_watch
 
-        return deliver(self, CodePlanned(code_watch(self.project, self.today)))
+        return deliver(self, CodePlanned(code_watch(self.project, self.today, self.code_watch)))
 
     def on_code_planned(self, event: CodePlanned) -> None:
-        if event.plan == self.code_watch:
+        if not self.watching or event.plan == self.code_watch:
             return  # the same places: the watcher in place goes on
         self.code_watch = event.plan
         self.watch_code(event.plan)  # exclusive: the previous plan's watcher is cancelled

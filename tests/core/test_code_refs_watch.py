@@ -28,6 +28,7 @@ def test_the_cited_files_folders_are_watched_flat_and_git_for_folders_and_globs(
     write(project, "Old", "Gone.", refs=["payments/ledger.py"])
     old = repo / ".foundry/memory/facts/fact-0003.md"
     old.write_text(old.read_text().replace("expires: null", "expires: 2026-01-01"))  # inactive: not watched
+    project.sync()  # code_watch never syncs: the TUI's loads do, and report what changed
     plan = code_watch(project, TODAY)
     git_dir = str(repo / ".git")
     assert plan.folders == (str(repo), str(repo / "payments"), git_dir)
@@ -45,6 +46,12 @@ def test_the_cited_files_folders_are_watched_flat_and_git_for_folders_and_globs(
             f"{git_dir}/refs/heads/main",
         ]
     ) == frozenset({str(repo / "payments/webhook.py"), f"{git_dir}/index", f"{git_dir}/HEAD"})
+    # The same refs again: the plan in place, git not asked; another ref: a new plan.
+    assert code_watch(project, TODAY, plan) is plan
+    write(project, "The ledger counts", "See `payments/ledger.py`.")
+    project.sync()
+    again = code_watch(project, TODAY, plan)
+    assert again is not plan and str(repo / "payments/ledger.py") in again.files
 
 
 def test_ignored_memory_and_git_paths_are_not_watched_and_no_refs_watch_nothing(repo: Path) -> None:

@@ -170,6 +170,8 @@ class MemoryScreen(ConfirmingScreen[None]):
     def on_memory_screen_loaded(self, event: Loaded) -> None:
         startup.memory_drawn(self.foundry)  # already, unless the early index was never drawn
         self.overview = event.overview
+        if self.foundry.watching:  # the facts this load synced may cite other code (issue 30)
+            self.foundry.plan_code_watch()
         self.call_after_refresh(self._after_paint)
         message = event.summary or (event.overview.changes.summary() if event.announce else "")
         if message:

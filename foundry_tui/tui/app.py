@@ -177,14 +177,27 @@ class FoundryApp(App[None]):
     @work(exclusive=True, group="watch-code", name="Stopped watching the code", exit_on_error=False)
     async def watch_code(self, plan: CodeWatch) -> None:
         """Watch the folders of `plan`, flat (never the repository, never recursively); a batch
-        that touched a cited file, or git's index or HEAD, becomes one CodeChanged."""
+        that touched a cited file, or git's index or HEAD, becomes one CodeChanged. After git's
+        own change (a checkout may have made a watched folder anew) the watches are set again,
+        on the folders that exist then."""
+        import asyncio
+        import os
+
         from watchfiles import awatch
 
-        if not plan.folders:
-            return
-        # No default filter: it drops every path under .git, and `plan.relevant` is the filter.
-        async for changes in awatch(*plan.folders, watch_filter=None, debounce=150, step=25, recursive=False):
-            paths = plan.relevant(path for _change, path in changes)
-            if paths:
-                for screen in self.screen_stack:
-                    screen.post_message(CodeChanged(paths))
+        while True:
+            folders = await asyncio.to_thread(lambda: [f for f in plan.folders if os.path.isdir(f)])
+            if not folders:
+                return
+            again = False
+            # No default filter: it drops every path under .git, and `plan.relevant` is the filter.
+            async for changes in awatch(*folders, watch_filter=None, debounce=150, step=25, recursive=False):
+                paths = plan.relevant(path for _change, path in changes)
+                if paths:
+                    for screen in self.screen_stack:
+                        screen.post_message(CodeChanged(paths))
+                if plan.git_dir is not None and any(os.path.dirname(path) == plan.git_dir for path in paths):
+                    again = True
+                    break
+            if not again:
+                return

@@ -82,3 +82,29 @@ async def test_a_fact_written_while_the_app_runs_has_its_code_watched(root: Path
         await asyncio.sleep(0.3)
         (repo / "payments/ledger.py").write_text("LEDGER = 2\n")
         assert await _wait_for(pilot, lambda: _refs_shown(pilot) == ["changed payments/ledger.py"])
+
+
+async def test_a_checkout_that_removes_and_brings_back_a_cited_folder_is_followed(root: Path) -> None:
+    from foundry_tui.core.memory.project import Project
+
+    repo = make_repo(root)
+    write(Project(repo), "Retries live in the webhook", "See `payments/webhook.py`.")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "facts")
+    git(repo, "checkout", "-q", "-b", "bare")
+    git(repo, "rm", "-q", "-r", "payments")
+    git(repo, "commit", "-q", "-m", "no payments")
+    git(repo, "checkout", "-q", "main")
+    app = make_app(repo, watch=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await select(pilot, "fact-0001")
+        assert await _wait_for(pilot, lambda: app.code_watch is not None)
+        await asyncio.sleep(0.3)
+        git(repo, "checkout", "-q", "bare")  # payments/ removed: seen through git's index
+        assert await _wait_for(pilot, lambda: _refs_shown(pilot) == ["gone payments/webhook.py"])
+        git(repo, "checkout", "-q", "main")  # payments/ made anew
+        assert await _wait_for(pilot, lambda: _refs_shown(pilot) == ["fresh payments/webhook.py"])
+        await asyncio.sleep(0.3)
+        (repo / "payments/webhook.py").write_text("def retry():\n    return 8\n")  # in the new folder
+        assert await _wait_for(pilot, lambda: _refs_shown(pilot) == ["changed payments/webhook.py"])

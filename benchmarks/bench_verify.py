@@ -8,9 +8,12 @@ working copy) and renames 1% of them. Then times, in one process:
 - cold: the first `verify_active` (git's index listing read, the parse cache built);
 - warm: the median of the next RUNS calls (the listing cached against HEAD and the index;
   `git diff-files` still runs on each, the working copy is never assumed);
-- cli: `foundry memory verify` as a whole process (median of 3), the details included.
+- cli: `foundry memory verify` as a whole process (median of 3), the details included;
+- write: memory_write's median over WRITES writes without refs and WRITES with two refs
+  given (alternating, in the same memory of N facts): what recording the refs costs (a
+  write with refs asks git for the index listing, the ignored paths and the blob ids).
 
-    python benchmarks/bench_verify.py [--sizes 1000 10000] [--files 2000] [--runs 7] [--write-docs]
+    python benchmarks/bench_verify.py [--sizes 1000 10000] [--files 2000] [--runs 7] [--writes 9] [--write-docs]
 
 The bar (issue 30): 10,000 facts with refs verified in under 1 s warm.
 """
@@ -80,7 +83,25 @@ def make_repo(root: Path, facts: int, files: int, rng: random.Random) -> None:
     git(root, "commit", "-q", "-m", "renames")
 
 
-def measure(size: int, files: int, runs: int) -> list[object]:
+def measure_writes(project: Project, root: Path, writes: int) -> tuple[float, float]:
+    """memory_write's median without refs and with two refs given (seconds), alternating."""
+    from foundry_tui.core.memory.model.request import WriteRequest
+    from foundry_tui.core.memory.writing.write import memory_write
+
+    cited = sorted(p for p in git(root, "ls-files", "src/pkg0").splitlines() if not p.endswith("_moved.py"))[:2]
+    plain: list[float] = []
+    with_refs: list[float] = []
+    for k in range(writes):
+        for refs, times in ((None, plain), (cited, with_refs)):
+            name = "cited" if refs else "plain"
+            request = WriteRequest(title=f"Bench write {name} {k}", body="A body.", type="domain", refs=refs)
+            start = time.perf_counter()
+            memory_write(project, request, TODAY)
+            times.append(time.perf_counter() - start)
+    return statistics.median(plain), statistics.median(with_refs)
+
+
+def measure(size: int, files: int, runs: int, writes: int) -> list[object]:
     rng = random.Random(size)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -114,6 +135,7 @@ def measure(size: int, files: int, runs: int) -> list[object]:
                 capture_output=True,
             )
             cli.append(time.perf_counter() - start)
+        plain, with_refs = measure_writes(project, root, writes)
         counts = verification.counts()
         states = ", ".join(f"{counts[s]} {s}" for s in ("fresh", "changed", "moved", "gone") if counts[s])
         return [
@@ -123,6 +145,8 @@ def measure(size: int, files: int, runs: int) -> list[object]:
             f"{cold * 1000:.0f} ms",
             f"{statistics.median(warm) * 1000:.0f} ms",
             f"{statistics.median(cli) * 1000:.0f} ms",
+            f"{plain * 1000:.1f} ms",
+            f"{with_refs * 1000:.1f} ms (+{(with_refs - plain) * 1000:.1f})",
         ]
 
 
@@ -131,11 +155,21 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--writes", type=int, default=9)
     parser.add_argument("--write-docs", action="store_true")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    header = ["facts with refs", "files", "states", "cold", "warm (median)", "`foundry memory verify`"]
-    rows = [measure(size, args.files, args.runs) for size in args.sizes]
+    header = [
+        "facts with refs",
+        "files",
+        "states",
+        "cold",
+        "warm (median)",
+        "`foundry memory verify`",
+        "memory_write, no refs",
+        "memory_write, 2 refs",
+    ]
+    rows = [measure(size, args.files, args.runs, args.writes) for size in args.sizes]
     table = markdown_table(header, rows)
     print(table)
     if args.write_docs:

@@ -27,6 +27,9 @@ ScreenT = TypeVar("ScreenT", bound=Screen[Any])
 Steps = Callable[[Pilot[Any]], Awaitable[None]]
 
 
+WATCHERS = frozenset({"watch", "watch-code"})  # the app's watchers' worker groups (tui/app.py)
+
+
 def make_app(root: Path, *, watch: bool = False) -> FoundryApp:
     """The app on `root` with a frozen date and no path on screen."""
     return FoundryApp(root, TODAY, watch=watch, root_label="demo")
@@ -35,8 +38,8 @@ def make_app(root: Path, *, watch: bool = False) -> FoundryApp:
 async def settle(pilot: Pilot[Any]) -> None:
     """Let workers finish and the screen catch up (a load chains into a search and the doctor)."""
     for _ in range(4):
-        # Every worker but the file watcher, which runs until the app closes.
-        for worker in [w for w in pilot.app.workers if w.group != "watch"]:
+        # Every worker but the file watchers, which run until the app closes.
+        for worker in [w for w in pilot.app.workers if w.group not in WATCHERS]:
             with contextlib.suppress(WorkerFailed, WorkerCancelled):  # the app reports those itself
                 await worker.wait()
         await pilot.pause(0.02)

@@ -901,3 +901,127 @@ def ref_diff(layout: Layout, state: RefState, *, max_chars: int = MAX_DIFF_CHARS
         cut = text.rfind("\n", 0, max_chars)
         text = f"{text[: cut if cut > 0 else max_chars]}\n… cut at {max_chars} characters of {len(text)}"
     return text
+
+
+# ---- watching: what a long-lived process watches to keep the states current -----------------
+
+# The folders a watcher watches at most for the files active facts cite (each one flat, never
+# recursively): beyond it the rest are left out, and their states follow at the next load.
+MAX_WATCHED = 512
+# The git files whose change can change a state that no cited file's own change shows: the
+# index (a glob's digest is read from it; a commit, a checkout, a staged rename rewrite it)
+# and HEAD (a folder's tree is read at HEAD; a switch of branch moves it).
+GIT_FILES = frozenset({"index", "HEAD"})
+
+
+class CodeWatch:
+    """What to watch so that the states of `refs` stay current, bounded by the refs, never by
+    the repository: the folder of each cited file, flat (only the cited files' own events
+    count, never their siblings'), and git's own folder, flat (only GIT_FILES count), when
+    the project is in git. A cited folder or glob is never walked: its state is read from
+    the index and HEAD. Paths git ignores, inside `.git` or under `.foundry/` (the app
+    watches it already) are left out; at most MAX_WATCHED folders (`omitted`: how many
+    more there were)."""
+
+    __slots__ = ("cited", "files", "folders", "git_dir", "omitted")
+
+    def __init__(self, folders: tuple[str, ...], files: frozenset[str], git_dir: str | None, omitted: int) -> None:
+        self.folders = folders  # absolute, sorted; the git folder last when there is one
+        self.files = files  # the cited files, absolute
+        self.git_dir = git_dir
+        self.omitted = omitted
+        self.cited: frozenset[str] = frozenset()  # the refs' paths it was planned for (grounding.code_watch)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CodeWatch) and (other.folders, other.files, other.git_dir) == (
+            self.folders,
+            self.files,
+            self.git_dir,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.folders, self.files, self.git_dir))
+
+    def relevant(self, paths: Iterable[str]) -> frozenset[str]:
+        """Those of `paths` (absolute, as a watcher reports them) that may change a state."""
+        found = set()
+        for path in paths:
+            in_git = self.git_dir is not None and os.path.dirname(path) == self.git_dir
+            if path in self.files or (in_git and os.path.basename(path) in GIT_FILES):
+                found.add(path)
+        return frozenset(found)
+
+
+def watch_places(layout: Layout, refs: Iterable[Ref], limit: int = MAX_WATCHED) -> CodeWatch:
+    """What a watcher watches for `refs` (see CodeWatch): one `git check-ignore` and one
+    `git rev-parse` whatever their number; nothing is walked."""
+    root = layout.root
+    foundry = layout.relative(layout.foundry).strip("/") + "/"
+    files: set[str] = set()
+    wanted_git = False
+    for ref in refs:
+        if ref.is_glob:
+            wanted_git = True
+            continue
+        path = ref.path
+        if path.startswith(foundry) or path.startswith(".git/") or path == ".git":
+            continue
+        if os.path.isdir(root / path):
+            wanted_git = True  # a folder's tree is read at HEAD
+            continue
+        files.add(path)
+    kept = sorted(files - _ignored(root, sorted(files)))
+    by_folder: dict[str, list[str]] = {}
+    for path in kept:
+        folder = os.path.dirname(path)
+        if os.path.isdir(root / folder if folder else root):
+            by_folder.setdefault(folder, []).append(path)
+        else:
+            wanted_git = True  # its folder is gone too: a checkout that brings it back rewrites the index
+    chosen = sorted(by_folder)[:limit]
+    omitted = max(0, len(by_folder) - limit)
+    git_dir = _git_dir(root) if (kept or wanted_git) else None
+    folders = [str(root / folder) if folder else str(root) for folder in chosen]
+    watched = frozenset(str(root / path) for folder in chosen for path in by_folder[folder])
+    if git_dir is not None:
+        folders.append(git_dir)
+    return CodeWatch(tuple(folders), watched, git_dir, omitted)
+
+
+def _git_dir(root: Path) -> str | None:
+    """The repository's git folder, absolute (a linked worktree's own), or None outside git."""
+    done = _git(root, "rev-parse", "--absolute-git-dir")
+    if done is None or done.returncode != 0:
+        return None
+    text = done.stdout.decode("utf-8", "surrogateescape").strip()
+    return text if text and os.path.isdir(text) else None
+
+
+def citers(facts: Iterable[tuple[str, Sequence[Ref]]], paths: Iterable[str]) -> dict[str, list[str]]:
+    """path -> the ids of the facts whose refs name it (the file, a folder holding it, a glob
+    matching it), for each of `paths` (root-relative) that one cites, in the facts' order.
+    One dictionary look-up per folder of each path, and each glob compiled once: a commit of
+    thousands of files against thousands of facts stays linear."""
+    exact: dict[str, list[str]] = {}
+    globs: list[tuple[re.Pattern[str], str]] = []
+    for fact_id, refs in facts:
+        for ref in refs:
+            if ref.is_glob:
+                globs.append((glob_regex(ref.path), fact_id))
+            else:
+                citing_ids = exact.setdefault(ref.path, [])
+                if fact_id not in citing_ids:
+                    citing_ids.append(fact_id)
+    found: dict[str, list[str]] = {}
+    for raw in paths:
+        path = raw.strip("/")
+        if not path:
+            continue
+        ids: list[str] = []
+        parts = path.split("/")
+        for end in range(len(parts), 0, -1):
+            ids += [i for i in exact.get("/".join(parts[:end]), ()) if i not in ids]
+        ids += [i for regex, i in globs if i not in ids and regex.fullmatch(path)]
+        if ids:
+            found[path] = ids
+    return found

@@ -1,5 +1,6 @@
 """FoundryApp: the screens as modes (each imported when first shown), the commands,
-and the file watcher."""
+and the file watchers: the memory's (.foundry/, docs/adr/) and the code's (what active
+facts cite, issue 30: planned off the UI thread, planned again when the facts change)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker
 
@@ -19,11 +21,12 @@ from foundry_tui.core.memory.project import Project
 from foundry_tui.core.trust.principal import Caller, resolve_caller
 from foundry_tui.tui import startup
 from foundry_tui.tui.commands import APP_COMMANDS, FoundryCommands
-from foundry_tui.tui.common.messages import FilesChanged
-from foundry_tui.tui.common.workers import worker_state_changed
+from foundry_tui.tui.common.messages import CodeChanged, FilesChanged
+from foundry_tui.tui.common.workers import deliver, worker_state_changed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from foundry_tui.core.code_refs import CodeWatch
     from foundry_tui.tui.preload import Preload
 
 IGNORED_PARTS = {"metrics", "scratch"}  # change on every agent call; nothing on screen depends on them
@@ -42,6 +45,14 @@ def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
 
 # The memory screen, imported when first made (the app's default screen, or after `foundry init`).
 MEMORY_SCREEN = lazy_screen("foundry_tui.tui.memory.screen", "MemoryScreen")
+
+
+class CodePlanned(Message):
+    """What the code's watcher should watch, planned in a worker (grounding.code_watch)."""
+
+    def __init__(self, plan: CodeWatch) -> None:
+        super().__init__()
+        self.plan = plan
 
 
 class FoundryApp(App[None]):
@@ -94,6 +105,7 @@ class FoundryApp(App[None]):
         self.today = today
         self.watch_enabled = watch
         self.watching = False
+        self.code_watch: CodeWatch | None = None  # what the code's watcher watches now
         self.start_ended = False  # whether Textual's start-up, which drops every frame, has ended
         self.root_label = root_label or str(root)
         self.notice = notice  # said once the first screen is up (where the demo's copy lives)
@@ -130,13 +142,16 @@ class FoundryApp(App[None]):
 
     @work(exclusive=True, group="watch", name="Stopped watching the files", exit_on_error=False)
     async def watch_files(self) -> None:
-        """Watch .foundry/ and docs/adr/; each debounced batch becomes one refresh."""
+        """Watch .foundry/ and docs/adr/; each debounced batch becomes one refresh. The code
+        the active facts cite is watched beside (`watch_code`), planned now and again after
+        each load of the memory screen (which syncs the store the plan reads)."""
         from watchfiles import awatch
 
         layout = self.project.layout
         folders = [str(p) for p in (layout.foundry, layout.adr_dir) if p.is_dir()]
         if not folders:
             return
+        self.plan_code_watch()
         async for changes in awatch(*folders, debounce=150, step=25):
             paths = frozenset(path for _change, path in changes if not IGNORED_PARTS & set(Path(path).parts))
             if paths:
@@ -144,3 +159,45 @@ class FoundryApp(App[None]):
                 # view too. The screens of other modes read again when shown (LiveScreen, MemoryScreen).
                 for screen in self.screen_stack:
                     screen.post_message(FilesChanged(paths))
+
+    @work(thread=True, exclusive=True, group="code-plan", name="Not watching the code", exit_on_error=False)
+    def plan_code_watch(self) -> CodePlanned:
+        """What to watch for the code today's active facts cite (the store as last synced, and
+        two git processes when the refs changed: a thread). A no-op until the files are watched."""
+        from foundry_tui.core.memory.reports.grounding import code_watch
+
+        return deliver(self, CodePlanned(code_watch(self.project, self.today, self.code_watch)))
+
+    def on_code_planned(self, event: CodePlanned) -> None:
+        if not self.watching or event.plan == self.code_watch:
+            return  # the same places: the watcher in place goes on
+        self.code_watch = event.plan
+        self.watch_code(event.plan)  # exclusive: the previous plan's watcher is cancelled
+
+    @work(exclusive=True, group="watch-code", name="Stopped watching the code", exit_on_error=False)
+    async def watch_code(self, plan: CodeWatch) -> None:
+        """Watch the folders of `plan`, flat (never the repository, never recursively); a batch
+        that touched a cited file, or git's index or HEAD, becomes one CodeChanged. After git's
+        own change (a checkout may have made a watched folder anew) the watches are set again,
+        on the folders that exist then."""
+        import asyncio
+        import os
+
+        from watchfiles import awatch
+
+        while True:
+            folders = await asyncio.to_thread(lambda: [f for f in plan.folders if os.path.isdir(f)])
+            if not folders:
+                return
+            again = False
+            # No default filter: it drops every path under .git, and `plan.relevant` is the filter.
+            async for changes in awatch(*folders, watch_filter=None, debounce=150, step=25, recursive=False):
+                paths = plan.relevant(path for _change, path in changes)
+                if paths:
+                    for screen in self.screen_stack:
+                        screen.post_message(CodeChanged(paths))
+                if plan.git_dir is not None and any(os.path.dirname(path) == plan.git_dir for path in paths):
+                    again = True
+                    break
+            if not again:
+                return

@@ -402,17 +402,39 @@ def _created_events(new: Fact) -> list[MemoryEvent]:
 
 
 @dataclass
+class CodeTouch:
+    """A file a commit changed that facts cite (issue 30): how it changed, where a rename took
+    it, and the facts whose refs name it (the file, a folder above it, a glob)."""
+
+    path: str
+    change: str  # added, modified, deleted, renamed, type changed
+    facts: list[str]
+    moved_to: str | None = None
+
+    def line(self) -> str:
+        where = f" to {self.moved_to}" if self.moved_to else ""
+        return f"{'code':<10} {escape_controls(self.path)} {self.change}{escape_controls(where)}, cited by {', '.join(self.facts)}"
+
+    def to_dict(self) -> JSONObject:
+        return {"path": self.path, "change": self.change, "moved_to": self.moved_to, "facts": list(self.facts)}
+
+
+@dataclass
 class MemoryDiff:
     rev1: str
     rev2: str
     events: list[MemoryEvent] = field(default_factory=list)
     counts: tuple[int, int] = (0, 0)
+    code: list[CodeTouch] = field(default_factory=list)  # commit_changes only: the cited code it changed
+    code_more: int = 0  # cited files changed beyond MAX_CODE_LINES
 
     def text(self) -> str:
         head = f"memory {self.rev1}..{self.rev2}: {self.counts[0]} → {self.counts[1]} facts"
-        if not self.events:
-            return head + "; no fact changed"
-        return "\n".join([head, *(e.line() for e in self.events)])
+        lines = [head + ("" if self.events else "; no fact changed"), *(e.line() for e in self.events)]
+        lines += [touch.line() for touch in self.code]
+        if self.code_more:
+            lines.append(f"{'code':<10} … and {self.code_more} more cited files changed (`foundry memory verify`)")
+        return "\n".join(lines)
 
     def to_dict(self) -> JSONObject:
         return {
@@ -421,6 +443,7 @@ class MemoryDiff:
             "facts_before": self.counts[0],
             "facts_after": self.counts[1],
             "changes": [e.to_dict() for e in self.events],
+            **({"code": [touch.to_dict() for touch in self.code]} if self.code else {}),
         }
 
 
@@ -684,8 +707,52 @@ def commit_changes(layout: Layout, commit: str) -> tuple[MemoryDiff, str]:
         diff = MemoryDiff("(none)", sha, counts=(0, len(blobs)))
         for name in sorted(blobs, key=lambda n: (len(n), n)):
             diff.events += fact_events(None, _parse(contents.get(blobs[name]), name[:-3]))
+    diff.code, diff.code_more = code_touched(
+        repo, sha, parent.stdout.decode().strip() if parent.returncode == 0 else None
+    )
     patch = repo.git("show", "--format=", "--no-renames", "--no-color", sha, "--", repo.facts_path + "/")
     return diff, _bounded(patch)
+
+
+MAX_CODE_LINES = 50  # cited files a commit's drill-down names, beyond which it counts the rest
+_CHANGES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "T": "type changed", "C": "copied"}
+
+
+def code_touched(repo: Repo, sha: str, parent: str | None) -> tuple[list[CodeTouch], int]:
+    """The files under the root that `sha` changed (against `parent`, git's rename detection
+    on) and that the facts at `sha` cite, superseded ones left out (issue 30): at most
+    MAX_CODE_LINES, and how many more there were. One `git diff-tree`, the facts read from
+    git objects; the memory's own files are not code."""
+    from foundry_tui.core.code_refs import citers, refs_of
+
+    facts = repo.facts_at(sha)
+    replaced = {f.supersedes for f in facts.values() if f.supersedes}
+    cited = [(f.id, refs_of(f.extras)) for f in sorted(facts.values(), key=lambda f: (len(f.id), f.id))]
+    cited = [(fid, refs) for fid, refs in cited if refs and fid not in replaced]
+    if not cited:
+        return [], 0
+    span = [parent, sha] if parent else ["--root", sha]
+    out = run_git(
+        repo.layout.root, "diff-tree", "-r", "-M", "--relative", "--no-commit-id", "--name-status", "-z", *span
+    ).stdout.decode("utf-8", "surrogateescape")
+    fields = [f for f in out.split("\0") if f]
+    memory = repo.layout.relative(repo.layout.foundry).strip("/") + "/"
+    changes: list[tuple[str, str, str | None]] = []
+    i = 0
+    while i < len(fields):
+        status = fields[i][:1]
+        if status in ("R", "C") and i + 2 < len(fields):
+            changes.append((fields[i + 1], _CHANGES[status], fields[i + 2]))
+            i += 3
+        elif i + 1 < len(fields):
+            changes.append((fields[i + 1], _CHANGES.get(status, "changed"), None))
+            i += 2
+        else:
+            break
+    changes = [c for c in changes if not c[0].startswith(memory) and refused_path_reason(c[0]) is None]
+    citing = citers(cited, [path for path, _change, _new in changes])
+    touched = [CodeTouch(path, change, citing[path], new) for path, change, new in changes if path in citing]
+    return touched[:MAX_CODE_LINES], max(0, len(touched) - MAX_CODE_LINES)
 
 
 def uncommitted_changes(layout: Layout) -> tuple[list[MemoryEvent], str]:

@@ -12,7 +12,7 @@ from typing import ClassVar
 from textual.worker import Worker
 
 from foundry_tui.tui.common.confirming import ConfirmingScreen
-from foundry_tui.tui.common.messages import FilesChanged, MemoryChanged
+from foundry_tui.tui.common.messages import CodeChanged, FilesChanged, MemoryChanged
 from foundry_tui.tui.common.status_header import feed_headers
 
 
@@ -27,6 +27,9 @@ class LiveScreen(ConfirmingScreen[None]):
     # Whether a slow load covers the screen with the busy indicator (FoundryScreen._show_busy);
     # a screen that shows its parts as they arrive (Health) says no.
     BUSY_ON_LOAD: ClassVar[bool] = True
+    # Whether what the screen shows depends on the refs' states (issue 30): read again when the
+    # code that active facts cite changes (CodeChanged), as when the memory does.
+    READS_CODE: ClassVar[bool] = False
     _load_group: str | None = None
 
     def __init__(self) -> None:
@@ -60,6 +63,10 @@ class LiveScreen(ConfirmingScreen[None]):
 
     def on_files_changed(self, _event: FilesChanged) -> None:
         self.reread()
+
+    def on_code_changed(self, _event: CodeChanged) -> None:
+        if self.READS_CODE:
+            self.reread()
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
         """This screen wrote (decided a proposal, merged, promoted): say what changed, read again."""

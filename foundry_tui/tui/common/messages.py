@@ -15,6 +15,14 @@ class FilesChanged(Message):
 
 
 @dataclass
+class CodeChanged(Message):
+    """The file watcher saw a change to code that active facts cite (their refs, issue 30),
+    or to git's index or HEAD: the refs' states may have changed (one coalesced batch)."""
+
+    paths: frozenset[str]
+
+
+@dataclass
 class MemoryChanged(Message):
     """This app wrote to memory (a fact, a retirement, the index): reload and say so;
     `select`, the fact written, is shown once it is read (the new version `y` wrote, say)."""

@@ -92,6 +92,7 @@ class CuratorScreen(LiveScreen):
     """The curator's workbench. Nothing is merged, tagged or retired without a confirmation."""
 
     SCREEN_COMMANDS = CURATOR_COMMANDS
+    READS_CODE = True  # the stale view's rows are the refs' states
     BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in CURATOR_COMMANDS]
 
     @dataclass

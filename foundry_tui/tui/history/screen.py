@@ -1,7 +1,8 @@
 """HistoryScreen: the memory's history from git, as `foundry memory log` reads it
 (which commit created, superseded, merged, renumbered or expired which fact), the work
-tree's uncommitted changes first. Enter opens a commit (what it did to each fact, and the
-line diff of the fact files); `m` marks a commit and `d` diffs it with the highlighted one,
+tree's uncommitted changes first. Enter opens a commit (what it did to each fact, its refs
+among it, the cited code it changed and which facts cite it, and the line diff of the fact
+files: `commit_changes`); `m` marks a commit and `d` diffs it with the highlighted one,
 as `foundry memory diff` does."""
 
 from __future__ import annotations

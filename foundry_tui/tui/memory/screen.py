@@ -21,7 +21,7 @@ from foundry_tui.core.memory.reports.views import IndexView, Overview, early_ind
 from foundry_tui.tui import startup
 from foundry_tui.tui.commands import MEMORY_COMMANDS
 from foundry_tui.tui.common.confirming import ConfirmingScreen
-from foundry_tui.tui.common.messages import FilesChanged, MemoryChanged
+from foundry_tui.tui.common.messages import CodeChanged, FilesChanged, MemoryChanged
 from foundry_tui.tui.common.row_list import RowList
 from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.workers import deliver
@@ -172,6 +172,8 @@ class MemoryScreen(ConfirmingScreen[None]):
     def on_memory_screen_loaded(self, event: Loaded) -> None:
         startup.memory_drawn(self.foundry)  # already, unless the early index was never drawn
         self.overview = event.overview
+        if self.foundry.watching:  # the facts this load synced may cite other code (issue 30)
+            self.foundry.plan_code_watch()
         self.call_after_refresh(self._after_paint)
         message = event.summary or (event.overview.changes.summary() if event.announce else "")
         if message:
@@ -274,6 +276,11 @@ class MemoryScreen(ConfirmingScreen[None]):
 
     def on_files_changed(self, _event: FilesChanged) -> None:
         self.load(announce=True)
+
+    def on_code_changed(self, _event: CodeChanged) -> None:
+        """Cited code changed on disk: the same load, whose Overview verifies the refs again
+        (in its worker); the facts themselves did not change, so nothing is announced."""
+        self.load()
 
     def on_memory_changed(self, event: MemoryChanged) -> None:
         self.to_select = event.select

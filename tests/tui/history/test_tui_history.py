@@ -94,3 +94,44 @@ def test_a_commit_patch_is_bounded(demo_repo: Path) -> None:
     _diff, patch = commit_changes(Layout(demo_repo), "HEAD")
     assert len(patch) < MAX_PATCH_CHARS + 100
     assert patch.endswith(f"… (cut at {MAX_PATCH_CHARS} characters: `git show` gives the rest)\n")
+
+
+async def test_a_commit_says_when_it_changed_a_facts_refs_and_the_code_facts_cite(root: Path) -> None:
+    """Issue 30, across history: a commit's drill-down names the refs it changed on a fact and
+    the cited files it changed, renamed or deleted, with the facts that cite them."""
+    from foundry_tui.core.memory.model.facts import parse_fact_text, render_fact_text
+    from foundry_tui.core.memory.project import Project
+    from tests.core.code_refs_helpers import git, make_repo
+    from tests.helpers import write
+
+    repo = make_repo(root)
+    project = Project(repo)
+    write(project, "Retries live in the webhook", "See `payments/webhook.py`.")
+    write(project, "Payments hold a ledger", "A folder.", refs=["payments"])
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "facts")
+    path = repo / ".foundry/memory/facts/fact-0002.md"
+    fact = parse_fact_text(path.read_text(), "fact-0002")
+    recorded = fact.extras["refs"]
+    assert isinstance(recorded, list)
+    fact.extras["refs"] = [*recorded, "README.md"]  # a ref added in place
+    path.write_text(render_fact_text(fact))
+    (repo / "payments/webhook.py").write_text("def retry():\n    return 7\n")
+    git(repo, "mv", "payments/ledger.py", "payments/books.py")
+    (repo / "notes.txt").write_text("nobody cites this\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "code and a ref")
+    commits = _git(repo, "rev-list", "HEAD").split()
+    app = make_app(repo)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(pilot, "f8", HistoryScreen)
+        assert _rows(pilot)[0][:5] == [commits[0][:8], _rows(pilot)[0][1], "t", "changed", "fact-0002"]
+        await press(pilot, "enter")
+        assert isinstance(app.screen, ArtifactDiffScreen)
+        assert _dialog_text(pilot)[:4] == [
+            f"memory {commits[1]}..{commits[0]}: 2 → 2 facts",
+            "changed    fact-0002  Payments hold a ledger (refs +README.md)",
+            "code       payments/ledger.py renamed to payments/books.py, cited by fact-0002",
+            "code       payments/webhook.py modified, cited by fact-0001, fact-0002",
+        ]
+        assert _dialog_text(pilot)[4].startswith("diff --git a/.foundry/memory/facts/fact-0002.md")

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     import datetime as _dt
     from collections.abc import Iterable, Sequence
 
-    from foundry_tui.core.code_refs import Ref
+    from foundry_tui.core.code_refs import CodeWatch, Ref
     from foundry_tui.core.json_types import JSONObject
     from foundry_tui.core.memory.model.facts import Fact
     from foundry_tui.core.memory.project import Project
@@ -31,14 +31,17 @@ def facts_with_refs(facts: Iterable[Fact]) -> list[tuple[str, tuple[Ref, ...]]]:
 
 
 def active_refs(
-    project: Project, today: _dt.date, near: Sequence[str] | None = None
+    project: Project, today: _dt.date, near: Sequence[str] | None = None, *, sync: bool = True
 ) -> list[tuple[str, str, tuple[Ref, ...]]]:
     """(id, title, refs) of each active fact with refs; from the parse cache's columns when it is
     current (no Fact is built: the after-edit hook runs after every edit). With `near`
     (root-relative paths), only the facts whose refs may cite one of them: each entry is
-    tested as text first, and parsed only when it names the path, a folder above it or a glob."""
+    tested as text first, and parsed only when it names the path, a folder above it or a glob.
+    `sync=False` reads the store as the caller's last sync left it (the TUI's screens' loads
+    sync, and report what changed: another sync would take that from them)."""
     with project.lock:
-        project.sync()
+        if sync:
+            project.sync()
         snapshot = project.store.pending_snapshot
         if snapshot is None:
             rows = [(f.id, f.title, f.extras) for f in project.active_facts(today) if f.extras and "refs" in f.extras]
@@ -91,6 +94,23 @@ def verify_active(project: Project, today: _dt.date) -> Verification:
         project.sync()
         active = project.active_facts(today)
     return verify_facts(project, active)
+
+
+def code_watch(project: Project, today: _dt.date, previous: CodeWatch | None = None) -> CodeWatch:
+    """What a long-lived process (the TUI) watches so that the refs' states of today's active
+    facts stay current: bounded by what they cite (code_refs.watch_places). Reads the store as
+    the last sync left it (never syncs: see active_refs), from the parse cache's columns when
+    current; asks git twice, unless the refs are those `previous` was planned for (then it is
+    returned as it is). Call it off the UI thread."""
+    from foundry_tui.core.code_refs import watch_places
+
+    refs = [ref for _id, _title, fact_refs in active_refs(project, today, sync=False) for ref in fact_refs]
+    cited = frozenset(ref.path for ref in refs)
+    if previous is not None and previous.cited == cited:
+        return previous
+    plan = watch_places(project.layout, refs)
+    plan.cited = cited
+    return plan
 
 
 def stale_marks(verification: Verification) -> dict[str, str]:

@@ -451,6 +451,7 @@ async def test_palette_lists_the_commands_of_the_screen_shown(demo_root: Path) -
         "Open Source",
         "Retire Fact",
         "Confirm Refs",
+        "Show Code Diff",
         "Add Why",
         "Rebuild Index",
         "Show Doctor",

@@ -7,14 +7,17 @@ changes, so colours built in Python follow it. Asking before a write is Confirmi
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual.actions import parse
+from textual.app import App
+from textual.events import Resize
 from textual.notifications import SeverityLevel
 from textual.screen import Screen, ScreenResultType
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from foundry_tui.tui.commands import WRITE_ACTIONS
+from foundry_tui.tui.commands import NARROW_KEY, WRITE_ACTIONS
 from foundry_tui.tui.common.text import shown_lines, unmarked
 from foundry_tui.tui.common.workers import worker_state_changed
 
@@ -90,11 +93,32 @@ class FoundryScreen(Screen[ScreenResultType]):
     def recolour(self) -> None:
         """Show again what was built with the old theme's colours (nothing by default)."""
 
+    @property
+    def narrow(self) -> bool:
+        """Whether the screen has its narrow layout (FoundryApp.HORIZONTAL_BREAKPOINTS)."""
+        return self.has_class("-narrow")
+
+    def on_resize(self, _event: Resize) -> None:
+        """A new width may cross the breakpoint: the footer picks its keys again (the
+        narrow twins, commands.NARROW_KEY), once the layout's classes follow."""
+        self.call_after_refresh(self.refresh_bindings)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A memory opened as of a past revision (`foundry tui --at REV`) is read-only."""
+        """A memory opened as of a past revision (`foundry tui --at REV`) is read-only. A
+        narrow twin (commands.NARROW_KEY) is on in the narrow layout only, as its action is."""
+        if action == NARROW_KEY:
+            if not self.narrow or not parameters:
+                return False
+            namespace, name, inner = parse(str(parameters[0]))
+            node: FoundryScreen[Any] | App[Any] = self.app if namespace == "app" else self
+            return node.check_action(name, inner)
         if self.foundry.read_only and action in WRITE_ACTIONS:
             return False
         return super().check_action(action, parameters)
+
+    async def action_narrow_key(self, action: str) -> None:
+        """A narrow twin's key: the action it wraps, as the key's own binding runs it."""
+        await self.run_action(action)
 
     def busy_groups(self) -> frozenset[str]:
         """The groups of this screen's workers that show a busy indicator past BUSY_DELAY:

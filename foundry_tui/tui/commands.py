@@ -29,8 +29,9 @@ class Command:
     # The door's operation (core/ops/registry.py) the command's action performs: a command
     # that names one writes, so it is refused in a read-only memory (`foundry tui --at`).
     OPERATION: ClassVar[str | None] = None
-    # Shown in the footer at wide widths only: below the app's narrow breakpoint (80x24) it is
-    # behind F1, whose panel lists it, and still answers (`narrow_twins`, NARROW_KEY).
+    # Shown in the footer only where it has room for every key: where it has not (80x24, and up
+    # to some 190 columns on the memory screen) it is behind F1, whose panel lists it, and
+    # still answers (`narrow_twins`, NARROW_KEY, FoundryScreen.narrow).
     WIDE_ONLY: ClassVar[bool] = False
 
     @classmethod
@@ -73,9 +74,9 @@ class Command:
         )
 
 
-# The action of a key's twin binding for narrow layouts (Screen.-narrow, below 100 columns):
-# FoundryScreen allows it only there, and runs the action it wraps; at wide widths it is
-# off, so the key's own binding (later in the screen's bindings, or the app's) is the one
+# The action of a key's twin binding for a footer without room for every key
+# (FoundryScreen.narrow): FoundryScreen allows it only then, and runs the action it wraps;
+# otherwise it is off, so the key's own binding (later in the screen's bindings, or the app's) is the one
 # the footer shows and the key runs. One footer, Textual's own, fed as it is everywhere.
 NARROW_KEY = "narrow_key"
 

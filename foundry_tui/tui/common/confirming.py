@@ -21,7 +21,8 @@ class ConfirmingScreen(FoundryScreen[ScreenResultType]):
     (F1, which lists every key the screen answers, those the footer has no room for too)
     and Quit, bound here before the screen's own keys, so that both show at any width.
 
-    In the narrow layout (below 100 columns) the footer has no room for every key: the
+    Where the footer has no room for every key (FoundryScreen.narrow: at 80x24, and on the
+    memory screen up to some 190 columns) it would cut the last one: the
     WIDE_ONLY commands (the screen switches, and keys such as R, d or c that the status
     line or the panel names) leave it and stay behind F1. Their narrow twins are bound here
     for the app's commands (with Escape's, named as F2's) and added before the screen's own

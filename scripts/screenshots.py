@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import json
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -63,6 +64,25 @@ def park_two(root: Path) -> None:
     config = root / ".foundry" / "config.json"
     data = json.loads(config.read_text()) if config.exists() else {}
     config.write_text(json.dumps({**data, "trust": {"trusted": ["user:alice"]}}))
+    if (root / ".git").exists():  # in git the trusted list is the one committed at HEAD (core/trust/committed.py)
+        subprocess.run(
+            [
+                "git",
+                "-c",
+                "user.name=Alice Moreau",
+                "-c",
+                "user.email=alice@example.invalid",
+                "commit",
+                "-q",
+                "-m",
+                "Trust user:alice alone",
+                "--",
+                str(config),
+            ],
+            cwd=root,
+            check=True,
+            capture_output=True,
+        )
     project = Project(root)
     bob = Caller(Principal("user", "bob"))
     for req in (

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from textual.actions import parse
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
@@ -29,6 +29,10 @@ class Command:
     # The door's operation (core/ops/registry.py) the command's action performs: a command
     # that names one writes, so it is refused in a read-only memory (`foundry tui --at`).
     OPERATION: ClassVar[str | None] = None
+    # Shown in the footer only where it has room for every key: where it has not (80x24, and up
+    # to some 190 columns on the memory screen) it is behind F1, whose panel lists it, and
+    # still answers (`narrow_twins`, NARROW_KEY, FoundryScreen.narrow).
+    WIDE_ONLY: ClassVar[bool] = False
 
     @classmethod
     def title(cls) -> str:
@@ -55,6 +59,43 @@ class Command:
             key_display=cls.KEY_DISPLAY,
             tooltip=cls.help(),
         )
+
+    @classmethod
+    def narrow_twin(cls, namespace: str = "") -> Binding:
+        """The command's key as the narrow layout answers it: not in the footer, in the keys
+        panel under the same name, running the same action (`narrow_key`)."""
+        return Binding(
+            cls.KEY,
+            narrow_key(f"{namespace}{cls.ACTION}"),
+            cls.FOOTER or cls.title(),
+            show=False,
+            key_display=cls.KEY_DISPLAY,
+            tooltip=cls.help(),
+        )
+
+
+# The action of a key's twin binding for a footer without room for every key
+# (FoundryScreen.narrow): FoundryScreen allows it only then, and runs the action it wraps;
+# otherwise it is off, so the key's own binding (later in the screen's bindings, or the app's) is the one
+# the footer shows and the key runs. One footer, Textual's own, fed as it is everywhere.
+NARROW_KEY = "narrow_key"
+
+
+def narrow_key(action: str) -> str:
+    """The action string of a narrow twin running `action` ("app.switch_mode('memory')")."""
+    return f"{NARROW_KEY}({action!r})"
+
+
+def narrow_twins(bindings: list[BindingType]) -> list[BindingType]:
+    """`bindings` with each WIDE_ONLY command's binding preceded by its narrow twin (the
+    first binding of a key that its node allows is the one that shows and runs)."""
+    wide_only = {(command.KEY, command.ACTION): command for command in ALL_COMMANDS if command.WIDE_ONLY}
+    out: list[BindingType] = []
+    for binding in bindings:
+        if isinstance(binding, Binding) and (command := wide_only.get((binding.key, binding.action))):
+            out.append(command.narrow_twin())
+        out.append(binding)
+    return out
 
 
 class FocusSearch(Command):
@@ -121,6 +162,7 @@ class RebuildIndex(Command):
     """Rebuild .foundry/memory/INDEX.md from the active facts."""
 
     KEY, ACTION, FOOTER = "R", "rebuild_index", "Rebuild"
+    WIDE_ONLY = True
     OPERATION = "index.rebuild"
 
 
@@ -128,12 +170,14 @@ class ShowDoctor(Command):
     """Open the full doctor report."""
 
     KEY, ACTION, FOOTER = "d", "show_doctor", "Doctor"
+    WIDE_ONLY = True
 
 
 class ShowMemory(Command):
     """Go to the memory screen: index, search, fact detail and prune candidates."""
 
     KEY, ACTION, FOOTER = "f2", "switch_mode('memory')", "Memory"
+    WIDE_ONLY = True
     KEY_DISPLAY = "f2/esc"  # Escape goes back to it too (the app's own binding, not shown twice)
 
 
@@ -141,36 +185,42 @@ class ShowBlackboard(Command):
     """Go to the blackboard: waves, artifacts, contract validity."""
 
     KEY, ACTION, FOOTER = "f3", "switch_mode('blackboard')", "Board"
+    WIDE_ONLY = True
 
 
 class ShowLibrary(Command):
     """Go to the runbooks and ADRs."""
 
     KEY, ACTION, FOOTER = "f4", "switch_mode('library')", "Docs"
+    WIDE_ONLY = True
 
 
 class ShowHealth(Command):
     """Go to the memory's health: searches, writes, INDEX.md and facts by type over time, and the token report."""
 
     KEY, ACTION, FOOTER = "f5", "switch_mode('health')", "Health"
+    WIDE_ONLY = True
 
 
 class ShowCurator(Command):
     """Go to curator mode: merge near-duplicates, fix missed searches, retire in bulk, see what the index omits."""
 
     KEY, ACTION, FOOTER = "f6", "switch_mode('curator')", "Curator"
+    WIDE_ONLY = True
 
 
 class ShowSessions(Command):
     """Go to the agent sessions: their working memory, observations, reflections and audit trail."""
 
     KEY, ACTION, FOOTER = "f7", "switch_mode('sessions')", "Sessions"
+    WIDE_ONLY = True
 
 
 class ShowHistory(Command):
     """Go to the memory's history in git: which commit created, superseded, merged or renumbered which fact."""
 
     KEY, ACTION, FOOTER = "f8", "switch_mode('history')", "History"
+    WIDE_ONLY = True
 
 
 class ShowKeys(Command):
@@ -284,6 +334,7 @@ class ConfirmPreferencesClear(Command):
     """Carry out the pending clear request of your own preferences (deletes the file, after you confirm)."""
 
     KEY, ACTION, FOOTER = "c", "confirm_clear", "Clear prefs"
+    WIDE_ONLY = True
     OPERATION = "preferences.confirm_clear"
 
 
@@ -291,6 +342,7 @@ class ShowApprovals(Command):
     """Go to approvals: memory changes parked by the trust policy, to approve or reject (trusted curators)."""
 
     KEY, ACTION, FOOTER = "f9", "switch_mode('approvals')", "Approvals"
+    WIDE_ONLY = True
 
 
 class FocusFilter(Command):

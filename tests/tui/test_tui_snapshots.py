@@ -159,6 +159,17 @@ def test_fact_detail_at_80x24_folds_the_path(snap_compare: Compare, demo_root: P
     assert snap_compare(make_app(demo_root), terminal_size=(80, 24), run_before=_steps(fact="fact-0009"))
 
 
+# The screen without a memory, a dialog (the write form) and the keys panel (F1: where the keys
+# the narrow footer has no room for are listed) at 80x24 too.
+def test_empty_repository_at_80x24(snap_compare: Compare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=_steps())
+
+
+@pytest.mark.parametrize("key", ["w", "f1"])
+def test_write_form_and_keys_panel_at_80x24(snap_compare: Compare, demo_root: Path, key: str) -> None:
+    assert snap_compare(make_app(demo_root), terminal_size=(80, 24), run_before=_steps(key))
+
+
 # ---- themes, NO_COLOR, the keys panel and the command palette -----------------------------------
 
 

@@ -7,14 +7,18 @@ changes, so colours built in Python follow it. Asking before a write is Confirmi
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual.actions import parse
+from textual.app import App
+from textual.binding import Binding
+from textual.events import Resize
 from textual.notifications import SeverityLevel
 from textual.screen import Screen, ScreenResultType
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from foundry_tui.tui.commands import WRITE_ACTIONS
+from foundry_tui.tui.commands import NARROW_KEY, WRITE_ACTIONS
 from foundry_tui.tui.common.text import shown_lines, unmarked
 from foundry_tui.tui.common.workers import worker_state_changed
 
@@ -25,6 +29,7 @@ if TYPE_CHECKING:
     from foundry_tui.tui.commands import Command
 
 
+PALETTE_KEY_WIDTH = 13  # the footer's "▏^p palette " on the right
 BUSY_DELAY = 0.4  # seconds a write may take before its screen shows it is working
 
 
@@ -90,11 +95,48 @@ class FoundryScreen(Screen[ScreenResultType]):
     def recolour(self) -> None:
         """Show again what was built with the old theme's colours (nothing by default)."""
 
+    @property
+    def narrow(self) -> bool:
+        """Whether the footer has no room for every key it is fed at full width: then the
+        WIDE_ONLY commands leave it (commands.NARROW_KEY), so that none is cut."""
+        return self.size.width < self.full_footer_width()
+
+    def full_footer_width(self) -> int:
+        """The columns Textual's Footer takes for every shown key of this screen and of the
+        app (" key name " each, each action once) and the palette's key on the right."""
+        keys: set[str] = set()  # a key bound by the screen hides the app's binding of it
+        labels: dict[str, int] = {}  # one label per action, as the Footer groups them
+        for node in (*type(self).__mro__, type(self.app)):
+            for binding in Binding.make_bindings(node.__dict__.get("BINDINGS", ())):
+                if binding.key in keys or binding.action.startswith(NARROW_KEY):  # not the twins
+                    continue
+                keys.add(binding.key)
+                if binding.show:
+                    width = len(self.app.get_key_display(binding)) + len(binding.description) + 3
+                    labels.setdefault(binding.action, width)
+        return sum(labels.values()) + PALETTE_KEY_WIDTH
+
+    def on_resize(self, _event: Resize) -> None:
+        """A new width may cross the breakpoint: the footer picks its keys again (the
+        narrow twins, commands.NARROW_KEY), once the layout's classes follow."""
+        self.call_after_refresh(self.refresh_bindings)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A memory opened as of a past revision (`foundry tui --at REV`) is read-only."""
+        """A memory opened as of a past revision (`foundry tui --at REV`) is read-only. A
+        narrow twin (commands.NARROW_KEY) is on only when the footer has no room, as its action is."""
+        if action == NARROW_KEY:
+            if not self.narrow or not parameters:
+                return False
+            namespace, name, inner = parse(str(parameters[0]))
+            node: FoundryScreen[Any] | App[Any] = self.app if namespace == "app" else self
+            return node.check_action(name, inner)
         if self.foundry.read_only and action in WRITE_ACTIONS:
             return False
         return super().check_action(action, parameters)
+
+    async def action_narrow_key(self, action: str) -> None:
+        """A narrow twin's key: the action it wraps, as the key's own binding runs it."""
+        await self.run_action(action)
 
     def busy_groups(self) -> frozenset[str]:
         """The groups of this screen's workers that show a busy indicator past BUSY_DELAY:

@@ -15,7 +15,7 @@ from foundry_tui.core.memory.model.hits import Hit, format_score
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.paths import Layout
 from foundry_tui.tui.common.row_list import Row, RowList
-from foundry_tui.tui.common.text import REASON_MARKERS, highlight_terms, plain, shown, shown_lines
+from foundry_tui.tui.common.text import REASON_MARKERS, highlight_terms, marked, plain, shown, shown_lines
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.memory.search_pane import match_style
 
@@ -199,7 +199,8 @@ class FactDetail(VerticalScroll):
 
     def _show_matches(self, body: str, hit: Hit | None, colours: ThemeColours | None) -> None:
         """The body's lines holding a word the search matched, the words marked (the body
-        itself is Markdown, drawn as such): at most MAX_MATCH_LINES, each clipped."""
+        itself is Markdown, drawn as such): at most MAX_MATCH_LINES, each clipped, its
+        `**Why:**` or `**How to apply:**` shown bold without the asterisks (`marked`)."""
         matches = self.query_one("#detail-matches", Static)
         terms = [m.term for m in hit.matches if m.body] if hit is not None else []
         lines = [line.strip() for line in body.splitlines() if any(t in line.lower() for t in terms)]
@@ -210,7 +211,7 @@ class FactDetail(VerticalScroll):
         text = Text("in the body:", style="dim")
         for line in lines[:MAX_MATCH_LINES]:
             text.append("\n  ")
-            text.append(highlight_terms(Text(shown(clip(line, MAX_MATCH_CHARS))), terms, match_style(colours)))
+            text.append(highlight_terms(marked(clip(line, MAX_MATCH_CHARS)), terms, match_style(colours)))
         if len(lines) > MAX_MATCH_LINES:
             text.append(f"\n  … and {len(lines) - MAX_MATCH_LINES} more lines", style="dim")
         matches.update(text)

@@ -138,6 +138,72 @@ async def test_every_key_shows_in_the_footer_or_behind_f1_at_80x24(demo_root: Pa
             assert words in " ".join(panel.split()), words  # the footer's names, not the palette's ("Show Sessions")
 
 
+def _footer_labels(app: App[Any]) -> list[str]:
+    """The keys the footer is fed (each action once, as Textual's Footer groups them), as it
+    writes them: the key and its name; the palette's key, docked on the right, apart."""
+    labels: dict[str, str] = {}
+    for binding in (active.binding for active in app.screen.active_bindings.values()):
+        if binding.show and binding.action != "command_palette":
+            labels.setdefault(binding.action, f"{app.get_key_display(binding)} {binding.description}")
+    return list(labels.values())
+
+
+async def _unfocused_footer(app: App[Any], pilot: Pilot[Any]) -> str:
+    app.screen.set_focus(None)
+    await pilot.pause()
+    await pilot.pause()
+    return text_of(drawn(app, -1))
+
+
+@pytest.mark.parametrize("width", [80, 130])
+@pytest.mark.parametrize(("key", "name"), MAIN_SCREENS)
+async def test_no_key_is_cut_at_80x24_and_the_rest_are_behind_f1(
+    demo_root: Path, key: str, name: str, width: int
+) -> None:
+    """Issue 31, item 5: at 80 columns every key the footer shows is whole (before this, each
+    screen's last one was cut: "f6 Cu", "R ", "c Clear"), F1 first; what has no room (the
+    screen switches, R, d, c) is in the keys panel and still answers. At 130 (the README's
+    pictures) too, where the footers of all but the docs screen were cut."""
+    app = make_app(demo_root)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, key)
+        assert type(app.screen).__name__ == name
+        footer = await _unfocused_footer(app, pilot)
+        left, palette = footer.split("▏")
+        assert palette == "^p palette "
+        labels = _footer_labels(app)
+        assert labels[:2] == ["f1 Keys", "q Quit"]
+        assert left.rstrip() == " " + "  ".join(labels), footer  # every key whole, none cut
+        if key != "f4" or width == 80:  # the docs screen has room for the switches at 130
+            assert not any(label.startswith(("f2/esc ", "f3 ", "f9 ")) for label in labels)
+
+
+async def test_the_switches_leave_the_footer_below_100_columns_and_come_back(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(200, 30)) as pilot:
+        await settle(pilot)
+        assert "  R Rebuild  d Doctor  f2/esc Memory  f3 Board  " in await _unfocused_footer(app, pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        footer = await _unfocused_footer(app, pilot)
+        assert footer.startswith(" f1 Keys  q Quit  / Search  i Inactive  w Write  x Retire  y Why  "), footer
+        assert "Rebuild" not in footer and "Board" not in footer
+        await press(pilot, "f3")  # behind F1, and still a key
+        assert type(app.screen).__name__ == "BlackboardScreen"
+        await press(pilot, "escape")
+        assert type(app.screen).__name__ == "MemoryScreen"
+        await press(pilot, "f1")
+        panel = " ".join(_keys_panel_text(app).split())
+        for words in ("R Rebuild", "d Doctor", "f2/esc Memory", "f3 Board", "f9 Approvals"):
+            assert words in panel, words
+        assert panel.count("f2/esc Memory") == 1  # F2's twin and Escape's: one row
+        await press(pilot, "f1")
+        await pilot.resize_terminal(200, 30)
+        await settle(pilot)
+        assert "  R Rebuild  d Doctor  f2/esc Memory  f3 Board  " in await _unfocused_footer(app, pilot)
+
+
 async def test_the_wide_footer_names_every_screen_and_the_missing_keys(demo_root: Path) -> None:
     app = make_app(demo_root)
     async with app.run_test(size=(200, 45)) as pilot:

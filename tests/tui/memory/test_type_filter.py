@@ -229,3 +229,33 @@ async def test_a_search_marks_the_matched_words_and_selects_the_top_hit(demo_roo
         body = matches.content
         assert isinstance(body, Text) and body.plain.startswith("in the body:\n  ")
         assert set(marked_words(body)) == {"snake", "json"}
+
+
+async def test_the_body_lines_a_search_found_show_the_reason_labels_without_asterisks(demo_root: Path) -> None:
+    """The match lines under the score are text, not Markdown: `**Why:**` and `**How to
+    apply:**` read as the labels they are, bold, as the toasts and prune rows show them."""
+    from rich.text import Text
+    from textual.widgets import Static
+
+    from foundry_tui.tui.memory.fact_detail import FactDetail
+    from foundry_tui.tui.memory.screen import MemoryScreen
+
+    app = make_app(demo_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"abstraction plain")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MemoryScreen)
+        assert screen.selected == "fact-0009"
+        body = screen.query_one(FactDetail).query_one("#detail-matches", Static).content
+        assert isinstance(body, Text)
+        assert body.plain == (
+            "in the body:\n"
+            "  Why: we depend on MERGE and partition-wise joins; MySQL 8 has neither, and the abstraction layer that "
+            "would hide the difference costs more than supporting …\n"
+            "  How to apply: write migrations as plain SQL under `db/migrations` and run integration tests against "
+            "`postgres:16-alpine`."
+        )
+        bold = [body.plain[s.start : s.end] for s in body.spans if s.style == "bold"]
+        assert bold == ["Why:", "How to apply:"]

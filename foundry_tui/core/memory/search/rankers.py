@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import threading
 
     from foundry_tui.core.memory.search.bm25 import StemCounts
-    from foundry_tui.core.memory.search.encoder import Encoder, Matrix
+    from foundry_tui.core.memory.search.encoder import Matrix, SentenceEncoder
     from foundry_tui.core.memory.search.vectors import VectorStore
     from foundry_tui.core.memory.search.word_index import SearchIndex
 
@@ -58,7 +58,7 @@ class Corpus(Protocol):
         """Whether the sentence model may be used (installed, not turned off)."""
         ...
 
-    def sentence_encoder(self, *, wait: bool) -> Encoder | None:
+    def sentence_encoder(self, *, wait: bool) -> SentenceEncoder | None:
         """The sentence model (None: off, not installed, or still loading and not `wait`)."""
         ...
 
@@ -284,7 +284,7 @@ class HybridRanker:
             corpus.keep_vectors()  # a fact written since: embedded in the background
         return list(hits)
 
-    def _query_vector(self, encoder: Encoder, query: str) -> Matrix:
+    def _query_vector(self, encoder: SentenceEncoder, query: str) -> Matrix:
         key = (id(encoder), query)
         vector = self._queries.get(key)
         if vector is None:

@@ -8,12 +8,16 @@ trees after the second (C, D, …) are variants measured in the same alternation
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 9 --what mcp
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 21 --what mcp-init
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 5 --what neardup
+    python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 100000 --repeats 3 --what cli-search
 
 `--what mcp-init` times `foundry mcp` from spawn to its initialize reply (what every agent
 session waits for), then the `tools/list` that follows it ("A tools/list", "B tools/list").
 `--what neardup` times `find_dupes` on bench_memory's facts (bench_speed.py's row), and
 `--what neardup-varied` a scan of bench_neardup.py's varied text plus its labelled facts; each
-run is a fresh process that prints its wall and CPU seconds.
+run is a fresh process that prints its wall and CPU seconds. `--what cli-search` runs
+`foundry memory search` (cache warm, a query of common words) as a whole process: its wall
+seconds and peak resident memory ("A MB", "B MB", from wait4), and stops if two trees print
+different hits. `--root` searches an existing project instead of generating one.
 """
 
 from __future__ import annotations
@@ -153,6 +157,41 @@ def neardup_runs(
     return runs
 
 
+CLI_QUERY = "the error retry"  # common words: each in most facts (bench_memory.COMMON)
+
+
+def cli_search_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: int) -> dict[str, list[float]]:
+    """Wall seconds of `foundry memory search` (under "A", "B") and its peak resident memory
+    in MB (under "A MB", "B MB"), alternating the trees run by run."""
+    today = bench_speed.TODAY
+
+    def once(name: str, tree: str) -> tuple[float, float, bytes]:
+        command = [sys.executable, "-m", "foundry_tui", "memory", "search", "--root", str(root), "--today", today]
+        # Each tree its own parse cache: a tree whose snapshot format differs would rewrite the other's.
+        own = env | {"PYTHONPATH": tree, "FOUNDRY_CACHE_DIR": f"{env['FOUNDRY_CACHE_DIR']}-{name}"}
+        start = time.perf_counter()
+        # In the tree's folder: `-m` puts the working folder first on sys.path, before PYTHONPATH.
+        proc = subprocess.Popen([*command, CLI_QUERY], env=own, cwd=tree, stdout=subprocess.PIPE)
+        out = proc.stdout.read() if proc.stdout is not None else b""
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        if os.waitstatus_to_exitcode(status):
+            raise RuntimeError(f"{tree}: the search failed")
+        return time.perf_counter() - start, usage.ru_maxrss / 1024, out
+
+    replies = {name: once(name, tree)[2] for name, tree in trees.items()}  # the cache warm, bytecode written
+    if len(set(replies.values())) != 1:
+        raise RuntimeError("the trees' searches printed different replies")
+    runs: dict[str, list[float]] = {}
+    for _ in range(repeats):
+        for name, tree in trees.items():
+            seconds, mb, out = once(name, tree)
+            if out != replies[name]:
+                raise RuntimeError(f"{name}: a repeated search printed another reply")
+            runs.setdefault(name, []).append(seconds)
+            runs.setdefault(f"{name} MB", []).append(mb)
+    return runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", help="source tree A (the one before)")
@@ -160,17 +199,22 @@ def main() -> None:
     parser.add_argument("more", nargs="*", help="further trees C, D, … (variants measured in the same run)")
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--what", choices=["tui", "mcp", "mcp-init", "neardup", "neardup-varied"], default="tui")
+    parser.add_argument(
+        "--what", choices=["tui", "mcp", "mcp-init", "neardup", "neardup-varied", "cli-search"], default="tui"
+    )
+    parser.add_argument(
+        "--root", type=Path, help="an existing project to search (cli-search) instead of generated facts"
+    )
     args = parser.parse_args()
     paths = [args.a, args.b, *args.more]
     trees = {chr(ord("A") + i): str(Path(path).resolve()) for i, path in enumerate(paths)}
     for name, tree in trees.items():
         print(f"{name}: {tree}", flush=True)
     base = Path(tempfile.mkdtemp(prefix=f"foundry-ab-{args.count}-"))
-    root = base / "project"
+    root = args.root.resolve() if args.root is not None else base / "project"
     env = bench_speed.child_env(base / "cache")
     try:
-        if args.what != "neardup-varied":
+        if args.what != "neardup-varied" and args.root is None:
             generate_vocab.append(generate(root, args.count))
         print(f"load average {os.getloadavg()[0]:.1f} at start", flush=True)
         if args.what == "tui":
@@ -183,6 +227,9 @@ def main() -> None:
         elif args.what == "mcp":
             runs = mcp_runs(trees, root, env, args.repeats)
             unit = "ms"
+        elif args.what == "cli-search":
+            runs = cli_search_runs(trees, root, env, args.repeats)
+            unit = "s"
         elif args.what == "mcp-init":
             runs = mcp_init_runs(trees, root, env, args.repeats)
             unit = "ms"
@@ -194,7 +241,8 @@ def main() -> None:
             shown = " ".join(f"{v:.2f}" for v in values)
             median = statistics.median(values)
             extra = f" ({median / statistics.median(runs['bare']):.2f}x bare)" if "bare" in runs else ""
-            print(f"{name}: median {median:.2f} {unit}{extra}   runs: {shown}")
+            shown_unit = "MB" if name.endswith(" MB") else unit
+            print(f"{name}: median {median:.2f} {shown_unit}{extra}   runs: {shown}")
         print(f"load average {os.getloadavg()[0]:.1f} at the end", flush=True)
     finally:
         shutil.rmtree(base, ignore_errors=True)

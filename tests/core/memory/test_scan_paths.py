@@ -12,6 +12,7 @@ from foundry_tui.core.memory.model.facts import TYPES, Fact
 from foundry_tui.core.memory.model.fields import ScanFields
 from foundry_tui.core.memory.search.spec import query_terms, rank
 from foundry_tui.core.memory.search.word_index import SearchIndex
+from foundry_tui.core.memory.storage.snapshot import Snapshot
 
 VOCABULARY = ["service", "services", "deploy", "cache", "token", "tokens", "ab", "abé", "x1", "İstanbul"]
 
@@ -55,18 +56,81 @@ def _hits(scan: ScanFields, terms: list[str], min_score: float, limit: int) -> l
 )
 def test_sparse_dense_and_index_agree(facts: list[Fact], words: list[str], min_score: float, limit: int) -> None:
     terms = query_terms(" ".join(words))
-    original = search.DENSE_SHARE
+    original, chunk = search.DENSE_SHARE, search.DENSE_CHUNK
     try:
         search.DENSE_SHARE = 10**9  # from the first hit on: one test per fact
         dense = _hits(ScanFields.of(facts), terms, min_score, limit)
+        search.DENSE_CHUNK = 7  # the texts cut from the blobs 7 at a time: chunks end mid-field
+        chunked = _hits(ScanFields.of(facts), terms, min_score, limit)
+        split = ScanFields.of(facts)
+        for field in range(3):  # each field split once beforehand (the hybrid ranker): chunks sliced from it
+            split.field_texts(field)
+        presplit = _hits(split, terms, min_score, limit)
         search.DENSE_SHARE = 1  # never (no more hits than facts)
         search_sparse = _hits(ScanFields.of(facts), terms, min_score, limit)
     finally:
-        search.DENSE_SHARE = original
-    assert dense == search_sparse
+        search.DENSE_SHARE, search.DENSE_CHUNK = original, chunk
+    assert dense == chunked == presplit == search_sparse
     index = SearchIndex()
     by_id = {f.id: f for f in facts}
     index.sync(by_id, 1)
     if not index.clashes:
         top = index.top(terms, index.eligible_bits(by_id), min_score, limit)
         assert [(h.fact.id, h.score, h.points, h.matches) for h in top] == dense
+
+
+def test_dense_chunks_cover_every_text_once() -> None:
+    """A term in every fact, the texts cut from the blob 3 at a time: each fact found once,
+    the last (short) chunk included, and no text straddling two chunks."""
+    facts = [Fact(id=f"fact-{n:04d}", type="domain", title="t", body=f"deploy {n}") for n in range(1, 11)]
+    original, chunk = search.DENSE_SHARE, search.DENSE_CHUNK
+    try:
+        search.DENSE_SHARE, search.DENSE_CHUNK = 10**9, 3
+        scan = ScanFields.of(facts)
+        assert scan.document_frequency("deploy") == 10
+        assert scan.document_frequency("10") == 1
+        assert scan.document_frequency("1") == 2  # "deploy 1" and "deploy 10"
+        assert scan._texts == [None, None, None]  # nothing split whole
+    finally:
+        search.DENSE_SHARE, search.DENSE_CHUNK = original, chunk
+
+
+def test_a_loaded_snapshot_searches_its_utf8_bytes_as_the_text() -> None:
+    """A snapshot read back from its file searches the fields' UTF-8 bytes (byte offsets
+    differ from character offsets past 'é' and '—'), sparse and dense: the same hits,
+    scores and order as the facts' own text; a ranker asking for the text then decodes it."""
+    bodies = ["café — deploy", "deploy", "naïve café", "über deploy café", "plain"] * 8
+    facts = [
+        Fact(id=f"fact-{n:04d}", type="domain", title=f"é{n} title", body=body, tags=("ünï", f"t{n}"))
+        for n, body in enumerate(bodies, 1)
+    ]
+    names = [f"{f.id}.md" for f in facts]
+    keys = [k for n in range(len(facts)) for k in (1, 100 + n, 1000 + n)]
+    data = Snapshot.build(names, keys, dict(zip(names, facts, strict=True))).dumps("/root")
+    expected = {}
+    original = search.DENSE_SHARE
+    try:
+        for share in (10**9, 1):  # dense from the first hit, then never dense
+            search.DENSE_SHARE = share
+            for words in ("café", "deploy café", "ünï", "é3", "über", "—", "naïve plain"):
+                terms = query_terms(words)
+                want = _hits(ScanFields.of(facts), terms, 0.0, 12)
+                loaded = Snapshot.loads(data, "/root")
+                assert loaded is not None
+                scan = loaded.scan("2026-11-30")
+                assert loaded.encoded_fields() is not None  # the bytes are what is searched
+                got = _hits(scan, terms, 0.0, 12)
+                assert got == want, words
+                expected[words] = got
+    finally:
+        search.DENSE_SHARE = original
+    assert len(expected["café"]) == 12 and len(expected["über"]) == 8  # 24 facts hold café (limit 12), 8 über
+    loaded = Snapshot.loads(data, "/root")
+    assert loaded is not None
+    scan = loaded.scan("2026-11-30")
+    assert loaded.encoded_fields() is not None  # the bytes, while nothing asked for the text
+    assert _hits(scan, query_terms("café"), 0.0, 12) == expected["café"]
+    fields = scan.fields  # the text, as bm25 reads it: decoded now, the bytes let go
+    assert fields is not None and fields[2][0].startswith("café — deploy\0deploy\0")
+    assert loaded.encoded_fields() is None
+    assert _hits(scan, query_terms("deploy café"), 0.0, 12) == expected["deploy café"]

@@ -16,6 +16,10 @@ from operator import contains, ge, mul
 from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.model.hits import Hit, TermMatch, multiplier, score_fact, tie_break
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is no import of the hook's start-up path
+    from typing import AnyStr
+
 
 def lowered_text(fact: Fact) -> str:
     """The fact's title, tags (one per line) and body, lowercased and joined by NUL."""
@@ -47,10 +51,15 @@ def field_index(texts: list[str]) -> tuple[str, list[int]] | None:
     return lowered, starts
 
 
-def containing(blob: str, starts: list[int], term: str, texts: Callable[[], list[str]] | None = None) -> set[int]:
-    """Indexes of the texts in `blob` that contain `term`: one C-level find per matching text;
-    past one text in DENSE_SHARE, with `texts` (the blob split into its texts), one C-level
-    test per text instead (a word in 40% of the facts: no Python step per hit)."""
+def containing(
+    blob: AnyStr, starts: list[int], term: AnyStr, texts: Callable[[int, int], list[AnyStr]] | None = None
+) -> set[int]:
+    """Indexes of the texts in `blob` that contain `term` (both text, or both UTF-8 with `starts`
+    in bytes: a UTF-8 string is in another exactly where its text is, so the same indexes):
+    one C-level find per matching text;
+    past one text in DENSE_SHARE, with `texts` (texts(a, b): the blob's texts a to b-1), one
+    C-level test per text instead, DENSE_CHUNK texts at a time (a word in 40% of the facts:
+    no Python step per hit, and never a copy of the whole blob split into its texts)."""
     found: set[int] = set()
     count = len(starts) - 1
     dense_from = count // DENSE_SHARE if texts is not None else -1
@@ -59,7 +68,11 @@ def containing(blob: str, starts: list[int], term: str, texts: Callable[[], list
         # Dense from dense_from hits on, or sooner when the first hits foretell as many.
         hits = len(found)
         if texts is not None and (hits == dense_from or (hits == PROBE_HITS and hits * len(blob) > dense_from * pos)):
-            return set(compress(range(count), map(contains, texts(), repeat(term))))
+            found = set()
+            for a in range(0, count, DENSE_CHUNK):
+                b = min(a + DENSE_CHUNK, count)
+                found.update(compress(range(a, b), map(contains, texts(a, b), repeat(term))))
+            return found
         i = bisect.bisect_right(starts, pos) - 1
         found.add(i)
         pos = blob.find(term, starts[i + 1])
@@ -68,9 +81,15 @@ def containing(blob: str, starts: list[int], term: str, texts: Callable[[], list
 
 DENSE_SHARE = 16
 PROBE_HITS = 32
+# Texts split off a blob at a time by a dense search (body texts: a few MB, where the whole
+# split held a second copy of the blob, 70 MB at 100,000 facts).
+DENSE_CHUNK = 4096
 
 
 FieldIndex = tuple[str, list[int]]
+# A field as the snapshot file holds it: the joined text in UTF-8 (surrogatepass), starts in bytes.
+EncodedField = tuple[bytes, list[int]]
+EncodedFields = tuple[EncodedField, EncodedField, EncodedField]
 TERM_SETS_KEPT = 64  # terms whose matching facts a scan keeps (the hook asks twice per term)
 
 
@@ -91,8 +110,16 @@ class ScanFields:
         order_at: Callable[[int], tuple[int, int]],
         count: int,
         eligible: set[int] | None = None,
+        *,
+        fields_of: Callable[[], tuple[FieldIndex, FieldIndex, FieldIndex] | None] | None = None,
+        encoded: Callable[[], EncodedFields | None] | None = None,
     ) -> None:
-        self.fields = fields
+        # With `fields_of`, the fields are asked for when first needed (`fields` is then None);
+        # with `encoded`, term searches use its bytes while it gives them (the snapshot's, before
+        # anything decodes its text), else the text.
+        self._fields = fields
+        self._fields_of = fields_of
+        self._encoded = encoded
         self.fact_at = fact_at
         self.weight_at = weight_at
         self.order_at = order_at
@@ -103,6 +130,13 @@ class ScanFields:
         self._sets: dict[str, tuple[set[int], set[int], set[int]]] = {}  # the last terms' matches
         self._texts: list[list[str] | None] = [None, None, None]  # each field split into its texts, once needed
         self._weights: list[float] | None = None  # weight_at of every position, once many are needed
+
+    @property
+    def fields(self) -> tuple[FieldIndex, FieldIndex, FieldIndex] | None:
+        """The joined lowercased title, tags and body (None: unsafe to join, see field_index)."""
+        if self._fields_of is not None:
+            self._fields, self._fields_of = self._fields_of(), None
+        return self._fields
 
     @classmethod
     def of(cls, facts: list[Fact]) -> ScanFields:
@@ -129,9 +163,15 @@ class ScanFields:
         return len(title | tags | body)
 
     def _find_term(self, term: str) -> tuple[set[int], set[int], set[int]]:
-        if self.fields is not None:
+        encoded = self._encoded() if self._encoded is not None else None
+        if encoded is not None:
+            needle = term.encode("utf-8", "surrogatepass")
             title, tags, body = (
-                containing(blob, starts, term, partial(self._split, field))
+                containing(blob, starts, needle, partial(_encoded_between, blob, starts)) for blob, starts in encoded
+            )
+        elif self.fields is not None:
+            title, tags, body = (
+                containing(blob, starts, term, partial(self._texts_between, field))
                 for field, (blob, starts) in enumerate(self.fields)
             )
         else:  # rare text (e.g. 'İ' changes length when lowercased): test fact by fact
@@ -155,6 +195,15 @@ class ScanFields:
         if self.fields is not None:
             return self._split(field)
         return [search_fields(self.fact_at(i))[field] for i in range(self.count)]
+
+    def _texts_between(self, field: int, a: int, b: int) -> list[str]:
+        """The texts a to b-1 of `field`: from its split when kept, else cut from its blob."""
+        texts = self._texts[field]
+        if texts is not None:
+            return texts[a:b]
+        assert self.fields is not None
+        blob, starts = self.fields[field]
+        return blob[starts[a] : starts[b] - 1].split("\0")
 
     def _split(self, field: int) -> list[str]:
         texts = self._texts[field]
@@ -196,6 +245,11 @@ class ScanFields:
             marks = [TermMatch(t, i in a, i in g, i in b) for t, a, g, b in per_term]
             hits.append(score_fact(self.fact_at(i), [m for m in marks if m.points]))
         return hits
+
+
+def _encoded_between(blob: bytes, starts: list[int], a: int, b: int) -> list[bytes]:
+    """The texts a to b-1 of an encoded field."""
+    return blob[starts[a] : starts[b] - 1].split(b"\0")
 
 
 def join_fields(facts: list[Fact]) -> tuple[FieldIndex, FieldIndex, FieldIndex] | None:

@@ -23,11 +23,11 @@ from operator import mul
 from typing import Any, BinaryIO, Protocol
 
 from foundry_tui.core.memory.model.facts import RECORD_FIELDS, Fact
-from foundry_tui.core.memory.model.fields import FieldIndex, ScanFields, join_fields
+from foundry_tui.core.memory.model.fields import EncodedFields, FieldIndex, ScanFields, join_fields
 from foundry_tui.core.memory.model.hits import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, tie_break
 from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
 
-SNAPSHOT_VERSION = 6
+SNAPSHOT_VERSION = 7
 _MAGIC = b"foundry-snapshot\n"
 # Then the header's length and CRC-32 (4 bytes each, big-endian), the header (marshal: version,
 # root, the snapshot's identity (random bytes: what bm25's postings file is keyed to, see
@@ -35,9 +35,13 @@ _MAGIC = b"foundry-snapshot\n"
 # section is checked and decoded on its own, so that loading never holds the whole file and
 # its objects at once; the bodies, as raw UTF-8, are only checked at load and then read one
 # by one for the facts a search returns (from the same open file: a newer snapshot written
-# meanwhile replaces the name, not this file).
-_EAGER = ("meta", "columns", "title", "tags", "body")
-_LAZY = ("title", "tags", "body")
+# meanwhile replaces the name, not this file). The joined search fields are raw UTF-8 too
+# (surrogatepass), with their starts (marshal: None when unsafe to join, else each field's
+# start offsets in characters, then in bytes, None where the same): the spec's scan searches
+# the bytes as they are read (EncodedFields), and only a ranker that needs the text (bm25)
+# decodes them, so a one-shot search never holds a field's bytes and its text at once.
+_SECTIONS = ("meta", "columns", "title", "tags", "body", "starts", "offsets", "bodies")
+_LAZY = ("title", "tags", "body", "starts")
 _CHUNK = 1 << 20
 # Files changed this recently are stored as unverified: a same-size edit within one clock
 # tick of the snapshot could otherwise keep a stale entry ("racy" entries, as git calls them).
@@ -130,6 +134,7 @@ class Snapshot:
         "_active",
         "_bodies",
         "_by_name",
+        "_encoded",
         "_fact_at",
         "_fields",
         "_lazy_fields",
@@ -164,6 +169,7 @@ class Snapshot:
         # Where the joined fields lie in the file (checked at load, decoded on first use): a
         # process that builds its Facts anyway (the TUI) never decodes them.
         self._lazy_fields = lazy_fields
+        self._encoded: EncodedFields | None = None
         self._bodies = bodies
         self._lock = threading.Lock()  # the bodies' file position
         self._active: dict[tuple[str, str | None], set[int]] = {}
@@ -180,12 +186,48 @@ class Snapshot:
             with self._lock:
                 if self._lazy_fields is not None:
                     places, self._lazy_fields = self._lazy_fields, None
-                    parts = [self._bodies.read_at(offset, length) for offset, length in places]
-                    # marshal gives Any: the three FieldIndex values, as dumps wrote them
-                    decoded: list[Any] = [None if part is None else marshal.loads(part) for part in parts]
-                    if all(part is not None for part in decoded):
-                        self._fields = (decoded[0], decoded[1], decoded[2])
+                    self._encoded = None  # the text serves the spec's scan too from now on
+                    starts = self._read_starts(places[3])
+                    if starts is not None:
+                        texts: list[str] = []
+                        for offset, length in places[:3]:  # one field's bytes at a time
+                            data = self._bodies.read_at(offset, length)
+                            if data is None:
+                                return self._fields
+                            texts.append(data.decode("utf-8", "surrogatepass"))
+                            del data
+                        self._fields = ((texts[0], starts[0]), (texts[1], starts[1]), (texts[2], starts[2]))
         return self._fields
+
+    def encoded_fields(self) -> EncodedFields | None:
+        """The joined fields as the file holds them (UTF-8, starts in bytes), read on first use,
+        while the text has not been decoded (None then, or when unsafe to join or unreadable)."""
+        with self._lock:
+            places = self._lazy_fields
+            if places is None:
+                return None
+            if self._encoded is None:
+                starts = self._read_starts(places[3])
+                if starts is None:
+                    return None
+                blobs = [self._bodies.read_at(offset, length) for offset, length in places[:3]]
+                if any(blob is None for blob in blobs):
+                    return None
+                title, tags, body = (blob or b"" for blob in blobs)
+                self._encoded = ((title, starts[3]), (tags, starts[4]), (body, starts[5]))
+            return self._encoded
+
+    def _read_starts(self, place: tuple[int, int]) -> list[list[int]] | None:
+        """The fields' starts in characters, then in bytes (None: unsafe to join, or unreadable)."""
+        data = self._bodies.read_at(*place)
+        if data is None:
+            return None
+        # marshal gives Any: None, or six lists of ints (a byte list None when it equals the char list)
+        stored: Any = marshal.loads(data)
+        if stored is None:
+            return None
+        chars, in_bytes = stored
+        return [*chars, *(b if b is not None else c for c, b in zip(chars, in_bytes, strict=True))]
 
     # ---- building and storing ------------------------------------------------------------
 
@@ -228,13 +270,26 @@ class Snapshot:
                 keys[i : i + 3] = [0, 0, 0]  # unverified: the next process re-reads the file
         encoded = [body.encode("utf-8", "surrogatepass") for body in self._bodies.all()]
         offsets = [0, *itertools.accumulate(len(b) for b in encoded)]
-        fields = self.fields or (None, None, None)
+        fields = self.fields
+        blobs = [b"", b"", b""]
+        starts: tuple[list[list[int]], list[list[int] | None]] | None = None
+        if fields is not None:
+            blobs = [blob.encode("utf-8", "surrogatepass") for blob, _starts in fields]
+            in_bytes: list[list[int] | None] = []
+            for (blob, _chars), data in zip(fields, blobs, strict=True):
+                if len(data) == len(blob):  # ASCII: the same offsets
+                    in_bytes.append(None)
+                else:
+                    parts = data.split(b"\0")
+                    in_bytes.append([0, *itertools.accumulate(len(part) + 1 for part in parts)])
+            starts = ([chars for _blob, chars in fields], in_bytes)
         sections = [
             ("meta", marshal.dumps((self.names, keys, self.broken, self.positions))),
             ("columns", marshal.dumps(self.columns)),
-            ("title", marshal.dumps(fields[0])),
-            ("tags", marshal.dumps(fields[1])),
-            ("body", marshal.dumps(fields[2])),
+            ("title", blobs[0]),
+            ("tags", blobs[1]),
+            ("body", blobs[2]),
+            ("starts", marshal.dumps(starts)),
             ("offsets", marshal.dumps(offsets)),
             ("bodies", b"".join(encoded)),
         ]
@@ -274,7 +329,7 @@ class Snapshot:
         version, stored_root, identity, sections = marshal.loads(header)
         if version != SNAPSHOT_VERSION or stored_root != root or not isinstance(identity, bytes):
             return None
-        if [name for name, _length, _crc in sections] != [*_EAGER, "offsets", "bodies"]:
+        if [name for name, _length, _crc in sections] != list(_SECTIONS):
             return None
         decoded: dict[str, Any] = {}  # marshal.loads' sections, each unpacked by its known shape below
         lazy: list[tuple[int, int]] = []
@@ -468,4 +523,17 @@ class Snapshot:
         def order(i: int) -> tuple[int, int]:
             return tie_break(types[i], ids[i])
 
-        return ScanFields(self.fields, self.fact, weights.__getitem__, order, len(self), self.active(today_iso, type))
+        if self._lazy_fields is None:  # built here, or decoded already
+            return ScanFields(
+                self.fields, self.fact, weights.__getitem__, order, len(self), self.active(today_iso, type)
+            )
+        return ScanFields(
+            None,
+            self.fact,
+            weights.__getitem__,
+            order,
+            len(self),
+            self.active(today_iso, type),
+            fields_of=lambda: self.fields,
+            encoded=self.encoded_fields,
+        )

@@ -306,7 +306,7 @@ def resident_mib() -> float:
 def speed(engine: str) -> None:
     from retrieval_corpus import build_corpus
 
-    from foundry_tui.core.memory.search.encoder import SentenceEncoder
+    from foundry_tui.core.memory.search.encoder_base import SentenceEncoder
     from foundry_tui.core.memory.search.vectors import fact_text
 
     before = resident_mib()

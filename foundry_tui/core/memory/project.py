@@ -30,7 +30,7 @@ from foundry_tui.core.paths import Layout
 # The word index is imported where it is used: only long-lived processes pay for it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from foundry_tui.core.memory.search.encoder import SentenceEncoder
+    from foundry_tui.core.memory.search.encoder_base import SentenceEncoder
     from foundry_tui.core.memory.search.postings import Postings
     from foundry_tui.core.memory.search.vectors import VectorStore
     from foundry_tui.core.memory.search.word_index import SearchIndex
@@ -370,7 +370,7 @@ class Project:
         return self._encoder
 
     def _load_encoder(self) -> None:
-        from foundry_tui.core.memory.search.encoder import load_encoder
+        from foundry_tui.core.memory.search.encoder_choice import load_encoder
 
         encoder = load_encoder()
         with self._lock:

@@ -18,21 +18,19 @@ from __future__ import annotations
 
 import math
 import zipfile
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
-import numpy.typing as npt
+
+from foundry_tui.core.memory.search.encoder_base import MAX_TOKENS, BatchedEncoder, Matrix, SentenceEncoder
+
+__all__ = ["MAX_TOKENS", "Encoder", "Matrix", "SentenceEncoder"]  # the shared names, where callers read them
 
 MODEL_ID = "all-MiniLM-L6-v2"
 DIMS = 384
 HEADS = 12
 LAYER_NORM_EPS = 1e-12
-MAX_TOKENS = 256  # sentence_bert_config.json's max_seq_length
 BATCH = 32  # texts per forward pass when encoding many (sorted by length: little padding)
-
-Matrix = npt.NDArray[np.float32]
 
 
 def _layer_norm(x: Matrix, weight: Matrix, bias: Matrix) -> Matrix:
@@ -59,31 +57,10 @@ def _gelu(x: Matrix) -> Matrix:
     return out
 
 
-class SentenceEncoder(Protocol):
-    """What the rankers and the Project use of an engine (Encoder here, encoder_onnx.OnnxEncoder)."""
-
-    model_id: str
-    dims: int
-
-    def token_ids(self, text: str) -> list[int]: ...
-
-    def encode(self, texts: Sequence[str]) -> Matrix: ...
-
-
-def load_encoder() -> SentenceEncoder:
-    """The sentence model on the engine encoder_probe.engine() picks: onnxruntime (int8) when it is
-    installed, else this module's numpy pass (ADR 41)."""
-    from foundry_tui.core.memory.search import encoder_probe
-
-    if encoder_probe.engine() == "onnx":
-        from foundry_tui.core.memory.search.encoder_onnx import OnnxEncoder
-
-        return OnnxEncoder.load()
-    return Encoder.load()
-
-
-class Encoder:
+class Encoder(BatchedEncoder):
     """all-MiniLM-L6-v2: `encode(texts)` gives one unit vector of DIMS float32 per text."""
+
+    BATCH = BATCH
 
     model_id = MODEL_ID
 
@@ -146,23 +123,6 @@ class Encoder:
             weights = load_tensors(archive.read("model.safetensors"))
             tokenizer_json = archive.read("tokenizer.json").decode("utf-8")
         return cls(weights, tokenizer_json)
-
-    def token_ids(self, text: str) -> list[int]:
-        """The word pieces of `text` as the model reads them ([CLS] … [SEP], at most MAX_TOKENS)."""
-        ids: list[int] = self._tokenizer.encode(text).ids
-        return ids
-
-    def encode(self, texts: Sequence[str]) -> Matrix:
-        """One L2-normalised vector per text, in order (shape: len(texts) × DIMS)."""
-        out = np.zeros((len(texts), self.dims), dtype=np.float32)
-        if not texts:
-            return out
-        encoded = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
-        order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
-        for start in range(0, len(order), BATCH):
-            chunk = order[start : start + BATCH]
-            out[chunk] = self._forward([encoded[i] for i in chunk])
-        return out
 
     def _forward(self, batch: list[list[int]]) -> Matrix:
         length = max(len(ids) for ids in batch)

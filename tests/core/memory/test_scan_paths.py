@@ -4,6 +4,10 @@ ways, and the word index, give the same hits, scores and order."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +16,7 @@ from foundry_tui.core.memory.model.facts import TYPES, Fact
 from foundry_tui.core.memory.model.fields import ScanFields
 from foundry_tui.core.memory.search.spec import query_terms, rank
 from foundry_tui.core.memory.search.word_index import SearchIndex
-from foundry_tui.core.memory.storage.snapshot import Snapshot
+from foundry_tui.core.memory.storage.snapshot import FileField, Snapshot
 
 VOCABULARY = ["service", "services", "deploy", "cache", "token", "tokens", "ab", "abé", "x1", "İstanbul"]
 
@@ -134,3 +138,74 @@ def test_a_loaded_snapshot_searches_its_utf8_bytes_as_the_text() -> None:
     assert fields is not None and fields[2][0].startswith("café — deploy\0deploy\0")
     assert loaded.encoded_fields() is None
     assert _hits(scan, query_terms("deploy café"), 0.0, 12) == expected["deploy café"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.binary(max_size=300),
+    st.one_of(st.binary(min_size=1, max_size=6), st.sampled_from([b"ab", b"\0", b"abab"])),
+    st.integers(0, 320),
+    st.integers(1, 17),
+    st.data(),
+)
+def test_a_file_field_finds_and_slices_as_its_bytes_do(
+    data: bytes, needle: bytes, start: int, window: int, draw: st.DataObject
+) -> None:
+    """FileField reads the field a window at a time: every find (from any start, a match across
+    a window's edge included) and every slice give what the bytes in memory give."""
+
+    if draw.draw(st.booleans()) and data:  # a needle that occurs, often across an edge
+        a = draw.draw(st.integers(0, len(data) - 1))
+        needle = data[a : a + draw.draw(st.integers(1, 6))]
+    with tempfile.TemporaryFile() as file:
+        file.write(b"head" + data + b"tail")
+        file.flush()
+        field = FileField(file, 4, len(data), window=window)
+        assert len(field) == len(data)
+        pos, want = start, []
+        while (found := data.find(needle, pos)) != -1:
+            want.append(found)
+            pos = found + 1
+        pos, got = start, []
+        while (found := field.find(needle, pos)) != -1:
+            got.append(found)
+            pos = found + 1
+        assert got == want
+        assert field.find(needle) == data.find(needle)
+        b = draw.draw(st.integers(0, len(data)))
+        assert field[start:b] == data[start:b]
+
+
+def test_a_big_body_field_is_searched_from_the_snapshot_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past FILE_FIELD_FROM the body field stays in the file (a one-shot search at 100,000
+    facts held its 70 MB): the same hits, scores and order, sparse and dense."""
+    from foundry_tui.core.memory.storage import snapshot
+
+    monkeypatch.setattr(snapshot, "FILE_FIELD_FROM", 0)
+    monkeypatch.setattr(snapshot, "FILE_FIELD_WINDOW", 7)  # windows far shorter than a text
+    bodies = ["café — deploy", "deploy", "naïve café", "über deploy café", "plain"] * 8
+    facts = [
+        Fact(id=f"fact-{n:04d}", type="domain", title=f"é{n} title", body=body, tags=("ünï", f"t{n}"))
+        for n, body in enumerate(bodies, 1)
+    ]
+    names = [f"{f.id}.md" for f in facts]
+    keys = [k for n in range(len(facts)) for k in (1, 100 + n, 1000 + n)]
+    path = tmp_path / "facts.snapshot"
+    path.write_bytes(Snapshot.build(names, keys, dict(zip(names, facts, strict=True))).dumps("/root"))
+    original = search.DENSE_SHARE
+    try:
+        for share in (10**9, 1):
+            search.DENSE_SHARE = share
+            with path.open("rb") as file:
+                loaded = Snapshot.load(file, "/root")
+                assert loaded is not None
+                scan = loaded.scan("2026-11-30")
+                encoded = loaded.encoded_fields()
+                assert encoded is not None
+                assert isinstance(encoded[2][0], snapshot.FileField)
+                assert isinstance(encoded[0][0], bytes)  # the small fields are read whole
+                for words in ("café", "deploy café", "über", "—", "naïve plain", "e — d"):
+                    terms = query_terms(words)
+                    assert _hits(scan, terms, 0.0, 12) == _hits(ScanFields.of(facts), terms, 0.0, 12), words
+    finally:
+        search.DENSE_SHARE = original

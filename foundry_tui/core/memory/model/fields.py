@@ -18,7 +18,15 @@ from foundry_tui.core.memory.model.hits import Hit, TermMatch, multiplier, score
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is no import of the hook's start-up path
-    from typing import AnyStr
+    from typing import AnyStr, Protocol
+
+    class Haystack(Protocol[AnyStr]):
+        """What a term search reads: a joined field in memory (str or bytes), or the snapshot
+        file's body field read a window at a time (storage/snapshot.py, FileField)."""
+
+        def find(self, sub: AnyStr, start: int = ..., /) -> int: ...
+        def __len__(self) -> int: ...
+        def __getitem__(self, key: slice, /) -> AnyStr: ...
 
 
 def lowered_text(fact: Fact) -> str:
@@ -52,7 +60,7 @@ def field_index(texts: list[str]) -> tuple[str, list[int]] | None:
 
 
 def containing(
-    blob: AnyStr, starts: list[int], term: AnyStr, texts: Callable[[int, int], list[AnyStr]] | None = None
+    blob: Haystack[AnyStr], starts: list[int], term: AnyStr, texts: Callable[[int, int], list[AnyStr]] | None = None
 ) -> set[int]:
     """Indexes of the texts in `blob` that contain `term` (both text, or both UTF-8 with `starts`
     in bytes: a UTF-8 string is in another exactly where its text is, so the same indexes):
@@ -88,7 +96,7 @@ DENSE_CHUNK = 4096
 
 FieldIndex = tuple[str, list[int]]
 # A field as the snapshot file holds it: the joined text in UTF-8 (surrogatepass), starts in bytes.
-EncodedField = tuple[bytes, list[int]]
+EncodedField = tuple["Haystack[bytes]", list[int]]
 EncodedFields = tuple[EncodedField, EncodedField, EncodedField]
 TERM_SETS_KEPT = 64  # terms whose matching facts a scan keeps (the hook asks twice per term)
 
@@ -247,7 +255,7 @@ class ScanFields:
         return hits
 
 
-def _encoded_between(blob: bytes, starts: list[int], a: int, b: int) -> list[bytes]:
+def _encoded_between(blob: Haystack[bytes], starts: list[int], a: int, b: int) -> list[bytes]:
     """The texts a to b-1 of an encoded field."""
     return blob[starts[a] : starts[b] - 1].split(b"\0")
 

@@ -20,12 +20,15 @@ import time
 import zlib
 from collections.abc import Iterable, Mapping
 from operator import mul
-from typing import Any, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from foundry_tui.core.memory.model.facts import RECORD_FIELDS, Fact
 from foundry_tui.core.memory.model.fields import EncodedFields, FieldIndex, ScanFields, join_fields
 from foundry_tui.core.memory.model.hits import CONFIDENCE_MULTIPLIER, TYPE_MULTIPLIER, tie_break
 from foundry_tui.core.memory.model.vocabulary import TYPE_RANK
+
+if TYPE_CHECKING:
+    from foundry_tui.core.memory.model.fields import Haystack
 
 SNAPSHOT_VERSION = 7
 _MAGIC = b"foundry-snapshot\n"
@@ -39,7 +42,8 @@ _MAGIC = b"foundry-snapshot\n"
 # (surrogatepass), with their starts (marshal: None when unsafe to join, else each field's
 # start offsets in characters, then in bytes, None where the same): the spec's scan searches
 # the bytes as they are read (EncodedFields), and only a ranker that needs the text (bm25)
-# decodes them, so a one-shot search never holds a field's bytes and its text at once.
+# decodes them, so a one-shot search never holds a field's bytes and its text at once; a body
+# field past FILE_FIELD_FROM is not held at all, but searched from the file (FileField).
 _SECTIONS = ("meta", "columns", "title", "tags", "body", "starts", "offsets", "bodies")
 _LAZY = ("title", "tags", "body", "starts")
 _CHUNK = 1 << 20
@@ -83,6 +87,62 @@ def unpack_tags(packed: str | list[str]) -> tuple[str, ...]:
     return tuple(packed)
 
 
+# A body field this large is searched from the file a window at a time (FileField) instead of
+# read whole: at 100,000 facts it is 70 MB, which a one-shot search held for one query.
+FILE_FIELD_FROM = 8 << 20
+FILE_FIELD_WINDOW = 1 << 20
+
+
+class FileField:
+    """A joined field as it lies in the snapshot file, for term searches: `find` reads it a
+    window at a time (each window read again by the next search), slices are read as asked.
+
+    It reads with pread from its own descriptor (a dup of the snapshot's): no shared file
+    position, and the same file however long it lives, as a newer snapshot replaces the name
+    only. A window is swapped whole, so threads that search at once each see a complete one."""
+
+    __slots__ = ("_base", "_file", "_length", "_window", "_window_size")
+
+    def __init__(self, file: BinaryIO, base: int, length: int, window: int = FILE_FIELD_WINDOW) -> None:
+        self._file = os.fdopen(os.dup(file.fileno()), "rb", buffering=0)  # closed with this object
+        self._base = base
+        self._length = length
+        self._window_size = window
+        self._window: tuple[int, bytes] = (0, b"")
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, key: slice) -> bytes:
+        start, stop, _step = key.indices(self._length)
+        return self._read(start, stop - start)
+
+    def _read(self, start: int, length: int) -> bytes:
+        data = os.pread(self._file.fileno(), max(length, 0), self._base + start)
+        if len(data) != max(length, 0):
+            raise OSError(f"the snapshot file ended {length - len(data)} bytes early")
+        return data
+
+    def find(self, sub: bytes, start: int = 0) -> int:
+        pos = max(start, 0)
+        need = max(len(sub), 1)
+        while pos + len(sub) <= self._length:
+            begin, window = self._window
+            if not (begin <= pos and pos + need <= begin + len(window)):
+                # A window starting here, at least as long as `sub`, cut at the field's end.
+                begin = pos
+                window = self._read(pos, min(max(self._window_size, need), self._length - pos))
+                self._window = (begin, window)
+            found = window.find(sub, pos - begin)
+            if found != -1:
+                return begin + found
+            end = begin + len(window)
+            if end >= self._length:
+                return -1
+            pos = end - len(sub) + 1  # a match may begin in this window's last len(sub) - 1 bytes
+        return -1
+
+
 class _Bodies:
     """The facts' bodies: in memory (a snapshot just built), or in the snapshot file."""
 
@@ -112,6 +172,15 @@ class _Bodies:
         blob = self._file.read(self._offsets[-1])
         offsets = self._offsets
         return [blob[offsets[i] : offsets[i + 1]].decode("utf-8", "surrogatepass") for i in range(len(offsets) - 1)]
+
+    def field_at(self, offset: int, length: int) -> FileField | None:
+        """The `length` bytes at `offset` of the snapshot file, read as searched (None once closed)."""
+        if self._file is None or not hasattr(os, "pread"):
+            return None
+        try:
+            return FileField(self._file, offset, length, FILE_FIELD_WINDOW)
+        except (OSError, io.UnsupportedOperation):  # no descriptor (a snapshot read from bytes)
+            return None
 
     def read_at(self, offset: int, length: int) -> bytes | None:
         """`length` bytes at `offset` of the snapshot file (None once it is closed)."""
@@ -210,10 +279,15 @@ class Snapshot:
                 starts = self._read_starts(places[3])
                 if starts is None:
                     return None
-                blobs = [self._bodies.read_at(offset, length) for offset, length in places[:3]]
-                if any(blob is None for blob in blobs):
+                title, tags = (self._bodies.read_at(offset, length) for offset, length in places[:2])
+                body_place = places[2]
+                body: Haystack[bytes] | None = None
+                if body_place[1] >= FILE_FIELD_FROM:
+                    body = self._bodies.field_at(*body_place)
+                if body is None:
+                    body = self._bodies.read_at(*body_place)
+                if title is None or tags is None or body is None:
                     return None
-                title, tags, body = (blob or b"" for blob in blobs)
                 self._encoded = ((title, starts[3]), (tags, starts[4]), (body, starts[5]))
             return self._encoded
 

@@ -193,3 +193,41 @@ def test_a_plain_tui_imports_no_argparse_before_the_app_runs(demo_root: Path, ar
         2,
         "foundry tui: error: argument --root: expected one argument (see `foundry tui --help`)\n",
     )
+
+
+# Records the modules loaded when the server starts its warm-up thread.
+WARMUP_PROBE = r"""
+import json, sys, threading
+seen = {}
+start = threading.Thread.start
+
+def recording_start(self):
+    if self.name == "foundry-warmup":
+        seen["mods"] = sorted(sys.modules)
+    return start(self)
+
+threading.Thread.start = recording_start
+from foundry_tui.launcher import main
+try:
+    main(sys.argv[1:])
+finally:
+    sys.stderr.write("MODULES " + json.dumps(seen.get("mods")) + "\n")
+"""
+
+
+def test_the_modules_both_threads_import_first_are_loaded_before_the_warm_up_starts(demo_root: Path) -> None:
+    """Two threads importing a module for the first time at once can hand one of them the
+    half-built module (CI saw "partially initialized module 'typing'" in resources/list while
+    the warm-up scanned): the server loads them on its own thread before the warm-up starts."""
+    proc = subprocess.run(
+        [sys.executable, "-c", WARMUP_PROBE, "--root", str(demo_root), "mcp"],
+        input=json.dumps(INITIALIZE) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=demo_root,
+    )
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    modules = json.loads(line.removeprefix("MODULES "))
+    assert modules is not None, f"no warm-up started: {proc.stderr}"
+    assert {"typing", "collections.abc", "foundry_tui.mcp.registry"} <= set(modules)

@@ -500,6 +500,11 @@ class FoundryServer:
                 from foundry_tui.mcp.registry import all_tools
 
                 all_tools()
+                # typing too: the warm-up's scan and a request's handler each import it first
+                # at once otherwise, and the import system's deadlock check can hand one of them
+                # the half-built module ("partially initialized module 'typing'", seen in CI).
+                import typing  # noqa: F401
+
                 self.start_warmup()
             if self._project is not None and self._tool_calls:
                 self.prepare_searches()

@@ -85,8 +85,13 @@ def _modules_at_first_answer(root: Path, args: list[str], stdin: str) -> list[st
         text=True,
         timeout=60,
     )
+    return _probed_modules(PROBE, root, args, stdin)
+
+
+def _probed_modules(probe: str, root: Path, args: list[str], stdin: str) -> list[str]:
+    """The modules a probe script (PROBE, WARMUP_PROBE) recorded, running the launcher with `args`."""
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, "--root", str(root), *args],
+        [sys.executable, "-c", probe, "--root", str(root), *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -95,7 +100,7 @@ def _modules_at_first_answer(root: Path, args: list[str], stdin: str) -> list[st
     )
     line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
     modules = json.loads(line.removeprefix("MODULES "))
-    assert modules is not None, f"{args} answered nothing: {proc.stderr}"
+    assert modules is not None, f"{args}: nothing recorded: {proc.stderr}"
     return list(modules)
 
 
@@ -219,15 +224,5 @@ def test_the_modules_both_threads_import_first_are_loaded_before_the_warm_up_sta
     """Two threads importing a module for the first time at once can hand one of them the
     half-built module (CI saw "partially initialized module 'typing'" in resources/list while
     the warm-up scanned): the server loads them on its own thread before the warm-up starts."""
-    proc = subprocess.run(
-        [sys.executable, "-c", WARMUP_PROBE, "--root", str(demo_root), "mcp"],
-        input=json.dumps(INITIALIZE) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=demo_root,
-    )
-    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
-    modules = json.loads(line.removeprefix("MODULES "))
-    assert modules is not None, f"no warm-up started: {proc.stderr}"
+    modules = _probed_modules(WARMUP_PROBE, demo_root, ["mcp"], json.dumps(INITIALIZE) + "\n")
     assert {"typing", "collections.abc", "foundry_tui.mcp.registry"} <= set(modules)

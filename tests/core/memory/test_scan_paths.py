@@ -99,10 +99,9 @@ def test_dense_chunks_cover_every_text_once() -> None:
         search.DENSE_SHARE, search.DENSE_CHUNK = original, chunk
 
 
-def test_a_loaded_snapshot_searches_its_utf8_bytes_as_the_text() -> None:
-    """A snapshot read back from its file searches the fields' UTF-8 bytes (byte offsets
-    differ from character offsets past 'é' and '—'), sparse and dense: the same hits,
-    scores and order as the facts' own text; a ranker asking for the text then decodes it."""
+def _accented_snapshot() -> tuple[list[Fact], bytes]:
+    """40 facts whose fields hold 'é', '—' and 'ü' (their UTF-8 offsets differ from the text's),
+    and their snapshot as written for the root /root."""
     bodies = ["café — deploy", "deploy", "naïve café", "über deploy café", "plain"] * 8
     facts = [
         Fact(id=f"fact-{n:04d}", type="domain", title=f"é{n} title", body=body, tags=("ünï", f"t{n}"))
@@ -110,7 +109,14 @@ def test_a_loaded_snapshot_searches_its_utf8_bytes_as_the_text() -> None:
     ]
     names = [f"{f.id}.md" for f in facts]
     keys = [k for n in range(len(facts)) for k in (1, 100 + n, 1000 + n)]
-    data = Snapshot.build(names, keys, dict(zip(names, facts, strict=True))).dumps("/root")
+    return facts, Snapshot.build(names, keys, dict(zip(names, facts, strict=True))).dumps("/root")
+
+
+def test_a_loaded_snapshot_searches_its_utf8_bytes_as_the_text() -> None:
+    """A snapshot read back from its file searches the fields' UTF-8 bytes (byte offsets
+    differ from character offsets past 'é' and '—'), sparse and dense: the same hits,
+    scores and order as the facts' own text; a ranker asking for the text then decodes it."""
+    facts, data = _accented_snapshot()
     expected = {}
     original = search.DENSE_SHARE
     try:
@@ -183,15 +189,9 @@ def test_a_big_body_field_is_searched_from_the_snapshot_file(tmp_path: Path, mon
 
     monkeypatch.setattr(snapshot, "FILE_FIELD_FROM", 0)
     monkeypatch.setattr(snapshot, "FILE_FIELD_WINDOW", 7)  # windows far shorter than a text
-    bodies = ["café — deploy", "deploy", "naïve café", "über deploy café", "plain"] * 8
-    facts = [
-        Fact(id=f"fact-{n:04d}", type="domain", title=f"é{n} title", body=body, tags=("ünï", f"t{n}"))
-        for n, body in enumerate(bodies, 1)
-    ]
-    names = [f"{f.id}.md" for f in facts]
-    keys = [k for n in range(len(facts)) for k in (1, 100 + n, 1000 + n)]
+    facts, data = _accented_snapshot()
     path = tmp_path / "facts.snapshot"
-    path.write_bytes(Snapshot.build(names, keys, dict(zip(names, facts, strict=True))).dumps("/root"))
+    path.write_bytes(data)
     original = search.DENSE_SHARE
     try:
         for share in (10**9, 1):

@@ -314,7 +314,11 @@ def add_commands(commands: CommandGroup) -> None:
 
     p = mem.command("resolve", cmd_memory_resolve, "repair the memory after a git merge, rebase or cherry-pick")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p = mem.command("log", cmd_memory_log, "which facts each commit created, superseded, merged, renumbered, expired")
+    p = mem.command(
+        "log",
+        cmd_memory_log,
+        "which facts each commit created, superseded, merged, renumbered, expired; cited code changed",
+    )
     p.add_argument("--since", metavar="REV", help="only commits after REV (REV..HEAD)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p = mem.command("diff", cmd_memory_diff, "the memory's change between two revisions, fact by fact")

@@ -28,6 +28,7 @@ from foundry_tui.core.memory.model.facts import (
 from foundry_tui.core.paths import MAX_FILE_BYTES, Layout, fact_file_name
 
 if TYPE_CHECKING:
+    from foundry_tui.core.code_refs import Ref
     from foundry_tui.core.json_types import JSONObject
 
 ZERO_SHA = "0" * 40
@@ -307,16 +308,35 @@ class MemoryEvent:
     author: str = ""
     date: str = ""
     subject: str = ""
+    # A "code" event (CODE_ACTION, issue 30): the cited files a commit changed, and the facts
+    # whose refs name them; `fact_id` is then empty.
+    code: list[CodeTouch] = field(default_factory=list)
+    code_more: int = 0  # cited files changed beyond MAX_CODE_LINES
+
+    @property
+    def facts(self) -> list[str]:
+        """The facts a code event's files are cited by, each once, in the files' order."""
+        return list(dict.fromkeys(fid for touch in self.code for fid in touch.facts))
+
+    @property
+    def shown_id(self) -> str:
+        """The fact's id, or for a code event how many facts' refs it changed."""
+        if self.action != CODE_ACTION:
+            return self.fact_id
+        count = len(self.facts)
+        return f"{count} fact{'s' if count != 1 else ''}"
 
     def to_dict(self) -> JSONObject:
         data: JSONObject = {"action": self.action, "id": self.fact_id, "title": self.title, "detail": self.detail}
+        if self.action == CODE_ACTION:
+            data.update(facts=list(self.facts), code=[touch.to_dict() for touch in self.code], code_more=self.code_more)
         if self.commit:
             data.update(commit=self.commit, author=self.author, date=self.date, subject=self.subject)
         return data
 
     def line(self) -> str:
         detail = f"({self.detail})" if self.detail else ""
-        return f"{self.action:<10} {self.fact_id}  " + " ".join(p for p in (self.title, detail) if p)
+        return f"{self.action:<10} {self.shown_id}  " + " ".join(p for p in (self.title, detail) if p)
 
 
 def fact_events(old: Fact | None, new: Fact | None) -> list[MemoryEvent]:
@@ -482,6 +502,7 @@ def _fill_titles(events: list[MemoryEvent], contents: dict[str, bytes], blobs: d
 class MemoryLog:
     events: list[MemoryEvent]
     since: str | None
+    code_more: int = 0  # commits that changed cited code beyond MAX_CODE_COMMITS (counted, not listed)
 
     def text(self) -> str:
         if not self.events:
@@ -489,46 +510,245 @@ class MemoryLog:
         lines = []
         for e in self.events:
             lines.append(f"{e.commit[:8]} {e.date} {e.author:<12} {e.line()}")
+        if self.code_more:
+            lines.append(code_more_line(self.code_more))
         return "\n".join(lines)
 
     def to_dict(self) -> JSONObject:
-        return {"since": self.since, "events": [e.to_dict() for e in self.events]}
+        data: JSONObject = {"since": self.since, "events": [e.to_dict() for e in self.events]}
+        if self.code_more:
+            data["code_more"] = self.code_more
+        return data
+
+
+CODE_ACTION = "code"  # a commit that changed files active facts cite (issue 30): `memory log`'s and History's rows
+MAX_CODE_COMMITS = 200  # commits whose cited-code changes the log lists (newest first); the rest are counted
+MAX_CODE_PATHSPECS = 64  # pathspecs given to git log (it matches each path against each); beyond, their folders
+MAX_LOG_CODE_FILES = 3  # cited files a code event's line names, beyond which it counts the rest
+
+
+def code_more_line(count: int) -> str:
+    """The log's last line when more commits changed cited code than it lists."""
+    noun = "commit" if count == 1 else "commits"
+    return f"… and {count} more {noun} changed code that facts cite (older than the {MAX_CODE_COMMITS} listed)"
+
+
+def _touch_text(touch: CodeTouch) -> str:
+    where = f" to {escape_controls(touch.moved_to)}" if touch.moved_to else ""
+    return f"{escape_controls(touch.path)} {touch.change}{where}"
+
+
+def code_event(touches: list[CodeTouch]) -> MemoryEvent:
+    """A code event: the files changed (at most MAX_CODE_LINES kept, the rest counted), the
+    facts whose refs they are in its detail."""
+    event = MemoryEvent(
+        CODE_ACTION, "", "", code=touches[:MAX_CODE_LINES], code_more=max(0, len(touches) - MAX_CODE_LINES)
+    )
+    event.title = code_title(event)
+    event.detail = "cited by " + ", ".join(event.facts)
+    return event
+
+
+def code_title(event: MemoryEvent) -> str:
+    """`refs changed: ` and the first MAX_LOG_CODE_FILES files with how each changed, the rest counted."""
+    named = [_touch_text(t) for t in event.code[:MAX_LOG_CODE_FILES]]
+    rest = len(event.code) + event.code_more - len(named)
+    more = f" and {rest} more file{'s' if rest != 1 else ''}" if rest else ""
+    return "refs changed: " + ", ".join(named) + more
+
+
+def _cited_facts(repo: Repo, head: str, parsed: dict[str, Fact | None]) -> list[tuple[str, tuple[Ref, ...]]]:
+    """The facts at `head` that are not replaced by another and cite something, by id order,
+    with their refs (the memory's own files left out: they are not code). Their blobs'
+    parses are kept in `parsed` (blob id -> Fact), for the log to reuse."""
+    from foundry_tui.core.code_refs import refs_of
+
+    blobs = repo.fact_blobs(head)
+    missing = [sha for sha in blobs.values() if sha not in parsed]
+    contents = repo.read_blobs(missing)
+    for name, sha in blobs.items():
+        if sha in missing:
+            parsed[sha] = _parse(contents.get(sha), name[:-3])
+    facts = {f.id: f for f in (parsed[sha] for sha in blobs.values()) if f is not None}
+    replaced = {rid for f in facts.values() for rid in f.replaced_ids()}
+    memory = repo.layout.relative(repo.layout.foundry).strip("/") + "/"
+    cited = []
+    for fact in sorted(facts.values(), key=lambda f: (len(f.id), f.id)):
+        refs = tuple(r for r in refs_of(fact.extras) if not (r.path + "/").startswith(memory))
+        if refs and fact.id not in replaced:
+            cited.append((fact.id, refs))
+    return cited
+
+
+def _code_pathspecs(prefix: str, cited: list[tuple[str, tuple[Ref, ...]]]) -> list[str]:
+    """git pathspecs (from the repository's top) covering every path the cited refs name: a
+    plain path literally, a glob as git's glob (the matches are checked again, by the refs'
+    own rules). git matches each path against every pathspec, so beyond MAX_CODE_PATHSPECS
+    distinct ones the folders they are in stand for them, one level up at a time (a glob:
+    the folder above its first wildcard), down to the whole root: a superset, the files
+    are checked against the refs again."""
+    whole = [f":(literal){prefix}" if prefix else "."]
+    paths = {ref.path.strip("/") for _fid, refs in cited for ref in refs if ref.path.strip("/")}
+    while len(paths) > MAX_CODE_PATHSPECS:
+        up = {_folder_above(p) for p in paths}
+        if "" in up or up == paths:
+            return whole
+        paths = {p for p in up if not any(p.startswith(q + "/") for q in _leading_folders(p) & up)}
+    return [f"{':(glob)' if ref_is_glob(p) else ':(literal)'}{prefix}{p}" for p in sorted(paths)]
+
+
+def _folder_above(path: str) -> str:
+    """The folder holding `path` ("" at the top); for a glob, the folder above its first wildcard."""
+    parts = path.split("/")
+    wild = next((n for n, part in enumerate(parts) if ref_is_glob(part)), len(parts))
+    return "/".join(parts[: min(wild, len(parts) - 1)])
+
+
+def _leading_folders(path: str) -> set[str]:
+    parts = path.split("/")
+    return {"/".join(parts[:end]) for end in range(1, len(parts))}
+
+
+def ref_is_glob(path: str) -> bool:
+    return any(c in path for c in "*?[")
+
+
+def _change_of(old_shas: list[str], new_sha: str) -> str:
+    if new_sha == ZERO_SHA:
+        return "deleted"
+    return "added" if all(sha == ZERO_SHA for sha in old_shas) else "modified"
+
+
+def _renames(repo: Repo, commits: list[str]) -> dict[tuple[str, str], str]:
+    """(commit, old path) -> new path for each rename git's detection finds in `commits`
+    (one `git diff-tree --stdin` for all of them; paths from the repository's top)."""
+    if not commits:
+        return {}
+    out = repo.git(
+        "diff-tree", "--stdin", "-r", "-M", "-z", "--name-status", stdin=("\n".join(commits) + "\n").encode()
+    )
+    fields = out.split("\0")
+    moved: dict[tuple[str, str], str] = {}
+    commit, i = "", 0
+    while i < len(fields):
+        item = fields[i].lstrip("\n")
+        if _is_object_id(item):
+            commit, i = item, i + 1
+        elif item[:1] in ("R", "C") and i + 2 < len(fields):
+            if item[:1] == "R":
+                moved[(commit, fields[i + 1])] = fields[i + 2]
+            i += 3
+        else:
+            i += 2 if item else 1
+    return moved
 
 
 def memory_log(layout: Layout, since: str | None = None) -> MemoryLog:
-    """Each fact event, newest commit first, with the commit, author and date that made it.
+    """Each fact event, newest commit first, with the commit, author and date that made it;
+    and after a commit's fact events, a code event when it changed files that active facts
+    cite (issue 30).
 
     A merge commit reports only what the merge itself made (files that differ from every
     parent, as `git log -c` lists them): a fact brought in from a branch is reported once,
-    at the branch's commit that wrote it."""
+    at the branch's commit that wrote it.
+
+    The code events read the same one `git log` as the facts, its paths the memory's folder
+    and every path the facts active at HEAD cite: a commit counts for a fact only after the
+    commit that created it (the one that recorded its refs), and at most MAX_CODE_COMMITS are
+    listed, the rest counted. Renames are found by one `git diff-tree --stdin` over the
+    listed commits that deleted a cited file."""
     repo = Repo(layout)
     if repo.shallow:
         raise GitError("this is a shallow clone: its history is incomplete; run `git fetch --unshallow` first")
     if not repo.has_head():
         return MemoryLog([], since)
     span = f"{repo.commit(since)}..HEAD" if since else "HEAD"
+    parsed: dict[str, Fact | None] = {}
+    cited = _cited_facts(repo, repo.commit("HEAD"), parsed)
+    root_rel = layout.root.resolve().relative_to(repo.top.resolve()).as_posix()
+    prefix = "" if root_rel == "." else root_rel + "/"
     out = repo.git(
         "log", "-c", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=%H%x00%an%x00%ad%x00%s",
-        "--date=short", span, "--", repo.facts_path + "/",
+        "--date=short", span, "--", repo.facts_path + "/", *_code_pathspecs(prefix, cited),
     )  # fmt: skip
     commits = parse_log_records(out)
-    contents = repo.read_blobs([sha for _h, ch in commits for olds, new, _p in ch for sha in (*olds, new)])
+    facts_dir = repo.facts_path + "/"
+    wanted = {sha for _h, ch in commits for olds, new, p in ch if p.startswith(facts_dir) for sha in (*olds, new)}
+    contents = repo.read_blobs([sha for sha in wanted if sha not in parsed])
+
+    def fact_of(sha: str, stem: str) -> Fact | None:
+        if sha not in parsed:
+            parsed[sha] = _parse(contents.get(sha), stem)
+        return parsed[sha]
+
+    from foundry_tui.core.code_refs import citers
+
+    memory = layout.relative(layout.foundry).strip("/") + "/"
+    code_paths = {
+        p[len(prefix) :]
+        for _h, ch in commits
+        for _o, _n, p in ch
+        if not p.startswith(facts_dir) and p.startswith(prefix) and refused_path_reason(p) is None
+    }
+    citing = citers(cited, (p for p in code_paths if not p.startswith(memory))) if cited else {}
+    born: set[str] = set()  # facts created at this commit or a newer one: older code did not change their refs
     events: list[MemoryEvent] = []
+    code_events: list[MemoryEvent] = []
+    code_more = 0
     for (sha, author, date, subject), changes in commits:
+        commit_events: list[MemoryEvent] = []
+        code_changes: list[tuple[str, str]] = []
         for old_shas, new_sha, path in sorted(changes, key=lambda c: (len(c[2]), c[2])):
+            if not path.startswith(facts_dir):
+                if path[len(prefix) :] in citing and path.startswith(prefix):
+                    code_changes.append((path[len(prefix) :], _change_of(old_shas, new_sha)))
+                continue
             name = path.rsplit("/", 1)[-1]
             if not _is_fact_name(name) or refused_path_reason(path) is not None:
                 continue
-            new = _parse(contents.get(new_sha), name[:-3])
-            olds = [_parse(contents.get(old_sha), name[:-3]) for old_sha in old_shas]
+            new = fact_of(new_sha, name[:-3])
+            olds = [fact_of(old_sha, name[:-3]) for old_sha in old_shas]
             # A merge that relinked a fact from its second parent changed that fact, not created it.
             old = next(
                 (o for o in olds if o is not None and new is not None and o.fingerprint == new.fingerprint), None
             )
-            for event in fact_events(old if old is not None else (olds[0] if olds else None), new):
-                event.commit, event.author, event.date, event.subject = sha, author, date, subject
-                events.append(event)
-    return MemoryLog(events, since)
+            commit_events += fact_events(old if old is not None else (olds[0] if olds else None), new)
+        born.update(e.fact_id for e in commit_events if e.action in ("created", "merged", "renumbered"))
+        touches = []
+        for path, change in code_changes:
+            ids = [fid for fid in citing[path] if fid not in born]
+            if ids:
+                touches.append(CodeTouch(path, change, ids))
+        if touches:
+            if len(code_events) < MAX_CODE_COMMITS:
+                code_events.append(code_event(touches))
+                code_events[-1].commit = sha
+                commit_events.append(code_events[-1])
+            else:
+                code_more += 1
+        for event in commit_events:
+            event.commit, event.author, event.date, event.subject = sha, author, date, subject
+        events += commit_events
+    _name_renames(repo, prefix, code_events)
+    return MemoryLog(events, since, code_more)
+
+
+def _name_renames(repo: Repo, prefix: str, code_events: list[MemoryEvent]) -> None:
+    """A cited file a listed commit deleted that git's rename detection finds moved is
+    `renamed` (to its new path, no longer listed as added), and the event's title says so."""
+    deleting = [e.commit for e in code_events if any(t.change == "deleted" for t in e.code)]
+    moved = _renames(repo, deleting)
+    for event in code_events:
+        again = False
+        for touch in event.code:
+            new = moved.get((event.commit, prefix + touch.path))
+            if touch.change == "deleted" and new is not None and new.startswith(prefix):
+                touch.change, touch.moved_to, again = "renamed", new[len(prefix) :], True
+        if again:  # the new path, when cited too, was listed as added: the rename says it
+            targets = {t.moved_to for t in event.code if t.moved_to}
+            event.code = [t for t in event.code if not (t.change == "added" and t.path in targets)]
+            event.title = code_title(event)
+            event.detail = "cited by " + ", ".join(event.facts)
 
 
 LOG_HEADER_FIELDS = 4  # %H, %an, %ad, %s: memory_log's --format
@@ -576,7 +796,7 @@ def parse_log_records(out: str) -> list[LogCommit]:
 
 def _is_object_id(text: str) -> bool:
     """A full object id: 40 hex digits (SHA-1) or 64 (SHA-256)."""
-    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
 
 
 MATERIALISED_PREFIX = "foundry-at-"  # the temporary folder `foundry tui --at` opens

@@ -1,6 +1,9 @@
 """HistoryScreen: the memory's history from git, as `foundry memory log` reads it
-(which commit created, superseded, merged, renumbered or expired which fact), the work
-tree's uncommitted changes first. Enter opens a commit (what it did to each fact, its refs
+(which commit created, superseded, merged, renumbered or expired which fact, and the
+commits that changed code active facts cite: "code" rows, issue 30), the work tree's
+uncommitted changes first. Below NARROW_BELOW columns the list keeps the commit, the
+action, the fact and a title as wide as the rest, and the highlighted row's whole line
+(date, author, subject, detail) shows under it. Enter opens a commit (what it did to each fact, its refs
 among it, the cited code it changed and which facts cite it, and the line diff of the fact
 files: `commit_changes`); `m` marks a commit and `d` diffs it with the highlighted one,
 as `foundry memory diff` does."""
@@ -14,12 +17,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
+from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
 from foundry_tui.core.artefacts.waves import DiffLine
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.history.git_history import (
+    CODE_ACTION,
     UNCOMMITTED,
     MemoryEvent,
     commit_changes,
@@ -51,6 +56,25 @@ def patch_lines(summary: str, patch: str) -> list[DiffLine]:
     return lines
 
 
+NARROW_BELOW = 100  # FoundryApp.HORIZONTAL_BREAKPOINTS' `-narrow` (app.tcss: `Screen.-narrow #history…`)
+WIDE_COLUMNS = ("commit", "date", "author", "action", "fact", "title", "detail")
+NARROW_COLUMNS = ("commit", "action", "fact", "title")  # the rest in #history-row, under the list
+NARROW_FIXED = (10, 10, 9)  # the narrow list's columns before the title ("▸ " and 8 digits, "superseded", "fact-0001")
+NARROW_CHROME = 4  # #history's padding (one column a side) and the list's vertical scrollbar (two)
+MIN_TITLE = 20  # the narrow title column's least width, however narrow the screen
+
+
+def row_text(event: MemoryEvent) -> tuple[str, str]:
+    """What the narrow layout shows under the list for the highlighted row: the commit, its
+    date, author and subject (one line, cut with an ellipsis), then the row's whole line
+    (its title and detail, wrapped)."""
+    if event.commit == UNCOMMITTED:
+        head = "work tree · not committed"
+    else:
+        head = " · ".join(p for p in (event.commit[:8], event.date, event.author, event.subject) if p)
+    return head, event.line()
+
+
 class HistoryScreen(LiveScreen):
     """One row per fact event, uncommitted ones first, then newest commit first; a project
     outside git says so in one line."""
@@ -62,6 +86,7 @@ class HistoryScreen(LiveScreen):
     class Loaded(Message):
         events: list[MemoryEvent]
         error: str | None
+        code_more: int = 0  # commits that changed cited code beyond the log's MAX_CODE_COMMITS
 
     @dataclass
     class Opened(Message):
@@ -73,39 +98,73 @@ class HistoryScreen(LiveScreen):
     def __init__(self) -> None:
         super().__init__()
         self.commits: list[str] = []  # the commit of each row (UNCOMMITTED for the work tree's)
+        self.events: list[MemoryEvent] = []  # each row's event
         self.marked: str | None = None
+        self.shown: HistoryScreen.Loaded | None = None  # the last load shown (filled again at a new layout)
+        self.columns: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         with Vertical(id="history"):
             yield Static("", id="history-summary", markup=False)
             yield DataTable(id="history-events", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="history-row"):
+                yield Static("", id="history-row-head", markup=False)
+                yield Static("", id="history-row-line", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("commit", "date", "author", "action", "fact", "title", "detail")
+    @property
+    def narrow_layout(self) -> bool:
+        return self.size.width < NARROW_BELOW
+
+    def _set_columns(self, table: DataTable[str]) -> None:
+        """The columns of this width's layout (the narrow title takes the columns left)."""
+        table.clear(columns=True)
+        if not self.narrow_layout:
+            self.columns = WIDE_COLUMNS
+            table.add_columns(*WIDE_COLUMNS)
+            return
+        self.columns = NARROW_COLUMNS
+        for name, width in zip(NARROW_COLUMNS, NARROW_FIXED, strict=False):
+            table.add_column(name, width=width)
+        cells = sum(width + 2 * table.cell_padding for width in NARROW_FIXED) + 2 * table.cell_padding
+        table.add_column("title", width=max(MIN_TITLE, self.size.width - NARROW_CHROME - cells))
+
+    def on_resize(self, _event: Resize) -> None:
+        """A new width lays the list out again (crossing NARROW_BELOW, its columns; below it,
+        the title's width), with the rows it had."""
+        if self.shown is not None and (self.narrow_layout or self.columns != WIDE_COLUMNS):
+            self.on_history_screen_loaded(self.shown)
 
     @work(thread=True, exclusive=True, group="history", name="History not read", exit_on_error=False)
     def load(self) -> Loaded:
         try:
             uncommitted, _patch = uncommitted_changes(self.project.layout)
-            events, error = uncommitted + memory_log(self.project.layout).events, None
+            log = memory_log(self.project.layout)
+            events, error, more = uncommitted + log.events, None, log.code_more
         except FoundryError as exc:
-            events, error = [], str(exc)
-        return deliver(self, self.Loaded(events, error))
+            events, error, more = [], str(exc), 0
+        return deliver(self, self.Loaded(events, error, more))
 
     def on_history_screen_loaded(self, event: Loaded) -> None:
-        table = self.query_one(DataTable)
+        self.shown = event
+        table: DataTable[str] = self.query_one(DataTable)
         row = table.cursor_row
-        table.clear()
-        self.commits = []
+        self._set_columns(table)
+        self.commits, self.events = [], []
         summary = self.query_one("#history-summary", Static)
         if event.error is not None:
             summary.update(f"No history: {event.error}")
+            self._show_row()
             return
         committed = [e for e in event.events if e.commit != UNCOMMITTED]
         commits = len({e.commit for e in committed})
-        text = f"{len(committed)} fact events in {commits} commits (foundry memory log)"
+        code = sum(1 for e in committed if e.action == CODE_ACTION)
+        facts = f"{len(committed) - code} fact events"
+        if code:
+            facts += f" and {code} code change{'s' if code != 1 else ''}"
+            facts += f" (and {event.code_more} older)" if event.code_more else ""
+        text = f"{facts} in {commits} commits (foundry memory log)"
         waiting = len(event.events) - len(committed)
         if waiting:
             text = f"{waiting} uncommitted change{'s' if waiting != 1 else ''} first, then " + text
@@ -113,10 +172,25 @@ class HistoryScreen(LiveScreen):
         for e in event.events:
             shown_commit = "work tree" if e.commit == UNCOMMITTED else e.commit[:8]
             mark = "▸ " if self.marked is not None and e.commit == self.marked else ""
-            table.add_row(mark + shown_commit, e.date, e.author, e.action, e.fact_id, e.title, e.detail)
+            cells = {"commit": mark + shown_commit, "date": e.date, "author": e.author, "action": e.action}
+            cells |= {"fact": e.shown_id, "title": e.title, "detail": e.detail}
+            table.add_row(*(cells[name] for name in self.columns))
             self.commits.append(e.commit)
+            self.events.append(e)
         if self.commits:
             table.move_cursor(row=min(row, len(self.commits) - 1))
+        self._show_row()
+
+    @on(DataTable.RowHighlighted, "#history-events")
+    def _row_highlighted(self) -> None:
+        self._show_row()
+
+    def _show_row(self) -> None:
+        """The highlighted row's whole line under the list (shown by app.tcss below NARROW_BELOW)."""
+        row = self.query_one(DataTable).cursor_row
+        head, line = row_text(self.events[row]) if self.events and 0 <= row < len(self.events) else ("", "")
+        self.query_one("#history-row-head", Static).update(head)
+        self.query_one("#history-row-line", Static).update(line)
 
     def _highlighted(self) -> str | None:
         row = self.query_one(DataTable).cursor_row

@@ -135,3 +135,98 @@ async def test_a_commit_says_when_it_changed_a_facts_refs_and_the_code_facts_cit
             "code       payments/webhook.py modified, cited by fact-0001, fact-0002",
         ]
         assert _dialog_text(pilot)[4].startswith("diff --git a/.foundry/memory/facts/fact-0002.md")
+
+
+def _on_screen(pilot: Pilot[Any], selector: str) -> bool:
+    """Whether the widget is displayed and its whole region lies on the screen."""
+    from textual.geometry import Region
+
+    widget = pilot.app.screen.query_one(selector)
+    width, height = pilot.app.size
+    region = widget.region
+    return widget.display and region.area > 0 and Region(0, 0, width, height).contains_region(region)
+
+
+async def test_at_80x24_the_list_keeps_readable_titles_and_the_highlighted_row_shows_whole(demo_repo: Path) -> None:
+    """Issue 31, item 7: below 100 columns the list is commit, action, fact and a title as
+    wide as the rest; the highlighted row's date, author, subject and whole line show under
+    it, on the screen; Enter's drill-down fits the screen too."""
+    from foundry_tui.core.history.git_history import memory_log
+
+    newest = memory_log(Layout(demo_repo)).events[0]
+    app = make_app(demo_repo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_mode(pilot, "f8", HistoryScreen)
+        table = screen.query_one(DataTable)
+        assert [str(c.label) for c in table.columns.values()] == ["commit", "action", "fact", "title"]
+        # The title takes what the padding, the scrollbar and the other columns leave: no scrolling sideways.
+        assert [c.width for c in table.columns.values()] == [10, 10, 9, 39]
+        assert table.max_scroll_x == 0
+        assert _rows(pilot)[0] == [newest.commit[:8], "created", "fact-0015", newest.title]
+        assert _on_screen(pilot, "#history-row-line") and _on_screen(pilot, "#history-row-head")
+        head = str(screen.query_one("#history-row-head", Static).render())
+        assert head.startswith(f"{newest.commit[:8]} · {newest.date} · {newest.author} · ")
+        assert str(screen.query_one("#history-row-line", Static).render()).replace("\n", " ") == newest.line()
+        await press(pilot, "down")
+        second = screen.events[1]
+        assert str(screen.query_one("#history-row-line", Static).render()).replace("\n", " ") == second.line()
+        await press(pilot, "enter")
+        assert isinstance(app.screen, ArtifactDiffScreen)
+        assert _on_screen(pilot, "#dialog")
+        assert _dialog_text(pilot)[0].startswith("memory ")
+
+
+async def test_a_resize_across_100_columns_changes_the_layout_and_keeps_the_rows(demo_repo: Path) -> None:
+    app = make_app(demo_repo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_mode(pilot, "f8", HistoryScreen)
+        rows = len(screen.commits)
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        table = screen.query_one(DataTable)
+        assert len(table.columns) == 7 and table.row_count == rows
+        assert not screen.query_one("#history-row").display
+        await pilot.resize_terminal(90, 30)
+        await settle(pilot)
+        assert len(table.columns) == 4 and table.row_count == rows
+        assert [c.width for c in table.columns.values()] == [10, 10, 9, 49]
+        assert table.max_scroll_x == 0
+        assert _on_screen(pilot, "#history-row-line")
+
+
+async def test_a_commit_changing_only_cited_code_is_a_code_row_that_opens_its_files(root: Path) -> None:
+    """Issue 30, item 5: a commit that changed cited code and no fact is a "code" row, with
+    how many facts' refs it changed; Enter names the files and the facts citing each."""
+    from foundry_tui.core.memory.project import Project
+    from tests.core.code_refs_helpers import git, make_repo
+    from tests.helpers import write
+
+    repo = make_repo(root)
+    project = Project(repo)
+    write(project, "Retries live in the webhook", "See `payments/webhook.py`.")
+    write(project, "Payments hold a ledger", "A folder.", refs=["payments"])
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "facts")
+    (repo / "payments/webhook.py").write_text("def retry():\n    return 7\n")
+    git(repo, "commit", "-q", "-am", "seven retries")
+    (repo / "README.md").write_text("nobody cites this\n")
+    git(repo, "commit", "-q", "-am", "readme")
+    head = _git(repo, "rev-parse", "HEAD~1").strip()
+    app = make_app(repo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(pilot, "f8", HistoryScreen)
+        assert _rows(pilot)[0][3:] == [
+            "code",
+            "2 facts",
+            "refs changed: payments/webhook.py modified",
+            "cited by fact-0001, fact-0002",
+        ]
+        assert _rows(pilot)[0][0] == head[:8] and len(_rows(pilot)) == 3  # the readme's commit is no row
+        assert str(screen.query_one("#history-summary", Static).render()).startswith(
+            "2 fact events and 1 code change in 2 commits (foundry memory log)"
+        )
+        await press(pilot, "enter")
+        assert _dialog_text(pilot)[:2] == [
+            f"memory {_git(repo, 'rev-parse', 'HEAD~2').strip()}..{head}: 2 → 2 facts; no fact changed",
+            "code       payments/webhook.py modified, cited by fact-0001, fact-0002",
+        ]

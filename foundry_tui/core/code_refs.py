@@ -229,20 +229,23 @@ def _dirty(root: Path) -> set[str]:
     return set(_nul_fields(done.stdout)) if done is not None and done.returncode == 0 else set()
 
 
-def _trees(root: Path, folders: Iterable[str]) -> dict[str, str]:
-    """The tree id at HEAD of each folder (relative to the root)."""
-    wanted = sorted(set(folders))
+def _trees(root: Path, folders: Iterable[str], rev: str = "HEAD") -> dict[str, str]:
+    """The tree id at `rev` of each of `folders` (relative to the root) that is a folder there:
+    one `git cat-file --batch-check` of `REV:./PATH` for all, each path looked up exactly (a
+    `git ls-tree` given a folder and a path inside it lists the inside instead of the folder).
+    A path with a control character (a hand-edited ref) is never a folder here."""
+    wanted = sorted({f for f in folders if not any(ord(c) < 32 or ord(c) == 127 for c in f)})
     if not wanted:
         return {}
-    done = _git(root, "ls-tree", "-z", "HEAD", "--", *wanted)
+    done = _git(root, "cat-file", "--batch-check", stdin="".join(f"{rev}:./{f}\n" for f in wanted).encode())
     found: dict[str, str] = {}
     if done is None or done.returncode != 0:
         return found
-    for entry in _nul_fields(done.stdout):
-        meta, _, path = entry.partition("\t")
-        parts = meta.split(" ")
+    answers = done.stdout.decode("utf-8", "surrogateescape").splitlines()
+    for path, answer in zip(wanted, answers, strict=False):
+        parts = answer.split(" ")
         if len(parts) == 3 and parts[1] == "tree":
-            found[path] = parts[2]
+            found[path] = parts[0]
     return found
 
 
@@ -610,15 +613,7 @@ def _verify_at(items: list[tuple[str, Sequence[Ref]]], real_root: Path, commit: 
         unknown = {fid: FactCheck(fid, [RefState(r, UNKNOWN) for r in refs]) for fid, refs in items}
         return Verification(unknown, git=not items, head=commit)
     cited = {ref.path for _, refs in items for ref in refs if not ref.is_glob}
-    trees: dict[str, str] = {}
-    folders = [p for p in cited if p not in listing.blobs]
-    if folders:
-        done = _git(real_root, "ls-tree", "-z", commit, "--", *sorted(folders))
-        for entry in _nul_fields(done.stdout if done is not None and done.returncode == 0 else b""):
-            meta, _, path = entry.partition("\t")
-            parts = meta.split(" ")
-            if len(parts) == 3 and parts[1] == "tree":
-                trees[path] = parts[2]
+    trees = _trees(real_root, [p for p in cited if p not in listing.blobs], commit)
     missing = {p for p in cited if p not in listing.blobs and p not in trees}
     moved: dict[str, str] = {}
     if missing:

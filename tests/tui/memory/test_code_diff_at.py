@@ -4,7 +4,6 @@ of the working copy, in the memory screen and in the curator's Stale code tab.""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,22 +17,12 @@ from foundry_tui.tui.app import FoundryApp
 from foundry_tui.tui.common.row_list import RowList
 from foundry_tui.tui.curator.screen import CuratorScreen
 from foundry_tui.tui.memory.code_diff import CodeDiffScreen
+from tests.core.code_refs_helpers import git
 from tests.helpers import TODAY, run_cli
 from tests.tui_helpers import drawn, open_mode, press, select, settle, text_of
 
 SIZE = (120, 40)
 AS_WRITTEN = "fact-0001: the code it cites is as it was written; nothing to diff."
-
-
-def git(root: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
 
 
 def _history(root: Path) -> tuple[str, str, str]:

@@ -66,18 +66,16 @@ def _tui(args: argparse.Namespace) -> int:
         return run_until_ended(
             FoundryApp(root, today, watch=not args.no_watch, root_label=label, preload=preload, notice=notice)
         )
-    from foundry_tui.core.history.git_history import materialised
+    from foundry_tui.core.history.git_history import memory_at
     from foundry_tui.core.paths import Layout
 
     os.environ["FOUNDRY_NO_CACHE"] = "1"  # a throwaway root: no cache files
     # A bad revision is one line, before the app starts; the temporary folder goes however the app ends.
-    with signals_end_the_program(), materialised(Layout(root), args.at) as (past, done):
+    # The facts' refs are verified (and `D` diffs them) as of that revision too.
+    with signals_end_the_program(), memory_at(Layout(root), args.at) as (past, done):
         if done.skipped:
             sys.stderr.write(f"foundry: warning: {done.warning()}\n")
         label = f"{label} at {args.at} ({done.commit}, read-only)"
-        from foundry_tui.core.code_refs import verify_at
-
-        verify_at(past, root, done.commit)  # the facts' refs are verified as of that revision too
         return run_until_ended(FoundryApp(past, today, watch=False, root_label=label, read_only=True))
 
 

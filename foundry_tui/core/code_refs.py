@@ -161,6 +161,11 @@ def verify_at(root: Path, real_root: Path, commit: str) -> None:
     _AT[str(root)] = (real_root, commit)
 
 
+def end_verify_at(root: Path) -> None:
+    """From now on the facts under `root` are verified as any root's (the end of verify_at)."""
+    _AT.pop(str(root), None)
+
+
 def _listing_at(real_root: Path, commit: str) -> GitListing | None:
     """The blobs of `commit`'s tree under `real_root` (relative to it), as a listing."""
     done = _git(real_root, "ls-tree", "-r", "-z", commit)
@@ -229,20 +234,23 @@ def _dirty(root: Path) -> set[str]:
     return set(_nul_fields(done.stdout)) if done is not None and done.returncode == 0 else set()
 
 
-def _trees(root: Path, folders: Iterable[str]) -> dict[str, str]:
-    """The tree id at HEAD of each folder (relative to the root)."""
-    wanted = sorted(set(folders))
+def _trees(root: Path, folders: Iterable[str], rev: str = "HEAD") -> dict[str, str]:
+    """The tree id at `rev` of each of `folders` (relative to the root) that is a folder there:
+    one `git cat-file --batch-check` of `REV:./PATH` for all, each path looked up exactly (a
+    `git ls-tree` given a folder and a path inside it lists the inside instead of the folder).
+    A path with a control character (a hand-edited ref) is never a folder here."""
+    wanted = sorted({f for f in folders if not any(ord(c) < 32 or ord(c) == 127 for c in f)})
     if not wanted:
         return {}
-    done = _git(root, "ls-tree", "-z", "HEAD", "--", *wanted)
+    done = _git(root, "cat-file", "--batch-check", stdin="".join(f"{rev}:./{f}\n" for f in wanted).encode())
     found: dict[str, str] = {}
     if done is None or done.returncode != 0:
         return found
-    for entry in _nul_fields(done.stdout):
-        meta, _, path = entry.partition("\t")
-        parts = meta.split(" ")
+    answers = done.stdout.decode("utf-8", "surrogateescape").splitlines()
+    for path, answer in zip(wanted, answers, strict=False):
+        parts = answer.split(" ")
         if len(parts) == 3 and parts[1] == "tree":
-            found[path] = parts[2]
+            found[path] = parts[0]
     return found
 
 
@@ -610,15 +618,7 @@ def _verify_at(items: list[tuple[str, Sequence[Ref]]], real_root: Path, commit: 
         unknown = {fid: FactCheck(fid, [RefState(r, UNKNOWN) for r in refs]) for fid, refs in items}
         return Verification(unknown, git=not items, head=commit)
     cited = {ref.path for _, refs in items for ref in refs if not ref.is_glob}
-    trees: dict[str, str] = {}
-    folders = [p for p in cited if p not in listing.blobs]
-    if folders:
-        done = _git(real_root, "ls-tree", "-z", commit, "--", *sorted(folders))
-        for entry in _nul_fields(done.stdout if done is not None and done.returncode == 0 else b""):
-            meta, _, path = entry.partition("\t")
-            parts = meta.split(" ")
-            if len(parts) == 3 and parts[1] == "tree":
-                trees[path] = parts[2]
+    trees = _trees(real_root, [p for p in cited if p not in listing.blobs], commit)
     missing = {p for p in cited if p not in listing.blobs and p not in trees}
     moved: dict[str, str] = {}
     if missing:
@@ -854,11 +854,29 @@ def _git_bytes(root: Path, timeout: float, *args: str) -> tuple[int, bytes] | No
     return done.returncode, done.stdout
 
 
+def _blob_size(root: Path, timeout: float, oid: str) -> int | str:
+    """The size of blob `oid` in `root`'s repository, or why there is none: "timeout", "missing"
+    (not in the repository) or "not a blob" (a folder's tree)."""
+    kind = _git_bytes(root, timeout, "cat-file", "-t", oid)
+    if kind is None:
+        return "timeout"
+    if kind[0] != 0:
+        return "missing"
+    if kind[1].strip() != b"blob":
+        return "not a blob"
+    sized = _git_bytes(root, timeout, "cat-file", "-s", oid)
+    if sized is None:
+        return "timeout"
+    return int(sized[1].decode().strip() or 0) if sized[0] == 0 else "missing"
+
+
 def ref_diff(layout: Layout, state: RefState, *, max_chars: int = MAX_DIFF_CHARS, timeout: float = DIFF_TIMEOUT) -> str:
     """The diff of one changed (or moved) file ref: the blob recorded when the fact was written
     against the file now (`git diff --no-index`, the recorded side read with `git cat-file`),
     headed `--- PATH@OID (when written)` / `+++ PATH (now)`, cut at `max_chars`; or one line
-    saying why there is none."""
+    saying why there is none. For a root verified as of a revision (verify_at: `foundry tui
+    --at`), the other side is the blob that revision's tree holds (`+++ PATH (at COMMIT)`),
+    never the working copy."""
     import tempfile
 
     ref = state.ref
@@ -867,27 +885,52 @@ def ref_diff(layout: Layout, state: RefState, *, max_chars: int = MAX_DIFF_CHARS
     if ref.is_glob or ref.oid is None:
         return f"{ref.target}: {'a glob' if ref.is_glob else 'no blob id was recorded'}, no file diff"
     path = state.moved_to or ref.path
-    now = layout.root / path
-    if os.path.isdir(now):
-        return f"{ref.target}: a folder, no file diff (its tree changed)"
-    if not os.path.isfile(now):
-        return f"{ref.target}: {path} is not in the working copy, no diff"
     root = layout.root
-    sized = _git_bytes(root, timeout, "cat-file", "-s", ref.oid)
-    if sized is None:
+    at = _AT.get(str(root))
+    now_blob: str | None = None
+    if at is None:
+        now = root / path
+        if os.path.isdir(now):
+            return f"{ref.target}: a folder, no file diff (its tree changed)"
+        if not os.path.isfile(now):
+            return f"{ref.target}: {path} is not in the working copy, no diff"
+        now_size: int | str = os.path.getsize(now)
+        side = "now"
+    else:
+        root, commit = at
+        side = f"at {commit[:8]}"
+        now_blob = state.current
+        if now_blob is None:
+            return f"{ref.target}: {path} is not in {commit[:8]}, no diff"
+        now_size = _blob_size(root, timeout, now_blob)
+        if now_size == "not a blob":
+            return f"{ref.target}: a folder, no file diff (its tree changed)"
+    recorded = _blob_size(root, timeout, ref.oid)
+    if "timeout" in (recorded, now_size):
         return f"{ref.target}: git did not answer within {timeout:g} s"
-    if sized[0] != 0:
+    if recorded in ("missing", "not a blob"):
         return f"{ref.target}: the blob recorded ({ref.oid[:12]}) is not in this repository (never committed or added)"
-    if int(sized[1].decode().strip() or 0) > MAX_DIFF_INPUT or os.path.getsize(now) > MAX_DIFF_INPUT:
+    if isinstance(now_size, str):
+        return f"{ref.target}: the blob of {path} {side} could not be read"
+    if int(recorded) > MAX_DIFF_INPUT or now_size > MAX_DIFF_INPUT:
         return f"{ref.target}: over {MAX_DIFF_INPUT} bytes on one side, not diffed"
     old = _git_bytes(root, timeout, "cat-file", "blob", ref.oid)
     if old is None or old[0] != 0:
         return f"{ref.target}: the blob recorded ({ref.oid[:12]}) could not be read"
+    new = None if now_blob is None else _git_bytes(root, timeout, "cat-file", "blob", now_blob)
+    if now_blob is not None and (new is None or new[0] != 0):
+        return f"{ref.target}: the blob of {path} {side} could not be read"
     with tempfile.TemporaryDirectory(prefix="foundry-diff-") as folder:
         then = os.path.join(folder, "then")
         with open(then, "wb") as out:
             out.write(old[1])
-        done = _git_bytes(root, timeout, "diff", "--no-index", "--no-color", "--no-ext-diff", "--", then, str(now))
+        if new is None:
+            other = str(layout.root / path)
+        else:
+            other = os.path.join(folder, "now")
+            with open(other, "wb") as out:
+                out.write(new[1])
+        done = _git_bytes(root, timeout, "diff", "--no-index", "--no-color", "--no-ext-diff", "--", then, other)
     if done is None:
         return f"{ref.target}: git diff did not end within {timeout:g} s"
     if done[0] not in (0, 1):
@@ -896,7 +939,7 @@ def ref_diff(layout: Layout, state: RefState, *, max_chars: int = MAX_DIFF_CHARS
     first = next((i for i, line in enumerate(lines) if line.startswith("@@") or line.startswith("Binary")), len(lines))
     moved = f" (moved from {ref.path})" if state.moved_to else ""
     body = "\n".join(lines[first:]) or "(the same text: only the mode or the line ends differ)"
-    text = f"--- {ref.path}@{ref.oid[:12]} (when written)\n+++ {path} (now){moved}\n{body}"
+    text = f"--- {ref.path}@{ref.oid[:12]} (when written)\n+++ {path} ({side}){moved}\n{body}"
     if len(text) > max_chars:
         cut = text.rfind("\n", 0, max_chars)
         text = f"{text[: cut if cut > 0 else max_chars]}\n… cut at {max_chars} characters of {len(text)}"

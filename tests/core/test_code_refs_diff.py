@@ -148,3 +148,37 @@ def test_a_folder_ref_and_a_file_missing_from_the_working_copy_have_no_file_diff
     missing = code_refs.RefState(code_refs.Ref("nowhere.py", oid), code_refs.CHANGED)
     assert ref_diff(project.layout, folder) == "payments: a folder, no file diff (its tree changed)"
     assert ref_diff(project.layout, missing) == "nowhere.py: nowhere.py is not in the working copy, no diff"
+
+
+def test_as_of_a_revision_the_diff_is_against_that_revision_never_the_working_copy(repo: Path) -> None:
+    """`foundry tui --at REV` (git_history.memory_at): a moved and edited file is diffed against
+    the blob the revision holds at its new path, a folder has no file diff, and the working
+    copy's later edits (and deletions) are never read."""
+    from foundry_tui.core.history.git_history import memory_at
+
+    project = Project(repo)
+    write(project, "Payments code", "See `payments/ledger.py`.", refs=["payments"])
+    recorded = blob(repo, "payments/ledger.py")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a fact")
+    git(repo, "mv", "payments/ledger.py", "payments/books.py")
+    (repo / "payments/books.py").write_text("LEDGER = 1\nMORE = 1\n")
+    git(repo, "commit", "-q", "-am", "move and grow")
+    later = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "payments/books.py").write_text("LEDGER = 7\n")  # the working copy moves on: unseen
+    with memory_at(project.layout, later) as (past, _done):
+        past_project = Project(past)
+        assert diff_since_written(past_project, _fact(past_project)) == (
+            "payments: a folder, no file diff (its tree changed)\n\n"
+            f"--- payments/ledger.py@{recorded[:12]} (when written)\n"
+            f"+++ payments/books.py (at {later[:8]}) (moved from payments/ledger.py)\n"
+            "@@ -1 +1,2 @@\n"
+            " LEDGER = 1\n"
+            "+MORE = 1"
+        )
+        (repo / "payments/books.py").unlink()  # deleted in the working copy: the revision still has it
+        assert diff_since_written(past_project, _fact(past_project)).splitlines()[3] == (
+            f"+++ payments/books.py (at {later[:8]}) (moved from payments/ledger.py)"
+        )
+        gone = code_refs.RefState(code_refs.Ref("nowhere.py", recorded), code_refs.CHANGED)
+        assert ref_diff(past_project.layout, gone) == f"nowhere.py: nowhere.py is not in {later[:8]}, no diff"

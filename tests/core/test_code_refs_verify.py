@@ -354,3 +354,36 @@ def test_rename_detection_reads_at_most_max_rename_commits(repo: Path, monkeypat
     monkeypatch.setattr(code_refs, "MAX_RENAME_COMMITS", 1)  # only the newest renaming commit is read
     code_refs._RENAMES.clear()
     assert verify_active(project, TODAY).state_of("fact-0001") == "gone"
+
+
+def test_a_folder_cited_beside_a_path_inside_it_keeps_its_own_state(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A folder ref read with a ref inside it (a nested folder, a file gone from it) is the
+    folder's own state, in the working copy and as of a revision: `git ls-tree` given both
+    lists the inside instead, which once made the folder gone."""
+    from foundry_tui.core.code_refs import verify_at
+    from foundry_tui.core.history.git_history import materialise
+
+    (repo / "payments" / "sub").mkdir()
+    (repo / "payments" / "sub" / "deep.py").write_text("DEEP = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a sub-folder")
+    project = Project(repo)
+    write(project, "Payments, nested", "A folder in a folder.", refs=["payments", "payments/sub"])
+    write(project, "Payments and its ledger", "See `payments/ledger.py`.", refs=["payments"])
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "facts")
+    git(repo, "rm", "-q", "payments/ledger.py")
+    git(repo, "commit", "-q", "-m", "no ledger")
+    expected = {
+        "fact-0001": ["changed payments", "fresh payments/sub"],  # ledger.py left the folder
+        "fact-0002": ["changed payments", "gone payments/ledger.py"],
+    }
+    assert states(project) == expected
+    tree = git(repo, "rev-parse", "HEAD:payments").strip()
+    past = tmp_path_factory.mktemp("past")
+    verify_at(past, repo, materialise(project.layout, "HEAD", past).commit)
+    verification = verify_active(Project(past), TODAY)
+    assert {fid: [s.line() for s in c.refs] for fid, c in verification.checks.items()} == expected
+    assert verification.checks["fact-0002"].refs[0].current == tree

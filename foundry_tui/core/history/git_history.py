@@ -901,6 +901,21 @@ def materialised(layout: Layout, rev: str) -> Iterator[tuple[Path, Materialised]
         shutil.rmtree(past, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def memory_at(layout: Layout, rev: str) -> Iterator[tuple[Path, Materialised]]:
+    """The memory as of `rev` (`foundry tui --at REV`): materialised, and while the block lasts
+    its facts' refs are verified, described and diffed against that revision's tree in this
+    repository, never against the working copy (code_refs.verify_at)."""
+    from foundry_tui.core.code_refs import end_verify_at, verify_at
+
+    with materialised(layout, rev) as (past, done):
+        verify_at(past, layout.root, done.commit)
+        try:
+            yield past, done
+        finally:
+            end_verify_at(past)
+
+
 # ---- one commit, and what is not committed yet (the TUI's history drills into them) --------
 
 MAX_PATCH_CHARS = 200_000  # a commit's (or the work tree's) fact diff shown, beyond which it is cut with a note

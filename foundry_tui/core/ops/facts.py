@@ -10,6 +10,7 @@ from foundry_tui.core.ops.actor import Actor, require_curator
 from foundry_tui.core.ops.registry import operation
 
 if TYPE_CHECKING:
+    from foundry_tui.core.code_refs import FactCheck
     from foundry_tui.core.curation.merge import MergePlan, MergeResult
     from foundry_tui.core.gate.changes import Change
     from foundry_tui.core.gate.guard import GateResult
@@ -32,6 +33,33 @@ def write_fact(actor: Actor, req: WriteRequest) -> GateResult[WriteResult]:
     from foundry_tui.core.gate.changes import WriteChange
 
     return _through_gate(actor, WriteChange(req))
+
+
+def restating(fact: Fact, *, body: str | None = None, check: FactCheck | None = None) -> WriteRequest:
+    """A write that restates `fact` as a new version of it (memory_write supersedes the fact of
+    the same title): its title, type, scope, tags, confidence, source and expires as they are,
+    its body or `body`. Given `check`, its refs' states, the refs a confirm re-records
+    (code_refs.confirmed_targets: a moved ref at its new path, a gone one dropped); without,
+    the refs are left out and memory_write carries the fact's own. What the adapters' confirm,
+    supersede and Why-line presets write (issue 30)."""
+    from foundry_tui.core.memory.model.request import WriteRequest
+
+    refs = None
+    if check is not None:
+        from foundry_tui.core.code_refs import confirmed_targets
+
+        refs = confirmed_targets(check.refs)
+    return WriteRequest(
+        title=fact.title,
+        body=fact.body if body is None else body,
+        type=fact.type,
+        scope=fact.scope,
+        tags=fact.tags,
+        confidence=fact.confidence,
+        source=fact.source,
+        expires=fact.expires,
+        refs=refs,
+    )
 
 
 def default_expiry(actor: Actor) -> str:

@@ -35,7 +35,7 @@ from foundry_tui.core.memory.reports.doctor import DoctorReport, run_doctor
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.core.ops.curator import undo_merge
-from foundry_tui.core.ops.facts import keep_one, merge_facts, retire_facts, tag_fact
+from foundry_tui.core.ops.facts import keep_one, merge_facts, restating, retire_facts, tag_fact
 from foundry_tui.tui.commands import CURATOR_COMMANDS, STALE_COMMANDS
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
@@ -45,14 +45,7 @@ from foundry_tui.tui.common.text import counted, plain, plain_lines, shown, show
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.curator.merge import MergeScreen
-from foundry_tui.tui.curator.stale import (
-    NOTHING_SELECTED,
-    confirm_request,
-    stale_checks,
-    stale_detail,
-    stale_rows,
-    supersede_preset,
-)
+from foundry_tui.tui.curator.stale import NOTHING_SELECTED, stale_checks, stale_detail, stale_rows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -370,7 +363,7 @@ class CuratorScreen(LiveScreen):
         if chosen is None:
             return
         fact, check = chosen
-        req = confirm_request(fact, check)
+        req = restating(fact, check=check)
         self.confirm(
             f"Write “{req.title}”?",
             [
@@ -407,7 +400,7 @@ class CuratorScreen(LiveScreen):
             f"{fact.id}.md stays on disk, inactive",
             "INDEX.md is rebuilt",
         ]
-        form = WriteFactScreen(supersede_preset(fact), f"Supersede {fact.id}", focus_body=True, changes=changes)
+        form = WriteFactScreen(restating(fact), f"Supersede {fact.id}", focus_body=True, changes=changes)
         self.app.push_screen(form, self._written)
 
     def _written(self, req: WriteRequest | None) -> None:

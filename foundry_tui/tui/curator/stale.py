@@ -2,15 +2,14 @@
 is gone since they were written, one row each naming the state and the ref; the selected
 one's refs and body beside it. What the rows are made of is the Overview's verification,
 read in the curator's load worker; the actions (confirm, retire, supersede, the diff) are
-CuratorScreen's."""
+CuratorScreen's, and what a confirm or a supersede writes is the door's `ops.facts.restating`."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from foundry_tui.core.code_refs import STALE_STATES, FactCheck, confirmed_targets
+from foundry_tui.core.code_refs import STALE_STATES, FactCheck
 from foundry_tui.core.memory.model.facts import Fact, id_order
-from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.tui.common.row_list import Row
 from foundry_tui.tui.common.text import shown, shown_lines
@@ -60,32 +59,3 @@ def stale_detail(fact: Fact, check: FactCheck, colours: ThemeColours) -> Text:
         out.append(f"{shown(state.line())}\n", style=style)
     out.append(f"\n{shown_lines(fact.body)}\n", style="dim")
     return out
-
-
-def confirm_request(fact: Fact, check: FactCheck) -> WriteRequest:
-    """The new version a confirm writes: the fact as it is, its refs re-recorded as they are now."""
-    return WriteRequest(
-        title=fact.title,
-        body=fact.body,
-        type=fact.type,
-        scope=fact.scope,
-        tags=fact.tags,
-        confidence=fact.confidence,
-        source=fact.source,
-        expires=fact.expires,
-        refs=confirmed_targets(check.refs),
-    )
-
-
-def supersede_preset(fact: Fact) -> WriteRequest:
-    """The write form's preset to rewrite a stale fact (its refs are carried by memory_write)."""
-    return WriteRequest(
-        title=fact.title,
-        body=fact.body,
-        type=fact.type,
-        scope=fact.scope,
-        tags=fact.tags,
-        confidence=fact.confidence,
-        source=fact.source,
-        expires=fact.expires,
-    )

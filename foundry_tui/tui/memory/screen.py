@@ -397,38 +397,23 @@ class MemoryScreen(ConfirmingScreen[None]):
     def action_confirm_refs(self) -> None:
         """Re-record the selected fact's refs against today's code, as a new version through
         memory_write (a moved ref follows its new path, a gone one is dropped; issue 30)."""
-        from foundry_tui.core.memory.model.request import WriteRequest
+        from foundry_tui.core.code_refs import FRESH
+        from foundry_tui.core.ops.facts import restating
 
         fact_id = self._selected_fact(need_active=True)
         if fact_id is None or self.overview is None:
             return
         fact = self.overview.facts[fact_id]
-        states = self.overview.code.get(fact_id)
-        if not states:
+        verification = self.overview.verification
+        check = None if verification is None else verification.checks.get(fact_id)
+        if check is None or not check.refs:
             self.notify(f"{fact_id} cites no code (no refs): nothing to confirm.", severity="warning")
             return
-        if all(line.startswith("fresh ") for line in states):
+        if all(state.state == FRESH for state in check.refs):
             self.notify(f"{fact_id}: the code it cites is as it was written; nothing to confirm.")
             return
-        refs: list[str] = []
-        for line in states:
-            state, _, rest = line.partition(" ")
-            target = rest.split(" (", 1)[0]
-            if state == "moved":
-                refs.append(target.split(" → ", 1)[1])
-            elif state in ("fresh", "changed", "unknown"):
-                refs.append(target)
-        preset = WriteRequest(
-            title=fact.title,
-            body=fact.body,
-            type=fact.type,
-            scope=fact.scope,
-            tags=fact.tags,
-            confidence=fact.confidence,
-            source=fact.source,
-            expires=fact.expires,
-            refs=refs,
-        )
+        preset = restating(fact, check=check)
+        refs = list(preset.refs or ())
         self.confirm(
             f"Write “{preset.title}”?",
             [
@@ -461,7 +446,7 @@ class MemoryScreen(ConfirmingScreen[None]):
 
     def action_add_why(self) -> None:
         from foundry_tui.core.memory.model.facts import field_problems
-        from foundry_tui.core.memory.model.request import WriteRequest
+        from foundry_tui.core.ops.facts import restating
         from foundry_tui.tui.memory.write_fact import WriteFactScreen
 
         fact_id = self._selected_fact(need_active=True)
@@ -482,16 +467,7 @@ class MemoryScreen(ConfirmingScreen[None]):
                 severity="warning",
             )
             return
-        preset = WriteRequest(
-            title=fact.title,
-            body=f"{fact.body}\n\n**Why:** ",
-            type=fact.type,
-            scope=fact.scope,
-            tags=fact.tags,
-            confidence=fact.confidence,
-            source=fact.source,
-            expires=fact.expires,
-        )
+        preset = restating(fact, body=f"{fact.body}\n\n**Why:** ")
 
         changes = [
             f"memory_write: a new version of {fact_id} in {self.facts_folder()}, with supersedes: {fact_id}",

@@ -29,6 +29,8 @@ from foundry_tui.tui.common.confirming import confirm_on
 from foundry_tui.tui.common.dialog import Dialog
 from foundry_tui.tui.common.text import plain, shown, shown_lines
 
+SHORT_BELOW = 37  # rows: the form as laid out for tall terminals needs 36 (app.tcss)
+
 
 class DiscardDraftScreen(Dialog[bool]):
     """Asked before a changed draft is closed: True discards it, False (or Escape) keeps editing."""
@@ -52,6 +54,9 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
     or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "save", "Save")]
+    # Below SHORT_BELOW rows the form takes its one-line layout (app.tcss's `-short` rules), so
+    # that at 80x24 every field, its label and the buttons show without scrolling.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT_BELOW, "-tall")]
 
     def __init__(
         self,
@@ -84,12 +89,12 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
         p = self.preset
         with VerticalScroll(id="dialog"):
             yield self.heading(self.heading_text)
-            yield Label(f"Title (the fact itself, at most {MAX_TITLE_CHARS} characters)")
+            yield Label(f"Title (the fact itself, at most {MAX_TITLE_CHARS} characters)", id="title-label")
             # A preset comes from a fact on disk: its control characters are shown as escapes.
             yield Input(shown(p.title), id="title", max_length=200)
             with Horizontal(classes="row"):
                 with Vertical(classes="field"):
-                    yield Label("Type")
+                    yield Label("Type", id="type-label")
                     yield Select(
                         [(t, t) for t in TYPES],
                         value=p.type if p.type in TYPES else Select.NULL,
@@ -97,16 +102,16 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
                         id="type",
                     )
                 with Vertical(classes="field"):
-                    yield Label("Confidence")
+                    yield Label("Confidence", id="confidence-label")
                     yield Select(
                         [(c, c) for c in CONFIDENCES],
                         value=p.confidence or DEFAULT_CONFIDENCE,
                         allow_blank=False,
                         id="confidence",
                     )
-            yield Label(f"Body (at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line)")
+            yield Label(f"Body (at most {MAX_BODY_WORDS} words; decisions and risks need a Why: line)", id="body-label")
             yield TextArea(shown_lines(p.body), id="body")
-            yield Label("Tags (comma separated)")
+            yield Label("Tags (comma separated)", id="tags-label")
             yield Input(", ".join(shown(t) for t in p.tags or ()), id="tags")
             with Horizontal(classes="row"):
                 # Labelled, each: a value such as "project" in a bare box reads as a placeholder.

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.app import App
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, TextArea
 
@@ -17,7 +18,7 @@ from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.common.confirm import ConfirmScreen
 from foundry_tui.tui.memory.screen import MemoryScreen
 from foundry_tui.tui.memory.write_fact import DiscardDraftScreen, WriteFactScreen
-from tests.tui_helpers import make_app, press, select, settle
+from tests.tui_helpers import drawn, make_app, press, select, settle, text_of
 
 SIZES = [(120, 40), (80, 24)]
 CELERY = "Background jobs run on Celery with Redis as the broker"
@@ -189,3 +190,34 @@ async def test_the_confirm_warns_a_decision_has_no_why_line(demo_root: Path) -> 
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)
         assert not any(line.startswith("warning:") for line in confirm.changes)
+
+
+FIELDS = ("title", "type", "confidence", "body", "tags", "scope", "source", "expires")
+
+
+@pytest.mark.parametrize(("size", "layout"), [((80, 24), "-short"), ((120, 40), "-tall"), ((160, 45), "-tall")])
+async def test_every_field_its_label_and_the_keys_show_without_scrolling(
+    demo_root: Path, size: tuple[int, int], layout: str
+) -> None:
+    """At 80x24 the form takes its one-line layout (issue 31): every field, its label, both
+    buttons and the footer's keys lie within the screen and the form's frame, which does not
+    scroll; from 37 rows on (120x40, 160x45) the boxed layout, whole too."""
+    app = make_app(demo_root)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "w")
+        form = _top(app)
+        assert isinstance(form, WriteFactScreen)
+        assert form.has_class(layout)
+        screen = Region(0, 0, *size)
+        dialog = form.query_one("#dialog")
+        assert dialog.max_scroll_y == 0
+        assert screen.contains_region(dialog.region)
+        inside = dialog.content_region
+        for widget_id in (*FIELDS, *(f"{field}-label" for field in FIELDS), "save", "cancel"):
+            region = form.query_one(f"#{widget_id}").region
+            assert region.height > 0 and inside.contains_region(region), (widget_id, region, inside)
+        assert form.query_one("#title", Input).region.height == (1 if layout == "-short" else 3)
+        footer = text_of(drawn(app, -1))
+        assert "esc Cancel" in footer and "^s Save" in footer
+        assert not dialog.region.overlaps(Region(0, size[1] - 1, size[0], 1))  # the footer's row is free

@@ -5,7 +5,6 @@ model); and memory_write's note about close facts, never paid for by a one-shot 
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -18,13 +17,11 @@ from foundry_tui.core.curation.neardup import DupeFinder, DupeReport
 from foundry_tui.core.memory.model.facts import Fact
 from foundry_tui.core.memory.project import Project
 from foundry_tui.core.memory.search import encoder_probe
-from foundry_tui.core.memory.search.encoder import DIMS
 from foundry_tui.core.memory.search.vectors import VectorStore, fingerprint
-from foundry_tui.core.memory.storage import cache
 from foundry_tui.core.ops.actor import Actor
 from foundry_tui.core.ops.facts import close_to_written
 from foundry_tui.core.trust.principal import resolve_caller
-from tests.core.memory.semantic_helpers import tiny_model_zip
+from tests.core.memory.semantic_helpers import pair_vectors, save_vectors, tiny_model_zip
 from tests.helpers import TODAY, run_cli, write
 
 # Reworded: the same claim in other words (the word scorer leaves it under its threshold).
@@ -40,22 +37,11 @@ def _fact(number: int, title: str, body: str = "") -> Fact:
     return Fact(id=f"fact-{number:04d}", type="convention", title=title, body=body)
 
 
-def _pair_vectors(cosines: list[float], dims: int = 8) -> np.ndarray:
-    """Vectors for facts 1, 2, ...: fact 2k+1 along axis k, fact 2k+2 at `cosines[k]` to it."""
-    rows = []
-    for k, cosine in enumerate(cosines):
-        first, second = np.zeros(dims, dtype=np.float32), np.zeros(dims, dtype=np.float32)
-        first[2 * k] = 1.0
-        second[2 * k], second[2 * k + 1] = cosine, math.sqrt(1 - cosine**2)
-        rows += [first, second]
-    return np.stack(rows)
-
-
 # ---- the vectors' neighbours --------------------------------------------------------------------
 
 
 def test_neighbours_are_each_facts_nearest_above_the_floor() -> None:
-    vectors = FactVectors(["fact-0001", "fact-0002", "fact-0003", "fact-0004"], _pair_vectors([0.9, 0.5]))
+    vectors = FactVectors(["fact-0001", "fact-0002", "fact-0003", "fact-0004"], pair_vectors([0.9, 0.5]))
     assert vectors.similarity("fact-0001", "fact-0002") == pytest.approx(0.9)
     assert vectors.similarity("fact-0001", "fact-0009") is None
     assert {p: round(s, 3) for p, s in vectors.neighbours(0.6).items()} == {("fact-0001", "fact-0002"): 0.9}
@@ -80,7 +66,7 @@ def test_each_fact_meets_at_most_neighbours_facts_and_blocks_change_nothing(monk
 
 def test_at_most_max_pairs_pairs_the_most_similar_first(monkeypatch: pytest.MonkeyPatch) -> None:
     ids = [f"fact-{n:04d}" for n in range(1, 9)]
-    vectors = FactVectors(ids, _pair_vectors([0.6, 0.9, 0.7, 0.8]))
+    vectors = FactVectors(ids, pair_vectors([0.6, 0.9, 0.7, 0.8]))
     monkeypatch.setattr(meaning, "MAX_PAIRS", 2)
     assert {p: round(s, 2) for p, s in vectors.neighbours(0.5).items()} == {
         ("fact-0003", "fact-0004"): 0.9,
@@ -91,7 +77,7 @@ def test_at_most_max_pairs_pairs_the_most_similar_first(monkeypatch: pytest.Monk
 def test_vectors_are_looked_up_by_the_builders_fingerprint() -> None:
     facts = [_fact(1, "Postgres is the database", "We run it."), _fact(2, "Redis is the cache")]
     store = VectorStore("model-a", 8)
-    store.add([fingerprint(text_of(facts[0]))], _pair_vectors([0.9])[:1])
+    store.add([fingerprint(text_of(facts[0]))], pair_vectors([0.9])[:1])
     found = vectors_of(store, facts)
     assert found is not None and found.ids == ["fact-0001"]
     assert text_of(facts[0]) == "postgres is the database. Tags: . we run it."
@@ -105,7 +91,7 @@ def test_vectors_are_looked_up_by_the_builders_fingerprint() -> None:
 def test_a_reworded_duplicate_is_found_by_its_meaning_and_shows_its_similarity() -> None:
     facts = [_fact(1, MIGRATIONS[0]), _fact(2, MIGRATIONS[1])]
     assert DupeFinder(facts).scan(0.5) == []  # the words alone miss it
-    vectors = FactVectors(["fact-0001", "fact-0002"], _pair_vectors([0.71]))
+    vectors = FactVectors(["fact-0001", "fact-0002"], pair_vectors([0.71]))
     found = DupeFinder(facts, vectors).scan(0.5)
     assert [(c.a, c.b, round(c.similarity or 0, 2)) for c in found] == [("fact-0001", "fact-0002", 0.71)]
     report = DupeReport({f.id: f for f in facts}, found, 0.5)
@@ -134,11 +120,11 @@ def test_a_reworded_duplicate_is_found_by_its_meaning_and_shows_its_similarity()
 
 def test_below_the_threshold_or_told_apart_a_similar_pair_is_no_duplicate() -> None:
     facts = [_fact(1, MIGRATIONS[0]), _fact(2, MIGRATIONS[1])]
-    below = FactVectors(["fact-0001", "fact-0002"], _pair_vectors([meaning.DUPE_SIMILARITY - 0.01]))
+    below = FactVectors(["fact-0001", "fact-0002"], pair_vectors([meaning.DUPE_SIMILARITY - 0.01]))
     assert DupeFinder(facts, below).scan(0.5) == []
     # Numbers that differ tell the claims apart, however close the meaning: a contradiction, not a duplicate.
     dlq = [_fact(1, DLQ[0]), _fact(2, DLQ[1])]
-    close = FactVectors(["fact-0001", "fact-0002"], _pair_vectors([0.95]))
+    close = FactVectors(["fact-0001", "fact-0002"], pair_vectors([0.95]))
     assert DupeFinder(dlq, close).scan(0.5) == []
 
 
@@ -161,18 +147,18 @@ def test_without_vectors_the_scan_is_todays() -> None:
 def test_a_reworded_contradiction_is_found_by_its_meaning_and_shows_its_similarity() -> None:
     facts = [_fact(1, DLQ[0]), _fact(2, DLQ[1])]
     assert find_conflicts_in(facts) == []  # two opening words: the words alone miss it
-    vectors = FactVectors(["fact-0001", "fact-0002"], _pair_vectors([0.9]))
+    vectors = FactVectors(["fact-0001", "fact-0002"], pair_vectors([0.9]))
     (conflict,) = find_conflicts_in(facts, vectors)
     assert conflict.ids == ("fact-0001", "fact-0002")
     assert conflict.about() == "numbers 14 vs 4 (similarity 0.90)"
     assert conflict.to_dict()["similarity"] == 0.9
-    below = FactVectors(["fact-0001", "fact-0002"], _pair_vectors([meaning.CONFLICT_SIMILARITY - 0.01]))
+    below = FactVectors(["fact-0001", "fact-0002"], pair_vectors([meaning.CONFLICT_SIMILARITY - 0.01]))
     assert find_conflicts_in(facts, below) == []
 
 
 def test_a_pair_near_in_meaning_that_says_the_same_is_no_contradiction() -> None:
     facts = [_fact(1, "Dead-lettered messages are kept for 14 days"), _fact(2, "The DLQ keeps messages 14 days")]
-    vectors = FactVectors(["fact-0001", "fact-0002"], _pair_vectors([0.95]))
+    vectors = FactVectors(["fact-0001", "fact-0002"], pair_vectors([0.95]))
     assert find_conflicts_in(facts, vectors) == []
 
 
@@ -180,7 +166,7 @@ def test_a_word_found_contradiction_shows_its_similarity_too() -> None:
     facts = [_fact(1, "PostgreSQL 15 is the production database"), _fact(2, "PostgreSQL 16 is the production database")]
     (plain,) = find_conflicts_in(facts)
     assert plain.about() == "numbers 15 vs 16" and "similarity" not in plain.to_dict()
-    (seen,) = find_conflicts_in(facts, FactVectors(["fact-0001", "fact-0002"], _pair_vectors([0.97])))
+    (seen,) = find_conflicts_in(facts, FactVectors(["fact-0001", "fact-0002"], pair_vectors([0.97])))
     assert seen.about() == "numbers 15 vs 16 (similarity 0.97)"
 
 
@@ -195,16 +181,6 @@ def tiny_zip(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     return path
 
 
-def _save_vectors(project: Project, cosines: list[float]) -> None:
-    """The derived cache's vectors file, as a long-lived process leaves it (chosen vectors)."""
-    project.sync()
-    facts = sorted(project.active_facts(TODAY), key=lambda f: f.id)
-    store = VectorStore(encoder_probe.model_id(), DIMS)
-    store.add([fingerprint(text_of(f)) for f in facts], _pair_vectors(cosines, DIMS))
-    assert project.store.cache_path is not None
-    store.save(cache.vectors_file(project.store.cache_path))
-
-
 def test_the_cli_and_the_doctor_read_the_vectors_and_never_load_the_model(
     project: Project, tiny_zip: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -215,7 +191,7 @@ def test_the_cli_and_the_doctor_read_the_vectors_and_never_load_the_model(
     root = str(project.root)
     before = run_cli("memory", "conflicts", "--root", root, env={"FOUNDRY_TODAY": TODAY.isoformat()})
     assert "  none" in before.out.splitlines()
-    _save_vectors(project, [0.9, 0.7])
+    save_vectors(project.root, TODAY, [0.9, 0.7])
     env = {"FOUNDRY_TODAY": TODAY.isoformat()}
     conflicts = run_cli("memory", "conflicts", "--root", root, env=env)
     assert conflicts.code == 0, conflicts.err
@@ -250,7 +226,7 @@ def test_memory_writes_note_needs_a_warm_model_and_a_one_shot_process_never_load
 ) -> None:
     write(project, DLQ[0], "The queue's retention.")
     write(project, DLQ[1], "Messages that fail go to the DLQ.")
-    _save_vectors(project, [0.99])
+    save_vectors(project.root, TODAY, [0.99])
     project.sync()
     actor = Actor(project, resolve_caller(), TODAY)
     assert close_to_written(actor, "fact-0002") == ""

@@ -67,7 +67,7 @@ class FactVectors:
         self.ids = list(ids)
         self.matrix: Matrix = (matrix / np.where(norms > 0, norms, 1)).astype(np.float32)
         self.rows = {fact_id: row for row, fact_id in enumerate(self.ids)}
-        self._neighbours: dict[tuple[str, str], float] | None = None
+        self._neighbours: tuple[float, dict[tuple[str, str], float]] | None = None  # (its floor, the pairs)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -83,32 +83,31 @@ class FactVectors:
         """The pairs (in id order) of each fact with its NEIGHBOURS most similar facts, at cosine
         `floor` or more (a pair is kept when either fact has the other among its nearest), at
         most MAX_PAIRS, the most similar first (ties by the ids)."""
-        if self._neighbours is None:
-            self._neighbours = self._nearest()
+        if self._neighbours is None or self._neighbours[0] > floor:
+            self._neighbours = (floor, self._nearest(floor))
         ranked = sorted(
-            ((pair, sim) for pair, sim in self._neighbours.items() if sim >= floor),
+            ((pair, sim) for pair, sim in self._neighbours[1].items() if sim >= floor),
             key=lambda item: (-item[1], id_order(item[0][0]), id_order(item[0][1])),
         )
         return dict(ranked[:MAX_PAIRS])
 
-    def _nearest(self) -> dict[tuple[str, str], float]:
+    def _nearest(self, floor: float) -> dict[tuple[str, str], float]:
+        """Each fact's NEIGHBOURS nearest, those at `floor` or more."""
         count = len(self.ids)
         k = min(NEIGHBOURS, count - 1)
         out: dict[tuple[str, str], float] = {}
         if k <= 0:
             return out
-        matrix = self.matrix
+        matrix, ids = self.matrix, self.ids
         for start in range(0, count, BLOCK_ROWS):
             block = matrix[start : start + BLOCK_ROWS] @ matrix.T
             rows = np.arange(block.shape[0])
             block[rows, rows + start] = -np.inf  # not its own neighbour
-            best = np.argpartition(-block, k - 1, axis=1)[:, :k]
-            for offset, columns in enumerate(best):
-                a = self.ids[start + offset]
-                for column in columns:
-                    b = self.ids[int(column)]
-                    pair = (a, b) if id_order(a) < id_order(b) else (b, a)
-                    out[pair] = float(block[offset, column])
+            best = np.argpartition(block, -k, axis=1)[:, -k:]
+            values = np.take_along_axis(block, best, axis=1)
+            for r, c in zip(*np.nonzero(values >= floor), strict=True):
+                a, b = ids[start + int(r)], ids[int(best[r, c])]
+                out[(a, b) if id_order(a) < id_order(b) else (b, a)] = float(values[r, c])
         return out
 
 

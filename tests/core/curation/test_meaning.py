@@ -62,6 +62,14 @@ def test_each_fact_meets_at_most_neighbours_facts_and_blocks_change_nothing(monk
         assert similarity == pytest.approx(float(brute[ids.index(a)] @ brute[ids.index(b)]), abs=1e-5)
     monkeypatch.setattr(meaning, "BLOCK_ROWS", 7)  # blocks of 7 rows: the same pairs
     assert FactVectors(ids, matrix).neighbours(0.0).keys() == whole.keys()
+    # Each fact's own nearest, from a brute force: every pair is some fact's, and each fact's are in.
+    similarity = brute @ brute.T
+    np.fill_diagonal(similarity, -np.inf)
+    expected = set()
+    for i, fact_id in enumerate(ids):
+        for j in np.argsort(-similarity[i])[: meaning.NEIGHBOURS]:
+            expected.add(tuple(sorted((fact_id, ids[int(j)]))))
+    assert set(whole) == expected
 
 
 def test_at_most_max_pairs_pairs_the_most_similar_first(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,12 @@ generator) plus the labelled ones; prints the best of `--repeat` wall and CPU ti
     python benchmarks/bench_conflicts.py --sizes 10000 100000 --repeat 3
     python benchmarks/bench_conflicts.py --set heldout6   # one named set, tests/data/conflicts_NAME.json, alone
 
+`--meaning` adds the facts' sentence vectors (issue 29, item 6; core/curation/meaning.py): the
+labelled pairs embedded by the installed model, the generated facts of a speed run given
+clustered vectors (benchmarks/meaning_vectors.py).
+
+    python benchmarks/bench_conflicts.py --meaning --sizes 10000 --repeat 3
+
 `--set NAME` scores only tests/data/conflicts_NAME.json (precision and recall, and the recall of
 each `wording` of its contradictions when it records one) and times nothing unless `--sizes` is
 given too. Its pairs may be titles or whole facts ({type, title, body}). "heldout6" is issue 29's
@@ -30,11 +36,13 @@ import sys
 import time
 from pathlib import Path
 
-from foundry_tui.core.curation.conflicts import ClaimShape, disagreement, find_conflicts_in
+from foundry_tui.core.curation.conflicts import ClaimShape, contradicts, find_conflicts_in
+from foundry_tui.core.curation.meaning import FactVectors
 from foundry_tui.core.memory.model.facts import Fact
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_neardup import varied_facts  # the benchmarks are scripts, not a package
+from meaning_vectors import clustered, embedded, joined
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 LABELLED = DATA / "conflicts_labelled.json"
@@ -66,21 +74,31 @@ def labelled(split: str | None = None, path: Path = LABELLED) -> list[tuple[Fact
     return out
 
 
-def wording_recall(path: Path) -> str:
+def flagged(a: Fact, b: Fact, meaning: FactVectors | None) -> bool:
+    """Whether the detector finds the pair contradicting (with the vectors' similarity, when given)."""
+    similarity = meaning.similarity(a.id, b.id) if meaning is not None else None
+    return bool(contradicts(ClaimShape(a), ClaimShape(b), similarity))
+
+
+def wording_recall(path: Path, meaning: FactVectors | None = None) -> str:
     """The recall of each `wording` of the contradictions of `path` ("" when it records none)."""
     pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
     found = {}
     for (a, b, truth), pair in zip(labelled(None, path), pairs, strict=True):
         if truth and "wording" in pair:
-            found.setdefault(pair["wording"], []).append(bool(disagreement(ClaimShape(a), ClaimShape(b))))
+            found.setdefault(pair["wording"], []).append(flagged(a, b, meaning))
     return "; ".join(f"recall {kind} {sum(hits) / len(hits):.2f} ({len(hits)})" for kind, hits in sorted(found.items()))
 
 
-def precision_recall(pairs: list[tuple[Fact, Fact, bool]]) -> tuple[float, float]:
-    found = [(bool(disagreement(ClaimShape(a), ClaimShape(b))), truth) for a, b, truth in pairs]
-    hits = sum(flagged and truth for flagged, truth in found)
-    flagged = sum(flagged for flagged, _truth in found)
-    return (hits / flagged if flagged else 1.0), hits / sum(truth for _f, truth in found)
+def vectors_of(pairs: list[tuple[Fact, Fact, bool]]) -> FactVectors:
+    return embedded([fact for a, b, _truth in pairs for fact in (a, b)])
+
+
+def precision_recall(pairs: list[tuple[Fact, Fact, bool]], meaning: FactVectors | None = None) -> tuple[float, float]:
+    found = [(flagged(a, b, meaning), truth) for a, b, truth in pairs]
+    hits = sum(said and truth for said, truth in found)
+    said = sum(said for said, _truth in found)
+    return (hits / said if said else 1.0), hits / sum(truth for _f, truth in found)
 
 
 def main() -> None:
@@ -88,6 +106,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=None, help="default: 10000 100000 (none with --set)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--set", metavar="NAME", help="quality on tests/data/conflicts_NAME.json alone, e.g. heldout6")
+    parser.add_argument("--meaning", action="store_true", help="with the facts' sentence vectors (the model installed)")
     args = parser.parse_args()
     if args.set is not None and not named_set(args.set).is_file():
         parser.error(f"no set {args.set!r}: {named_set(args.set)} does not exist")
@@ -97,23 +116,29 @@ def main() -> None:
         ("seen", "conflicts_labelled.json, old held-out part (read while tuning)", "heldout", LABELLED),
         ("seen", "conflicts_fresh.json, the third pass's held-out set (read while tuning)", None, FRESH),
         ("seen", "conflicts_fresh2.json, the fourth pass's held-out set (read since)", None, FRESH2),
-        ("held-out", "conflicts_fresh3.json (never tuned on)", None, FRESH3),
+        ("seen", "conflicts_fresh3.json, held out until issue 29 chose its similarity on it", None, FRESH3),
     )
     if args.set is not None:
         sets = ((args.set, named_set(args.set).name, None, named_set(args.set)),)
     for name, about, split, path in sets:
         pairs = labelled(split, path)
-        precision, recall = precision_recall(pairs)
-        kinds = f"; {wording_recall(path)}" if args.set is not None and wording_recall(path) else ""
+        meaning = vectors_of(labelled(None, path)) if args.meaning else None
+        precision, recall = precision_recall(pairs, meaning)
+        kinds = f"; {wording_recall(path, meaning)}" if args.set is not None and wording_recall(path) else ""
         print(f"  {name:<8} {len(pairs):>3} pairs: precision {precision:.2f}, recall {recall:.2f}{kinds}  [{about}]")
     facts = [fact for a, b, _truth in labelled() for fact in (a, b)]
+    labelled_vectors = vectors_of(labelled()) if args.meaning and sizes else None
     for size in sizes:
-        everything = facts + varied_facts(size, len(facts) + 1)
+        generated = varied_facts(size, len(facts) + 1)
+        everything = facts + generated
         best = best_cpu = float("inf")
         count = 0
         for _ in range(args.repeat):
+            vectors = None
+            if labelled_vectors is not None:  # built afresh each run: its neighbours are part of the scan
+                vectors = joined([labelled_vectors, clustered(generated)])
             start, start_cpu = time.perf_counter(), time.process_time()
-            count = len(find_conflicts_in(everything))
+            count = len(find_conflicts_in(everything, vectors))
             best = min(best, time.perf_counter() - start)
             best_cpu = min(best_cpu, time.process_time() - start_cpu)
         print(

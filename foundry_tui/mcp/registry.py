@@ -52,9 +52,10 @@ def all_tools() -> list[Tool]:
 
 def answer_tool(
     project: Project, name: str, args: dict[str, Any], today: _dt.date, caller: Caller | None = None
-) -> tuple[str, dict[str, object], JSONObject | None]:
-    """Run one tool; return its reply text, the fields to record with its event, and its
-    structured content (None for a tool without an output schema); `args` are checked against
+) -> tuple[str, dict[str, object], JSONObject | None, list[str]]:
+    """Run one tool; return its reply text, the fields to record with its event, its structured
+    content (None for a tool without an output schema) and the texts of any further content
+    items (ToolCall.more: memory_write's facts close to the new one); `args` are checked against
     the tool's schema already (so Any, as ToolCall.args). Raises FoundryError for the
     caller to turn into an error result. `caller` is the server's principal, fixed when it
     started (resolved from the environment if not given)."""
@@ -66,12 +67,12 @@ def answer_tool(
         caller = resolve_caller()
     call = ToolCall(name, args, project, today, caller)
     text, fields = tool_named(name).handle(call)
-    return text, fields, call.structured
+    return text, fields, call.structured, call.more
 
 
 def call_tool(
     project: Project, name: str, args: dict[str, Any], today: _dt.date, caller: Caller | None = None
 ) -> Reply:
     """answer_tool's reply text and event fields."""
-    text, fields, _structured = answer_tool(project, name, args, today, caller)
+    text, fields, _structured, _more = answer_tool(project, name, args, today, caller)
     return text, fields

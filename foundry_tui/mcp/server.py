@@ -358,8 +358,9 @@ class FoundryServer:
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}: {problem}")
         project = self.project()
         structured = None
+        more: list[str] = []
         try:
-            text, fields, structured = answer_tool(project, tool.name, args, self.today(), self.caller)
+            text, fields, structured, more = answer_tool(project, tool.name, args, self.today(), self.caller)
             is_error = fields.get("written") is False  # a tool that refused to write says so in its fields
         except FoundryError as exc:
             text, fields, is_error = f"{tool.name} failed: {exc}", {"error": True}, True
@@ -378,7 +379,11 @@ class FoundryServer:
 
             record_event(project.layout, tool.name, **fields)
         self._tool_calls += 1
-        result: JSONObject = {"content": [{"type": "text", "text": text}], "isError": is_error}
+        content: list[JSONValue] = [{"type": "text", "text": text}]
+        # Further items after the reply text, never in it: the first item stays the spec's text.
+        if not is_error:
+            content += [{"type": "text", "text": extra} for extra in more]
+        result: JSONObject = {"content": content, "isError": is_error}
         # Beside the text, never instead of it: the reply a model reads stays the spec's. An error
         # result carries none (its schema describes what the tool returns when it succeeds).
         if structured is not None and not is_error and self.protocol_version >= STRUCTURED_FROM:

@@ -31,9 +31,10 @@ LATEST_VERSION = "2025-06-18"
 class ToolCall:
     """One call: the tool's name and arguments (checked against its schema), the project, the
     date that decides expiry, and the server's principal (fixed when it started). A handler
-    whose tool has an output schema sets `structured` beside the text it returns."""
+    whose tool has an output schema sets `structured` beside the text it returns; one with more
+    to say than the spec's reply text adds it to `more`, each a text content item after it."""
 
-    __slots__ = ("args", "caller", "name", "project", "structured", "today")
+    __slots__ = ("args", "caller", "more", "name", "project", "structured", "today")
 
     def __init__(self, name: str, args: dict[str, Any], project: Project, today: _dt.date, caller: Caller) -> None:
         self.name = name
@@ -44,6 +45,7 @@ class ToolCall:
         self.today = today
         self.caller = caller
         self.structured: JSONObject | None = None
+        self.more: list[str] = []
 
     def actor(self) -> Actor:
         """The caller, project and day, as the door's operations take them."""

@@ -158,6 +158,6 @@ def test_a_tool_that_says_it_is_read_only_changes_nothing(demo_root: Path) -> No
     caller = resolve_caller()
     before = _tree(demo_root)
     for name, args in READ_CALLS.items():
-        text, _fields, _structured = answer_tool(Project(demo_root), name, args, TODAY, caller)
+        text, _fields, _structured, _more = answer_tool(Project(demo_root), name, args, TODAY, caller)
         assert text and "failed" not in text, (name, text)
         assert _tree(demo_root) == before, f"{name} says it is read-only but changed the project"

@@ -12,6 +12,12 @@ place the other does not: Postmark / Amazon SES), or their polarity (one is nega
 "...are scanned" / "...are not scanned"). A pair whose numbers AND names both differ is
 read as two subjects (iOS 16 / Android 10), not a disagreement.
 
+Where the facts have sentence vectors (core/curation/meaning.py), pairs near in meaning are
+candidates too, whatever words they open with: a pair at meaning.CONFLICT_SIMILARITY or more is
+taken as one subject, and contradicts when the same rules find a number, a name or a negation
+that differs (`meaning_disagreement`: the rules without the shared-subject and shared-words
+tests, which the similarity stands in for). Its similarity is shown beside the differences.
+
 Nothing is changed here; resolving (one stands, the other is superseded or retired) goes
 through the gate: the change is built by `resolve_change` (core/gate/changes.py).
 """
@@ -29,6 +35,7 @@ from foundry_tui.core.curation.neardup import surface, terms
 from foundry_tui.core.memory.model.facts import Fact, id_order
 
 if TYPE_CHECKING:
+    from foundry_tui.core.curation.meaning import FactVectors
     from foundry_tui.core.memory.project import Project
 
 FRAME_SLACK = 1  # words either frame may have that the other lacks when their numbers differ
@@ -78,11 +85,12 @@ _NOT_SUBJECTS = _TURNING_TERMS | frozenset(_term(w) for w in ("all", "any", "bot
 class Conflict:
     """Two active facts that disagree, and where: [(what, in a, in b)], e.g. ("numbers", "15", "16")."""
 
-    __slots__ = ("a", "b", "parts")
+    __slots__ = ("a", "b", "parts", "similarity")
 
-    def __init__(self, a: Fact, b: Fact, parts: list[tuple[str, str, str]]) -> None:
+    def __init__(self, a: Fact, b: Fact, parts: list[tuple[str, str, str]], similarity: float | None = None) -> None:
         self.a, self.b = a, b
         self.parts = parts
+        self.similarity = similarity  # the cosine of the facts' sentence vectors, when both have one
 
     @property
     def ids(self) -> tuple[str, str]:
@@ -91,6 +99,12 @@ class Conflict:
     def differs(self) -> str:
         """The differing parts in one line: numbers 15 vs 16; names postmark vs amazon/ses."""
         return "; ".join(f"{what} {mine or '(none)'} vs {theirs or '(none)'}" for what, mine, theirs in self.parts)
+
+    def about(self) -> str:
+        """differs(), then the similarity when the facts have vectors: numbers 15 vs 16 (similarity 0.91)."""
+        if self.similarity is None:
+            return self.differs()
+        return f"{self.differs()} (similarity {self.similarity:.2f})"
 
     def highlights(self, fact: Fact) -> list[str]:
         """The words of `fact`'s title that carry the disagreement (those `parts` names), to highlight."""
@@ -115,7 +129,7 @@ class Conflict:
             "b": self.b.id,
             "titles": [self.a.title, self.b.title],
             "differs": [{"kind": what, "a": mine, "b": theirs} for what, mine, theirs in self.parts],
-        }
+        } | ({} if self.similarity is None else {"similarity": round(self.similarity, 3)})
 
 
 def disagreement(a: ClaimShape, b: ClaimShape) -> list[tuple[str, str, str]]:
@@ -152,12 +166,51 @@ def disagreement(a: ClaimShape, b: ClaimShape) -> list[tuple[str, str, str]]:
     return parts
 
 
-def find_conflicts_in(facts: Sequence[Fact]) -> list[Conflict]:
+def meaning_disagreement(a: ClaimShape, b: ClaimShape) -> list[tuple[str, str, str]]:
+    """Where two titles near in meaning disagree: `disagreement`'s parts without its tests of
+    one subject word and shared words (the similarity stands for them): numbers each states
+    that the other does not, names or codes each names that the other does not say, one title
+    negated; numbers AND names both differing are still two subjects."""
+    if not a.frame_set or not b.frame_set:
+        return []
+    parts: list[tuple[str, str, str]] = []
+    numbers_differ = bool(a.numbers - b.numbers) and bool(b.numbers - a.numbers)
+    a_names, b_names = (a.names | a.codes) - b.frame_set, (b.names | b.codes) - a.frame_set
+    names_differ = bool(a_names - b_names) and bool(b_names - a_names)
+    if numbers_differ and names_differ:
+        return []
+    if numbers_differ:
+        parts.append(("numbers", "/".join(sorted(a.numbers - b.numbers)), "/".join(sorted(b.numbers - a.numbers))))
+    if names_differ:
+        mine = "/".join(sorted(surface(n) for n in a_names - b_names))
+        theirs = "/".join(sorted(surface(n) for n in b_names - a_names))
+        parts.append(("names", mine, theirs))
+    if a.polarity != b.polarity:
+        parts.append(
+            ("polarity", "negated" if a.polarity < 0 else "affirmed", "negated" if b.polarity < 0 else "affirmed")
+        )
+    return parts
+
+
+def contradicts(a: ClaimShape, b: ClaimShape, similarity: float | None) -> list[tuple[str, str, str]]:
+    """The parts two facts disagree in: by their words (`disagreement`), else, when their vectors'
+    cosine is meaning.CONFLICT_SIMILARITY or more, by `meaning_disagreement`."""
+    parts = disagreement(a, b)
+    if parts or similarity is None:
+        return parts
+    from foundry_tui.core.curation.meaning import CONFLICT_SIMILARITY
+
+    return meaning_disagreement(a, b) if similarity >= CONFLICT_SIMILARITY else []
+
+
+def find_conflicts_in(facts: Sequence[Fact], meaning: FactVectors | None = None) -> list[Conflict]:
     """Every pair of `facts` (taken as the active ones) that disagree about one subject.
 
     Pairs are proposed by their subject word; within a large group, a fact meets only the
     facts holding one of its n//2 + 1 rarest frame words: a title sharing at least half of
-    a frame's n words holds one of any n//2 + 1 of them, so nothing that can pass is skipped."""
+    a frame's n words holds one of any n//2 + 1 of them, so nothing that can pass is skipped.
+    With `meaning` (the facts' vectors), each fact's nearest neighbours by meaning at
+    meaning.CONFLICT_SIMILARITY or more are proposed too (`contradicts`)."""
     by_subject: dict[str, list[ClaimShape]] = defaultdict(list)
     for fact in facts:
         shape = ClaimShape(fact)
@@ -176,8 +229,32 @@ def find_conflicts_in(facts: Sequence[Fact]) -> list[Conflict]:
                 continue
             parts = disagreement(a, b)
             if parts:
-                found.append(Conflict(a.fact, b.fact, parts))
+                similarity = meaning.similarity(a.fact.id, b.fact.id) if meaning is not None else None
+                found.append(Conflict(a.fact, b.fact, parts, similarity))
+    if meaning is not None:
+        found += _by_meaning(facts, meaning, {c.ids for c in found})
     found.sort(key=lambda c: (id_order(c.a.id), id_order(c.b.id)))
+    return found
+
+
+def _by_meaning(facts: Sequence[Fact], meaning: FactVectors, seen: set[tuple[str, str]]) -> list[Conflict]:
+    """The pairs near in meaning (each fact's meaning.NEIGHBOURS nearest) that the words did not find."""
+    from foundry_tui.core.curation.meaning import CONFLICT_SIMILARITY
+
+    by_id = {fact.id: fact for fact in facts}
+    shapes: dict[str, ClaimShape] = {}
+    found = []
+    for (a, b), similarity in meaning.neighbours(CONFLICT_SIMILARITY).items():
+        if (a, b) in seen or a not in by_id or b not in by_id:
+            continue
+        fa, fb = by_id[a], by_id[b]
+        if fa.supersedes == b or fb.supersedes == a:
+            continue
+        sa = shapes.get(a) or shapes.setdefault(a, ClaimShape(fa))
+        sb = shapes.get(b) or shapes.setdefault(b, ClaimShape(fb))
+        parts = meaning_disagreement(sa, sb)
+        if parts:
+            found.append(Conflict(fa, fb, parts, similarity))
     return found
 
 
@@ -211,7 +288,7 @@ class ConflictReport:
         if not self.conflicts:
             lines.append("  none")
         for conflict in self.conflicts:
-            lines.append(f"  {conflict.a.id} vs {conflict.b.id}: {conflict.differs()}")
+            lines.append(f"  {conflict.a.id} vs {conflict.b.id}: {conflict.about()}")
             for fact in (conflict.a, conflict.b):
                 lines.append(f"    {fact.id} · {fact.type} · {fact.title}")
         if self.conflicts:
@@ -225,7 +302,17 @@ class ConflictReport:
 def find_conflicts(project: Project, today: _dt.date) -> ConflictReport:
     """The contradicting pairs among the project's active facts."""
     project.sync()
-    return ConflictReport(find_conflicts_in(project.active_facts(today)))
+    active = project.active_facts(today)
+    return ConflictReport(find_conflicts_in(active, project_meaning(project, active)))
+
+
+def project_meaning(project: Project, active: Sequence[Fact]) -> FactVectors | None:
+    """The vectors the derived cache holds for `active` (None when the model is off or none has one)."""
+    if not project.semantic_enabled():
+        return None
+    from foundry_tui.core.curation.meaning import project_vectors
+
+    return project_vectors(project, active)
 
 
 def resolve_steps(keep: Fact, other: Fact, how: str, facts_dir: str) -> list[str]:
@@ -248,6 +335,6 @@ def conflict_lines(conflicts: list[Conflict]) -> Iterator[str]:
     """One line per contradiction, for the doctor's warning."""
     for conflict in conflicts:
         yield (
-            f"{conflict.a.id} and {conflict.b.id} disagree ({conflict.differs()}): keep one in the curator's "
+            f"{conflict.a.id} and {conflict.b.id} disagree ({conflict.about()}): keep one in the curator's "
             f"Contradictions tab or `foundry memory retire` the other"
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from foundry_tui.core.curation.conflicts import conflict_lines, find_conflicts_in
+from foundry_tui.core.curation.conflicts import conflict_lines, find_conflicts_in, project_meaning
 from foundry_tui.core.memory.reports.doctor import (
     OK,
     WARN,
@@ -17,8 +17,9 @@ from foundry_tui.core.memory.reports.doctor import (
 
 def check_contradictions(ctx: DoctorContext) -> Iterator[Check]:
     """Active facts about one subject that disagree (core/curation/conflicts.py): a warning,
-    since an agent given both picks one."""
-    problems = list(conflict_lines(find_conflicts_in(ctx.active)))
+    since an agent given both picks one. Pairs near in meaning count too where the derived cache
+    holds the facts' vectors (read from the file: the doctor never loads the model)."""
+    problems = list(conflict_lines(find_conflicts_in(ctx.active, project_meaning(ctx.project, ctx.active))))
     if problems:
         count = len(problems)
         yield Check(

@@ -8,6 +8,11 @@ vectors blended with the overlap of the titles' character trigrams (which catche
 reordering and inflection), plus a little for the same type. Candidates come from
 an inverted index over each fact's rarest words, so a scan does not compare all pairs.
 Pairs that chain are grouped (A~B, B~C: one group). Nothing is merged here.
+
+Where the facts have sentence vectors (core/curation/meaning.py), a pair is also a candidate when
+its vectors' cosine reaches meaning.DUPE_SIMILARITY and the difference rules find nothing that
+tells the claims apart (`MEANING_VETO`): the same claim reworded, in words the other does not
+use. Those pairs come from each fact's nearest neighbours by meaning, not from shared words.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from foundry_tui.core.memory.model.facts import Fact, id_order
 if TYPE_CHECKING:
     import datetime as _dt
 
+    from foundry_tui.core.curation.meaning import FactVectors
     from foundry_tui.core.memory.project import Project
 
 # Tags say which topic a fact is about, not what it claims: they propose candidates and count at
@@ -41,6 +47,9 @@ BIAS, W_COVER_MIN, W_COVER_MAX, W_COSINE, W_TITLES = -2.09, 1.52, 2.16, 2.36, 0.
 # duplicate in the tuning part: such a difference all but vetoes; a number on one side only does not.
 AGAINST = {"numbers": -8.0, "names": -8.0, "opposites": -8.0, "one-sided number": -1.55, "polarity": 0.0}
 WITH_POLARITY = False
+# The differences that keep a pair similar in meaning from being a near-duplicate by meaning alone
+# (chosen with meaning.DUPE_SIMILARITY on the tuning sets: a number on one side only counts too).
+MEANING_VETO = frozenset(("numbers", "names", "opposites", "one-sided number"))
 BODY_CREDIT = 0.5
 SLACK = 1e-9  # how far a faster sum of a pair's signals may stray from signals' (far above rounding)
 FLOOR = -6.0  # below this no difference can matter (the score stays under 0.01)
@@ -541,7 +550,7 @@ def differences(fa: Features, fb: Features, with_polarity: bool = True) -> list[
 class Candidate:
     """A pair of facts that may state the same claim, with why."""
 
-    __slots__ = ("a", "b", "cosine", "differs", "score", "shared", "title_overlap")
+    __slots__ = ("a", "b", "cosine", "differs", "score", "shared", "similarity", "title_overlap", "vetoed")
 
     def __init__(
         self,
@@ -552,6 +561,8 @@ class Candidate:
         title_overlap: float,
         shared: list[tuple[str, list[str]]],
         differs: list[str] | None = None,
+        similarity: float | None = None,
+        vetoed: bool = False,
     ) -> None:
         self.a, self.b = a, b
         self.score = score
@@ -559,10 +570,29 @@ class Candidate:
         self.title_overlap = title_overlap
         self.shared = shared  # (word, fields of both facts it appears in), strongest first
         self.differs = differs or []  # what tells the two claims apart (numbers 300 vs 150, ...)
+        self.similarity = similarity  # the cosine of the facts' sentence vectors, when both have one
+        self.vetoed = vetoed  # a difference of MEANING_VETO's kinds: never a duplicate by meaning alone
+
+    def flagged(self, threshold: float) -> bool:
+        """A near-duplicate: its words score `threshold` or more, or (vectors) its meaning is
+        meaning.DUPE_SIMILARITY or more with no difference that tells the claims apart."""
+        if self.score >= threshold:
+            return True
+        if self.similarity is None or self.vetoed:
+            return False
+        from foundry_tui.core.curation.meaning import DUPE_SIMILARITY
+
+        return self.similarity >= DUPE_SIMILARITY
+
+    def rank(self) -> float:
+        """What orders the candidates: the words' score, or the similarity when it is higher."""
+        return self.score if self.similarity is None else max(self.score, self.similarity)
 
     def why(self) -> str:
         words = ", ".join(f"{w} ({'/'.join(fields)})" for w, fields in self.shared[:6])
         text = f"shared: {words or 'nothing notable'}; words {self.cosine:.2f}, titles {self.title_overlap:.2f}"
+        if self.similarity is not None:
+            text += f", meaning {self.similarity:.2f}"
         return f"{text}; differs: {', '.join(self.differs)}" if self.differs else text
 
     def to_dict(self) -> dict[str, object]:
@@ -574,13 +604,14 @@ class Candidate:
             "titleOverlap": round(self.title_overlap, 3),
             "shared": [w for w, _f in self.shared],
             "differs": self.differs,
-        }
+        } | ({} if self.similarity is None else {"similarity": round(self.similarity, 3)})
 
 
 class DupeFinder:
     """Scores pairs of facts; `scan()` finds every pair over a threshold without comparing all pairs."""
 
-    def __init__(self, facts: Sequence[Fact]) -> None:
+    def __init__(self, facts: Sequence[Fact], meaning: FactVectors | None = None) -> None:
+        self.meaning = meaning  # the facts' sentence vectors, when they have them
         with held():  # many small sets and dicts, no cycles: the collector would only re-scan them
             self._build(facts)
 
@@ -656,8 +687,15 @@ class DupeFinder:
                 if word in words
             ]
             shared.append((spelled.get(word, word), fields))
-        differs = [text for _kind, text in differences(fa, fb)]
-        return Candidate(a, b, score, cosine, overlap, shared, differs)
+        found = differences(fa, fb)
+        differs = [text for _kind, text in found]
+        similarity = self.meaning.similarity(a, b) if self.meaning is not None else None
+        vetoed = any(kind in MEANING_VETO for kind, _text in found)
+        return Candidate(a, b, score, cosine, overlap, shared, differs, similarity, vetoed)
+
+    def flags(self, a: str, b: str, threshold: float) -> bool:
+        """Whether the pair is a near-duplicate at `threshold` (Candidate.flagged)."""
+        return self.score(a, b).flagged(threshold)
 
     def candidate_pairs(self, all_pairs_up_to: int = ALL_PAIRS_UP_TO) -> set[tuple[str, str]]:
         """Pairs worth scoring: all of them for a small memory; otherwise the facts sharing at
@@ -712,8 +750,28 @@ class DupeFinder:
                 for a, b in self._could_reach(ids, later, threshold)
                 if self._quick(a, b, threshold)[0] >= threshold
             ]
-        found.sort(key=lambda c: (-c.score, id_order(c.a), id_order(c.b)))
+            found += self._by_meaning({(c.a, c.b) for c in found}, threshold)
+        found.sort(key=lambda c: (-c.rank(), id_order(c.a), id_order(c.b)))
         return found
+
+    def _by_meaning(self, seen: set[tuple[str, str]], threshold: float) -> list[Candidate]:
+        """The pairs near in meaning (each fact's meaning.NEIGHBOURS nearest, at DUPE_SIMILARITY
+        or more) that the words did not flag and no difference tells apart ([] without vectors)."""
+        if self.meaning is None:
+            return []
+        from foundry_tui.core.curation.meaning import DUPE_SIMILARITY
+
+        out = []
+        features = self.features
+        for a, b in sorted(self.meaning.neighbours(DUPE_SIMILARITY), key=lambda p: (id_order(p[0]), id_order(p[1]))):
+            if (a, b) in seen or a not in features or b not in features:
+                continue
+            # The differences first (each fact's parts are read once): most pairs near in meaning
+            # but told apart stop here, before the explanation is built.
+            if any(kind in MEANING_VETO for kind, _text in differences(features[a], features[b], with_polarity=False)):
+                continue
+            out.append(self.score(a, b))
+        return out
 
     def _could_reach(
         self, ids: list[str], pairs: Iterable[tuple[int, Iterable[int]]], threshold: float
@@ -828,4 +886,9 @@ def find_dupes(project: Project, today: _dt.date, threshold: float | None = None
 
         raise InputError(f"threshold {level} is out of range: use a number above 0 and at most 1")
     active = project.active_facts(today)
-    return DupeReport({f.id: f for f in active}, DupeFinder(active).scan(level), level)
+    meaning = None
+    if project.semantic_enabled():  # the vectors the derived cache holds; the model is never loaded here
+        from foundry_tui.core.curation.meaning import project_vectors
+
+        meaning = project_vectors(project, active)
+    return DupeReport({f.id: f for f in active}, DupeFinder(active, meaning).scan(level), level)

@@ -369,6 +369,13 @@ class Project:
             self._load_encoder()
         return self._encoder
 
+    def warm_encoder(self) -> SentenceEncoder | None:
+        """The sentence model if this process has already loaded it, else None; never loads it nor
+        starts a load (what a one-shot process must not pay for: memory_write's note, issue 29)."""
+        if not self.semantic_enabled():
+            return None
+        return self._encoder
+
     def _load_encoder(self) -> None:
         from foundry_tui.core.memory.search.encoder_choice import load_encoder
 

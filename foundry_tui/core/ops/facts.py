@@ -62,6 +62,18 @@ def restating(fact: Fact, *, body: str | None = None, check: FactCheck | None = 
     )
 
 
+def close_to_written(actor: Actor, fact_id: str) -> str:
+    """What to tell the writer of `fact_id` about the active facts close to it in meaning (at most
+    meaning.MAX_CLOSE, one line each), or "" when none is or when this process has no warm model
+    and vectors: a read after the write, never a load of the model (issue 29)."""
+    project = actor.project
+    if project.warm_encoder() is None:  # before importing numpy: a one-shot process pays nothing
+        return ""
+    from foundry_tui.core.curation.meaning import close_facts, close_text
+
+    return close_text(close_facts(project, fact_id, actor.today))
+
+
 def default_expiry(actor: Actor) -> str:
     """A retirement's default `expires`: yesterday, so the fact is inactive at once."""
     import datetime as _dt

@@ -82,6 +82,14 @@ def handle(call: ToolCall) -> Reply:
         refs=call.args.get("refs"),
     )
     gate = write_fact(call.actor(), req)
+    if gate.applied is not None and gate.applied.fact_id and gate.applied.action != "unchanged":
+        from foundry_tui.core.ops.facts import close_to_written
+
+        # A second content item (the spec's reply text stays exact): the active facts close in
+        # meaning to the new one, only when this server's model is warm (issue 29).
+        close = close_to_written(call.actor(), gate.applied.fact_id)
+        if close:
+            call.more.append(close)
     return gate.text, gate.event_fields()
 
 

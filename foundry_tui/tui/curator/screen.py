@@ -25,7 +25,7 @@ from foundry_tui.core.artefacts.adr import adr_titles
 from foundry_tui.core.checkup import ALL_CHECKS
 from foundry_tui.core.code_refs import FactCheck
 from foundry_tui.core.curation.budget import over_budget, render_over_budget
-from foundry_tui.core.curation.conflicts import Conflict, ConflictReport, find_conflicts_in
+from foundry_tui.core.curation.conflicts import Conflict, ConflictReport, find_conflicts_in, project_meaning
 from foundry_tui.core.curation.merge import MergePlan, Undo, merge_plan
 from foundry_tui.core.curation.missed import MissedSearch, missed_searches
 from foundry_tui.core.curation.neardup import DupeReport, find_dupes
@@ -146,7 +146,9 @@ class CuratorScreen(LiveScreen):
         project, today = self.project, self.today
         with project.lock:  # one consistent view while other workers write
             dupes = find_dupes(project, today)
-            conflicts = ConflictReport(find_conflicts_in(project.active_facts(today)))
+            active_facts = project.active_facts(today)
+            # Pairs near in meaning too, where the facts have vectors (issue 29): the similarity is shown.
+            conflicts = ConflictReport(find_conflicts_in(active_facts, project_meaning(project, active_facts)))
             missed = missed_searches(project, today)
             budget = render_over_budget(*over_budget(project, today))
             # Bulk retire offers active facts only: an expired or superseded one is retired already.
@@ -166,7 +168,7 @@ class CuratorScreen(LiveScreen):
         colours = ThemeColours.of(self.app)
         rows: list[Row] = []
         for number, members in enumerate(data.dupes.groups):
-            best = max((p.score for p in data.dupes.pairs_in(members)), default=0.0)
+            best = max((p.rank() for p in data.dupes.pairs_in(members)), default=0.0)
             titles = " / ".join(shown(data.dupes.facts[m].title) for m in members)
             rows.append(
                 (
@@ -190,7 +192,7 @@ class CuratorScreen(LiveScreen):
         conflict_rows: list[Row] = [
             (
                 f"conflict:{i}",
-                Text.assemble((f"{c.a.id} vs {c.b.id} ", "bold"), (shown(c.differs()), colours.warning)),
+                Text.assemble((f"{c.a.id} vs {c.b.id} ", "bold"), (shown(c.about()), colours.warning)),
             )
             for i, c in enumerate(data.conflicts.conflicts)
         ]
@@ -263,7 +265,7 @@ class CuratorScreen(LiveScreen):
             out.append_text(self._highlighted(fact, conflict, colours.error))
             out.append(f"\n{shown_lines(fact.body)}\n\n", style="dim")
         out.append("They disagree: ", style="bold")
-        out.append(shown(conflict.differs()))
+        out.append(shown(conflict.about()))
         text.update(out)
 
     @staticmethod

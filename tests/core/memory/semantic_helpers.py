@@ -5,6 +5,7 @@ whether or not the model package is installed."""
 from __future__ import annotations
 
 import zipfile
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -98,3 +99,34 @@ def tiny_model_zip(folder: Path, hidden: int = 384, intermediate: int = 32, laye
         archive.writestr("model.safetensors", save(w))
         archive.writestr("tokenizer.json", tokenizer.to_str())
     return target
+
+
+def pair_vectors(cosines: list[float], dims: int = 8) -> np.ndarray:
+    """Vectors for facts 1, 2, ...: fact 2k+1 along axis k, fact 2k+2 at `cosines[k]` to it."""
+    rows = []
+    for k, cosine in enumerate(cosines):
+        first, second = np.zeros(dims, dtype=np.float32), np.zeros(dims, dtype=np.float32)
+        first[2 * k] = 1.0
+        second[2 * k], second[2 * k + 1] = cosine, (1 - cosine**2) ** 0.5
+        rows += [first, second]
+    return np.stack(rows)
+
+
+def save_vectors(root: Path, today: date, cosines: list[float]) -> None:
+    """The derived cache's vectors file of the active facts under `root` (in id order), as a
+    long-lived process leaves it, with chosen vectors (`pair_vectors`); the model id is the one
+    encoder_probe names here (FOUNDRY_MODEL_ZIP: the tiny model's)."""
+    from foundry_tui.core.curation.meaning import text_of
+    from foundry_tui.core.memory.project import Project
+    from foundry_tui.core.memory.search import encoder_probe
+    from foundry_tui.core.memory.search.encoder import DIMS
+    from foundry_tui.core.memory.search.vectors import VectorStore, fingerprint
+    from foundry_tui.core.memory.storage import cache
+
+    project = Project(root)
+    project.sync()
+    facts = sorted(project.active_facts(today), key=lambda f: f.id)
+    store = VectorStore(encoder_probe.model_id(), DIMS)
+    store.add([fingerprint(text_of(f)) for f in facts], pair_vectors(cosines, DIMS))
+    assert project.store.cache_path is not None
+    store.save(cache.vectors_file(project.store.cache_path))

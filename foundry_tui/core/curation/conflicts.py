@@ -198,9 +198,11 @@ def contradicts(a: ClaimShape, b: ClaimShape, similarity: float | None) -> list[
     parts = disagreement(a, b)
     if parts or similarity is None:
         return parts
-    from foundry_tui.core.curation.meaning import CONFLICT_SIMILARITY
+    from foundry_tui.core.curation import meaning
 
-    return meaning_disagreement(a, b) if similarity >= CONFLICT_SIMILARITY else []
+    if not meaning.CONTRADICTIONS_BY_MEANING:
+        return []
+    return meaning_disagreement(a, b) if similarity >= meaning.CONFLICT_SIMILARITY else []
 
 
 def find_conflicts_in(facts: Sequence[Fact], meaning: FactVectors | None = None) -> list[Conflict]:
@@ -231,10 +233,17 @@ def find_conflicts_in(facts: Sequence[Fact], meaning: FactVectors | None = None)
             if parts:
                 similarity = meaning.similarity(a.fact.id, b.fact.id) if meaning is not None else None
                 found.append(Conflict(a.fact, b.fact, parts, similarity))
-    if meaning is not None:
+    if meaning is not None and _meaning_proposes():
         found += _by_meaning(facts, meaning, {c.ids for c in found})
     found.sort(key=lambda c: (id_order(c.a.id), id_order(c.b.id)))
     return found
+
+
+def _meaning_proposes() -> bool:
+    """Whether pairs near in meaning are proposed as contradictions (meaning.CONTRADICTIONS_BY_MEANING)."""
+    from foundry_tui.core.curation import meaning
+
+    return meaning.CONTRADICTIONS_BY_MEANING
 
 
 def _by_meaning(facts: Sequence[Fact], meaning: FactVectors, seen: set[tuple[str, str]]) -> list[Conflict]:

@@ -152,7 +152,20 @@ def test_without_vectors_the_scan_is_todays() -> None:
 # ---- contradictions -----------------------------------------------------------------------------
 
 
-def test_a_reworded_contradiction_is_found_by_its_meaning_and_shows_its_similarity() -> None:
+PG = ("PostgreSQL 15 is the production database", "PostgreSQL 16 is the production database")
+
+
+def test_contradictions_by_meaning_alone_are_off_by_default() -> None:
+    """On heldout6 they found none the words missed and lowered precision (ADR 0042)."""
+    assert meaning.CONTRADICTIONS_BY_MEANING is False
+    facts = [_fact(1, DLQ[0]), _fact(2, DLQ[1])]
+    assert find_conflicts_in(facts, FactVectors(["fact-0001", "fact-0002"], pair_vectors([0.99]))) == []
+
+
+def test_a_reworded_contradiction_is_found_by_its_meaning_and_shows_its_similarity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(meaning, "CONTRADICTIONS_BY_MEANING", True)
     facts = [_fact(1, DLQ[0]), _fact(2, DLQ[1])]
     assert find_conflicts_in(facts) == []  # two opening words: the words alone miss it
     vectors = FactVectors(["fact-0001", "fact-0002"], pair_vectors([0.9]))
@@ -192,21 +205,21 @@ def tiny_zip(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
 def test_the_cli_and_the_doctor_read_the_vectors_and_never_load_the_model(
     project: Project, tiny_zip: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write(project, DLQ[0], "The queue's retention.")
-    write(project, DLQ[1], "Messages that fail go to the DLQ.")
+    write(project, PG[0], "The main database.")
+    write(project, PG[1], "Upgraded in March.")
     write(project, MIGRATIONS[0], "Deploys roll back.")
     write(project, MIGRATIONS[1], "Old pods keep running.")
     root = str(project.root)
     before = run_cli("memory", "conflicts", "--root", root, env={"FOUNDRY_TODAY": TODAY.isoformat()})
-    assert "  none" in before.out.splitlines()
+    assert "  fact-0001 vs fact-0002: numbers 15 vs 16" in before.out.splitlines()  # by the words alone
     save_vectors(project.root, TODAY, [0.9, 0.7])
     env = {"FOUNDRY_TODAY": TODAY.isoformat()}
     conflicts = run_cli("memory", "conflicts", "--root", root, env=env)
     assert conflicts.code == 0, conflicts.err
     assert conflicts.out.splitlines()[2:5] == [
-        "  fact-0001 vs fact-0002: numbers 14 vs 4 (similarity 0.90)",
-        f"    fact-0001 · convention · {DLQ[0]}",
-        f"    fact-0002 · convention · {DLQ[1]}",
+        "  fact-0001 vs fact-0002: numbers 15 vs 16 (similarity 0.90)",
+        f"    fact-0001 · convention · {PG[0]}",
+        f"    fact-0002 · convention · {PG[1]}",
     ]
     dupes = run_cli("memory", "dupes", "--root", root, env=env)
     assert dupes.code == 0, dupes.err
@@ -214,7 +227,7 @@ def test_the_cli_and_the_doctor_read_the_vectors_and_never_load_the_model(
     assert dupes.out.rstrip().endswith("meaning 0.70")
     doctor = run_cli("doctor", "--root", root, env=env)
     assert (
-        "fact-0001 and fact-0002 disagree (numbers 14 vs 4 (similarity 0.90)): keep one in the curator's "
+        "fact-0001 and fact-0002 disagree (numbers 15 vs 16 (similarity 0.90)): keep one in the curator's "
         "Contradictions tab or `foundry memory retire` the other"
     ) in doctor.out
     # Turned off: exactly as without vectors.
@@ -225,7 +238,7 @@ def test_the_cli_and_the_doctor_read_the_vectors_and_never_load_the_model(
     reader = Project(project.root)
     from foundry_tui.core.curation.conflicts import find_conflicts
 
-    assert [c.about() for c in find_conflicts(reader, TODAY).conflicts] == ["numbers 14 vs 4 (similarity 0.90)"]
+    assert [c.about() for c in find_conflicts(reader, TODAY).conflicts] == ["numbers 15 vs 16 (similarity 0.90)"]
     assert reader.warm_encoder() is None and not reader.building_vectors()
 
 

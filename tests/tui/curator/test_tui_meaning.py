@@ -17,7 +17,8 @@ from tests.helpers import TODAY, write
 from tests.tui_helpers import make_app, open_mode, option_ids, select
 
 SIZE = (120, 40)
-DLQ = ("Dead-lettered messages are kept for 14 days", "The DLQ retention is 4 days")
+# Found by the words (contradictions by meaning alone are off, ADR 0042); shown with their similarity.
+PG = ("PostgreSQL 15 is the production database", "PostgreSQL 16 is the production database")
 MIGRATIONS = (
     "Migrations must be backwards compatible for one release",
     "A schema change has to work with the previous version of the app",
@@ -28,8 +29,8 @@ MIGRATIONS = (
 def meaning_root(root: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(encoder_probe.MODEL_ZIP_ENV, str(tiny_model_zip(tmp_path_factory.mktemp("model"))))
     project = Project(root)
-    write(project, DLQ[0], "The queue's retention.")
-    write(project, DLQ[1], "Messages that fail go to the DLQ.")
+    write(project, PG[0], "The main database.")
+    write(project, PG[1], "Upgraded in March.")
     write(project, MIGRATIONS[0], "Deploys roll back.")
     write(project, MIGRATIONS[1], "Old pods keep running.")
     save_vectors(root, TODAY, [0.9, 0.7])
@@ -43,7 +44,7 @@ async def test_the_panes_show_pairs_found_by_meaning_with_their_similarity(meani
         assert option_ids(pilot, "#conflicts") == ["conflict:0"]
         await select(pilot, "conflict:0", "#conflicts")
         detail = str(app.screen.query_one("#conflict-text", Static).render())
-        assert detail.rstrip().endswith("They disagree: numbers 14 vs 4 (similarity 0.90)")
+        assert detail.rstrip().endswith("They disagree: numbers 15 vs 16 (similarity 0.90)")
         await open_mode(pilot, "f6", CuratorScreen, tab="dupes-tab")
         assert option_ids(pilot, "#groups") == ["group:0"]
         await select(pilot, "group:0", "#groups")

@@ -369,6 +369,13 @@ class Project:
             self._load_encoder()
         return self._encoder
 
+    def warm_sentence_encoder(self) -> SentenceEncoder | None:
+        """The sentence model when it has already loaded in this process and is not turned off;
+        None otherwise, at once: nothing is loaded, started or imported (the prompt hook asks)."""
+        if self._encoder is None or not self.semantic_enabled():
+            return None
+        return self._encoder
+
     def _load_encoder(self) -> None:
         from foundry_tui.core.memory.search.encoder_choice import load_encoder
 

@@ -6,6 +6,7 @@ side by side with a bare interpreter and node in one alternation, on bench_memor
     python benchmarks/bench_hook_socket.py --facts 1000 --runs 31
     python benchmarks/bench_hook_socket.py --baseline /tmp/main   # and another tree's hook (no server), e.g. today's
     python benchmarks/bench_hook_socket.py --write-docs           # also docs/benchmarks.md's "hook-socket" section
+    python benchmarks/bench_hook_socket.py --ranker hybrid        # the server answers on the sentence model (ADR 43)
 
 Each run is one fresh process; every variant is run once per round, in the same order, so
 that a busy machine slows them alike. The CPU time of each process (user + system) is printed
@@ -14,11 +15,21 @@ same bytes with and without the server, and FOUNDRY_DEBUG's line confirms which 
 The socket folder is the benchmark's own (XDG_RUNTIME_DIR set for the server and the hooks
 that should find it, an empty one for the hooks that should not). `--baseline TREE`: a source
 tree (`git archive <commit> | tar -x -C TREE`) whose hook is run through PYTHONPATH.
+
+`--ranker NAME` writes memoryRetrieval.ranker into the memory's config.json. With `hybrid` the
+facts' vectors are put in the derived cache before the server starts (embedded once, then kept
+in FOUNDRY_BENCH_HOOK_VECTORS, default /tmp/foundry-bench-hook-vectors-FACTS.npz, keyed by
+fingerprint), so that the server's model is warm and no build competes with the runs; the hook
+with the server then answers on similarity (ADR 43) and may differ from the hook alone, which
+answers with bm25's rule: the bytes are compared only for the other rankers. Embedding 10,000
+facts takes 10 to 30 minutes on this machine; `--stand-in-vectors` puts seeded random unit vectors
+in their place (the answer's cost does not depend on their values; which facts it names does).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import json
 import os
 import resource
@@ -78,6 +89,51 @@ def start_server(root: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     return server
 
 
+def seed_vectors(root: Path, facts: int, stand_in: bool) -> None:
+    """Every active fact's vector in `root`'s derived cache (the hybrid ranker's), from the kept file when it has them."""
+    import numpy as np
+
+    from foundry_tui.core.memory.search import hybrid
+    from foundry_tui.core.memory.storage import cache
+
+    kept = Path(os.environ.get("FOUNDRY_BENCH_HOOK_VECTORS", f"/tmp/foundry-bench-hook-vectors-{facts}.npz"))
+    project = Project(root)
+    project.sync()
+    store = project.vector_store()
+    assert store is not None, "the sentence model is not installed (pip install 'foundry-tui[semantic]')"
+    scan, _postings = project.scan_with_postings(project_today())
+    fingerprints, _texts = hybrid.scan_texts(scan)
+    if kept.exists():
+        data = np.load(kept)
+        known = dict(zip((bytes(row) for row in data["fingerprints"]), data["vectors"], strict=True))
+        present = [fp for fp in fingerprints if fp in known]
+        if present:
+            store.add(present, np.stack([known[fp] for fp in present]).astype(np.float32))
+    if stand_in:
+        # Unit vectors from a fixed seed in place of the model's: what the server's answer costs
+        # (the prompt embedded, a 384-wide product per fact, the fusion) does not depend on them.
+        rng = np.random.default_rng(29)
+        missing = [fp for fp in dict.fromkeys(fingerprints) if fp not in store.rows]
+        if missing:
+            vectors = rng.standard_normal((len(missing), store.matrix.shape[1])).astype(np.float32)
+            store.add(missing, vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
+    start = time.perf_counter()
+    embedded = project.build_vectors(project_today())
+    if embedded:
+        print(f"embedded {embedded} facts in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        rows = [fp for fp in dict.fromkeys(fingerprints) if fp in store.rows]
+        table = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), 16)
+        np.savez(kept, fingerprints=table, vectors=np.stack([store.matrix[store.rows[fp]] for fp in rows]))
+    assert project.store.cache_path is not None
+    store.save(cache.vectors_file(project.store.cache_path))
+
+
+def project_today() -> _dt.date:
+    from foundry_tui.core.paths import resolve_today
+
+    return resolve_today("2026-11-30")
+
+
 def wait_for(path: Path, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not path.exists():
@@ -92,6 +148,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--baseline", help="another source tree whose hook (without a server) runs in the alternation")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
+    parser.add_argument("--ranker", help="memoryRetrieval.ranker for the memory (default: the config's, the spec's)")
+    parser.add_argument(
+        "--stand-in-vectors",
+        action="store_true",
+        help="with --ranker hybrid: seeded random unit vectors for the facts instead of embedding them (minutes)",
+    )
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # byte-compiled, as an installed package is
     for tree in [str(CHECKOUT / "foundry_tui"), *([args.baseline] if args.baseline else [])]:
@@ -110,7 +172,11 @@ def main() -> None:
         common.pop("FOUNDRY_NO_SOCKET", None)
         common.pop("FOUNDRY_SOCKET_DEADLINE_MS", None)
         os.environ["FOUNDRY_CACHE_DIR"] = common["FOUNDRY_CACHE_DIR"]
+        if args.ranker:
+            (root / ".foundry/config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": args.ranker}}))
         Project(root).sync()  # a previous session left the parse cache behind, as on a real machine
+        if args.ranker == "hybrid":
+            seed_vectors(root, args.facts, args.stand_in_vectors)
         (base / "run").mkdir(mode=0o700)
         (base / "empty").mkdir(mode=0o700)
         served_env = {**common, "XDG_RUNTIME_DIR": str(base / "run")}
@@ -119,6 +185,8 @@ def main() -> None:
         os.environ["XDG_RUNTIME_DIR"] = served_env["XDG_RUNTIME_DIR"]
         path = socket_path(root)
         wait_for(path)
+        if args.ranker == "hybrid":
+            time.sleep(15)  # the server loads the model in a thread after its warm-up (1 to 5 s here)
         hook = [sys.executable, "-m", "foundry_tui", "hook", "user-prompt-submit"]
         variants: dict[str, tuple[list[str], dict[str, str]]] = {
             "python -c pass": ([sys.executable, "-c", "pass"], common),
@@ -142,7 +210,8 @@ def main() -> None:
                 answers[name] = out
                 expected = f"facts from the server at {path}" if name == "served" else "no server socket"
                 assert expected in err.decode(), (name, err)
-            assert answers["served"] == answers["alone"], "the hook's answer differs with the server"
+            if args.ranker != "hybrid":
+                assert answers["served"] == answers["alone"], "the hook's answer differs with the server"
             assert bool(answers["served"]) == (label == "facts injected"), (label, answers["served"][:200])
             walls: dict[str, list[float]] = {name: [] for name in variants}
             cpus: dict[str, list[float]] = {name: [] for name in variants}

@@ -7,6 +7,8 @@ parameters chosen on the tuning sets only.
     python benchmarks/bench_hybrid.py --tune                 # grid of K and BM25_WEIGHT on the tuning sets
     python benchmarks/bench_hybrid.py --quality              # bm25 / similarity / hybrid, tuning sets only
     python benchmarks/bench_hybrid.py --heldout heldout6 --embedder onnx  # a held-out set, once, by the product's path
+    python benchmarks/bench_hybrid.py --hook-tune --embedder onnx    # the prompt hook's cosine floor, tuning prompts only
+    python benchmarks/bench_hybrid.py --hook-set heldout6 --embedder onnx  # the hook on one prompt set, once, beside bm25 and spec
 
 Embedding 10,000 facts with the numpy encoder takes minutes on two loaded cores; the vectors are
 kept in FOUNDRY_BENCH_VECTORS (default /tmp/foundry-bench-vectors.npz) keyed by the facts'
@@ -20,6 +22,13 @@ are embedded by the float model too.
 Held-out sets (heldout4 and later) are never scored by --tune or --quality; `--heldout NAME`
 scores one, after every choice it could inform is committed, through `project.search` itself
 (spec, bm25 and hybrid), with the standard errors of recall@8 and of the paired difference.
+
+The prompt hook (ADR 43), at 1,000 facts as bench_retrieval.py's hook figures: `--hook-tune`
+prints, for each cosine floor, the known prompts whose target is injected (among the at most 5)
+and first, and the unknown prompts left quiet, on HOOK_TUNING's prompt sets only, and the floor
+chosen by ADR 43's rule; `--hook-set NAME` scores known_NAME / unknown_NAME once through the
+product's own `prompt_hits` on a memory whose model is warm (what the server answers on its
+socket), beside bm25 and spec (what a hook without a server answers).
 """
 
 from __future__ import annotations
@@ -68,8 +77,8 @@ def embed(texts: list[str], embedder: str) -> np.ndarray:
     return Encoder.load().encode(texts)
 
 
-def project_with_vectors(root: Path, embedder: str) -> tuple[Project, dict[str, str]]:
-    ids = write_corpus(root, 10000)
+def project_with_vectors(root: Path, embedder: str, count: int = 10000) -> tuple[Project, dict[str, str]]:
+    ids = write_corpus(root, count)
     project = Project(root)
     project.sync()
     scan, _p = project.scan_with_postings(TODAY)
@@ -209,6 +218,109 @@ def heldout(project: Project, ids: dict[str, str], name: str) -> None:
         print(f"  {label} ({n} q): " + "; ".join(cells))
 
 
+# The hook's prompt sets the floor is chosen on: all seen (tuning, or held-out sets already scored).
+HOOK_TUNING = ("tuning", "tuning2", "heldout3", "tags_tuning")
+HOOK_BARS = (0.85, 0.70, 0.90)  # issue 29: target injected, target first (known prompts); quiet (unknown)
+
+
+def hook_prompts(part: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """The known prompts of a set (prompt, target key) and its unknown ones."""
+    from bench_retrieval import PROMPTS
+
+    return [(k["prompt"], k["target"]) for k in PROMPTS[f"known_{part}"]], list(PROMPTS[f"unknown_{part}"])
+
+
+def hook_figures(known: list[tuple[list[str], str]], unknown: list[list[str]]) -> tuple[int, int, int]:
+    """(targets injected, targets first, unknown prompts quiet) from what was injected for each prompt."""
+    return (
+        sum(target in facts for facts, target in known),
+        sum(facts[:1] == [target] for facts, target in known),
+        sum(not facts for facts in unknown),
+    )
+
+
+def hook_line(label: str, figures: tuple[int, int, int], known: int, unknown: int) -> str:
+    cells = []
+    for what, count, total, bar in zip(
+        ("injected", "first", "quiet"), figures, (known, known, unknown), HOOK_BARS, strict=True
+    ):
+        share = count / total
+        cells.append(f"{what} {count}/{total} {share:.1%} ± {standard_error(share, total):.1%} (bar {bar:.0%})")
+    return f"  {label:<24} " + "; ".join(cells)
+
+
+def hook_tune(project: Project, ids: dict[str, str]) -> None:
+    """Each floor's figures on the tuning prompts, from the product's own candidates (rankers.prompt_candidates)."""
+    from foundry_tui.core.memory.search import rankers
+
+    hybrid_ranker = rankers.RANKERS["hybrid"]
+    assert isinstance(hybrid_ranker, rankers.HybridRanker)
+    assert project.warm_encoder() is not None
+    known: list[tuple[tuple[list[str], float | None, bool], str]] = []
+    unknown: list[tuple[list[str], float | None, bool]] = []
+    lexical_known: list[tuple[list[str], str]] = []
+    lexical_unknown: list[list[str]] = []
+
+    def candidates(prompt: str) -> tuple[list[str], float | None, bool]:
+        found = hybrid_ranker.prompt_candidates(project, prompt, TODAY, 5)
+        assert found is not None
+        hits, best, lexical = found
+        return [h.fact.id for h in hits], best, lexical
+
+    def bm25(prompt: str) -> list[str]:
+        return [h.fact.id for h in rankers.RANKERS["bm25"].prompt_hits(project, prompt, TODAY, 5)]
+
+    for part in HOOK_TUNING:
+        k, u = hook_prompts(part)
+        known += [(candidates(p), ids[t]) for p, t in k]
+        unknown += [candidates(p) for p in u]
+        lexical_known += [(bm25(p), ids[t]) for p, t in k]
+        lexical_unknown += [bm25(p) for p in u]
+    print(
+        f"the prompt hook at 1,000 facts, tuning prompts only ({', '.join(HOOK_TUNING)}): {len(known)} known, {len(unknown)} unknown"
+    )
+    print(hook_line("bm25's rule", hook_figures(lexical_known, lexical_unknown), len(known), len(unknown)))
+
+    def spoken(c: tuple[list[str], float | None, bool], floor: float) -> list[str]:
+        facts, best, lexical = c
+        return facts if lexical or (best is not None and best >= floor) else []
+
+    chosen = None
+    for step in range(25, 61):
+        floor = step / 100
+        figures = hook_figures([(spoken(c, floor), t) for c, t in known], [spoken(c, floor) for c in unknown])
+        print(hook_line(f"hybrid, floor {floor:.2f}", figures, len(known), len(unknown)))
+        if chosen is None and figures[2] >= HOOK_BARS[2] * len(unknown):
+            chosen = floor
+    print(
+        f"  the lowest floor keeping {HOOK_BARS[2]:.0%} of the unknown prompts quiet (ADR 43's rule): {chosen}; shipped: {rankers.PROMPT_MIN_SIMILARITY}"
+    )
+
+
+def hook_set(project: Project, ids: dict[str, str], part: str) -> None:
+    """One prompt set through reply.prompt_hits, as the hook and the server call it: hybrid on a warm
+    model (the server's answer), then bm25 and spec (a hook without a server)."""
+    import json
+
+    from foundry_tui.core.memory.search.reply import prompt_hits
+
+    assert project.warm_encoder() is not None
+    known, unknown = hook_prompts(part)
+    print(f"the prompt hook at 1,000 facts on {part}: {len(known)} known prompts, {len(unknown)} unknown")
+    config = project.root / ".foundry" / "config.json"
+    for ranker, label in (("hybrid", "hybrid, model warm"), ("bm25", "bm25"), ("spec", "spec")):
+        config.write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
+        assert project.ranker() == ranker
+
+        def injected(prompt: str) -> list[str]:
+            hits = prompt_hits(project, prompt, TODAY, 5)
+            assert len(hits) <= 5
+            return [h.fact.id for h in hits]
+
+        figures = hook_figures([(injected(p), ids[t]) for p, t in known], [injected(p) for p in unknown])
+        print(hook_line(label, figures, len(known), len(unknown)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed", action="store_true")
@@ -219,18 +331,29 @@ def main() -> None:
     )
     parser.add_argument("--embedder", choices=("numpy", "torch", "onnx"), default="numpy")
     parser.add_argument("--heldout", metavar="SET", help="score one held-out question set (once: see above)")
+    parser.add_argument("--hook-tune", action="store_true", help="the prompt hook's floor on the tuning prompts")
+    parser.add_argument("--hook-set", metavar="SET", help="the prompt hook on one prompt set (a held-out one: once)")
     args = parser.parse_args()
     # The Project's own encoder (the questions' vectors) runs on the same engine as the facts'.
     os.environ["FOUNDRY_ENCODER"] = "onnx" if args.embedder == "onnx" else "numpy"
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     if args.speed:
         speed("onnx" if args.embedder == "onnx" else "numpy")
-    if not (args.tune or args.quality or args.server or args.heldout):
+    if not (args.tune or args.quality or args.server or args.heldout or args.hook_tune or args.hook_set):
         return
     base = Path(tempfile.mkdtemp(prefix="foundry-hybrid-"))
     os.environ["FOUNDRY_CACHE_DIR"] = str(base / "cache")
     os.environ["FOUNDRY_TODAY"] = "2026-11-30"
     try:
+        if args.hook_tune or args.hook_set:
+            hooked, hook_ids = project_with_vectors(base / "hooks", args.embedder, 1000)
+            hooked.sentence_encoder(wait=True)  # warm, as in the server that answers the hook's socket
+            if args.hook_tune:
+                hook_tune(hooked, hook_ids)
+            if args.hook_set:
+                hook_set(hooked, hook_ids, args.hook_set)
+        if not (args.tune or args.quality or args.server or args.heldout):
+            return
         project, ids = project_with_vectors(base / "project", args.embedder)
         table = part_ranks(project, ids) if (args.tune or args.quality) else {}
         if args.tune:

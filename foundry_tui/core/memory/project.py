@@ -370,9 +370,10 @@ class Project:
         return self._encoder
 
     def warm_encoder(self) -> SentenceEncoder | None:
-        """The sentence model if this process has already loaded it, else None; never loads it nor
-        starts a load (what a one-shot process must not pay for: memory_write's note, issue 29)."""
-        if not self.semantic_enabled():
+        """The sentence model if this process has already loaded it and it is not turned off, else
+        None, at once: nothing is loaded, started or imported (what a one-shot process must not pay
+        for: memory_write's note and the prompt hook's similarity, issue 29)."""
+        if self._encoder is None or not self.semantic_enabled():
             return None
         return self._encoder
 

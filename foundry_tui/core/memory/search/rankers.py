@@ -89,6 +89,11 @@ class SearchedMemory(Protocol):
 
     def term_frequency(self, terms: list[str], today: _dt.date) -> tuple[int, dict[str, int]]: ...
 
+    def warm_encoder(self) -> SentenceEncoder | None:
+        """The sentence model when this process has already loaded it (and it is not turned off),
+        else None; never loads it nor starts a load."""
+        ...
+
 
 class Ranker(Protocol):
     """One way to rank the active facts for a query."""
@@ -142,6 +147,13 @@ PROMPT_MIN_COVERAGE = 0.15
 PROMPT_TAG_TERMS = 2
 PROMPT_TAG_MAX_SHARE = 0.15
 PROMPT_TAG_MIN_FACTS = 2
+# hybrid, when the sentence model is warm in the process (the MCP server answering the hook's
+# socket, the TUI): the hook speaks when one of the fused best PROMPT_CANDIDATES has a cosine of
+# at least PROMPT_MIN_SIMILARITY to the prompt, or when bm25's rule above admits a hit; it then
+# injects bm25's admitted hits first and the fused hits the similarity ranked after them, in the
+# fusion's order (ADR 0043: the floor is the lowest that kept 90% of the tuning sets' unknown
+# prompts quiet, benchmarks/bench_hybrid.py --hook-tune). With no warm model it is bm25's rule.
+PROMPT_MIN_SIMILARITY = 0.38
 
 
 def rarity_share(hit: Hit, idf: Mapping[str, float]) -> float:
@@ -250,7 +262,9 @@ class HybridRanker:
 
     Long-lived processes embed the facts in a thread (`prepare`) and rank a fact lexically until it
     has its vector; a one-shot command loads the model to embed the query and uses the vectors a
-    server left in the derived cache. The prompt hook stays lexical (bm25's), so no hook loads the model."""
+    server left in the derived cache. The prompt hook's relevance uses the similarity only where the
+    model is already warm (the server answering the hook's socket, the TUI); a hook process that
+    searches itself keeps bm25's rule and never loads the model."""
 
     name = "hybrid"
     default_min_score = 0.0
@@ -294,8 +308,36 @@ class HybridRanker:
         return vector
 
     def prompt_hits(self, memory: SearchedMemory, prompt: str, today: _dt.date, limit: int) -> list[Hit]:
-        """bm25's: the hook answers on every prompt and never loads the model (issue 29, item 3 asks a warm server)."""
-        return RANKERS["bm25"].prompt_hits(memory, prompt, today, limit)
+        """On similarity when the model is warm here (PROMPT_MIN_SIMILARITY, ADR 0043), else bm25's
+        rule exactly: a hook process, whose memory has no warm model, never loads it."""
+        candidates = self.prompt_candidates(memory, prompt, today, limit)
+        if candidates is None:
+            return RANKERS["bm25"].prompt_hits(memory, prompt, today, limit)
+        hits, best, lexical = candidates
+        return hits if lexical or (best is not None and best >= PROMPT_MIN_SIMILARITY) else []
+
+    def prompt_candidates(
+        self, memory: SearchedMemory, prompt: str, today: _dt.date, limit: int
+    ) -> tuple[list[Hit], float | None, bool] | None:
+        """None when no model is warm here; else what the hook would inject were it to speak (bm25's
+        admitted hits, then the other fused hits the similarity ranked), the best cosine among the
+        fused hits (None: none has one), and whether bm25's rule admitted a hit."""
+        if memory.warm_encoder() is None:
+            return None
+        from foundry_tui.core.memory.search.hybrid import HybridHit
+
+        lexical = RANKERS["bm25"].prompt_hits(memory, prompt, today, limit)
+        fused = [
+            h
+            for h in memory.search(prompt, today, limit=PROMPT_CANDIDATES, min_score=0.0, ranker=self.name)
+            if isinstance(h, HybridHit)
+        ]
+        best = max((h.similarity for h in fused if h.similarity is not None), default=None)
+        admitted = {h.fact.id for h in lexical}
+        first: list[Hit] = [h for h in fused if h.fact.id in admitted]
+        similar = [h for h in fused if h.fact.id not in admitted and h.similarity is not None]
+        hits: list[Hit] = [*first, *similar][:limit]
+        return hits, best, bool(lexical)
 
     def prepare(self, corpus: Corpus) -> None:
         """bm25's postings, then the model and the facts' vectors, each in a thread."""

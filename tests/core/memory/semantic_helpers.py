@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 WORDS = [
     "the",
@@ -98,3 +99,17 @@ def tiny_model_zip(folder: Path, hidden: int = 384, intermediate: int = 32, laye
         archive.writestr("model.safetensors", save(w))
         archive.writestr("tokenizer.json", tokenizer.to_str())
     return target
+
+
+def use_a_sentence_model(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The engine a test's Project will run: the real int8 model where [semantic] is installed
+    ("onnx"), else the small float model above, made in `folder` ("numpy")."""
+    from foundry_tui.core.memory.search import encoder_probe
+
+    monkeypatch.delenv(encoder_probe.ENCODER_ENV, raising=False)
+    monkeypatch.delenv(encoder_probe.MODEL_ZIP_ENV, raising=False)
+    monkeypatch.delenv(encoder_probe.SEMANTIC_ENV, raising=False)
+    if encoder_probe.engine() == "onnx":
+        return "onnx"
+    monkeypatch.setenv(encoder_probe.MODEL_ZIP_ENV, str(tiny_model_zip(folder)))
+    return "numpy"

@@ -450,7 +450,9 @@ class Project:
         with self._lock:
             scan, _postings = self.scan_with_postings(today or resolve_today(None))
             fingerprints, texts = hybrid.scan_texts(scan)
-            missing = hybrid.missing(scan, store)
+            # Shortest first: each encode call (and each batch in it) holds texts of about one
+            # length, so little of a batch is padding (benchmarks.md, "The sentence model").
+            missing = sorted(hybrid.missing(scan, store), key=lambda i: len(texts[i]))
             active = [fingerprints[i] for i in range(scan.count) if scan.eligible is None or i in scan.eligible]
         total = len(missing)
         self._vector_progress = (0, total)

@@ -3,7 +3,8 @@ similarity alone and their fusion on the retrieval questions at 10,000 facts, wi
 parameters chosen on the tuning sets only.
 
     python benchmarks/bench_hybrid.py --speed                # load, memory, per query, facts per second
-    python benchmarks/bench_hybrid.py --speed --embedder onnx  # the same on onnxruntime (int8, ADR 41)
+    python benchmarks/bench_hybrid.py --speed --embedder onnx  # the same on onnxruntime (int8, ADR 41), with
+        # the builder's encode calls in the facts' order and shortest first, and 1 or 2 threads while queries run
     python benchmarks/bench_hybrid.py --tune                 # grid of K and BM25_WEIGHT on the tuning sets
     python benchmarks/bench_hybrid.py --quality              # bm25 / similarity / hybrid, tuning sets only
     python benchmarks/bench_hybrid.py --heldout heldout6 --embedder onnx  # a held-out set, once, by the product's path
@@ -53,6 +54,7 @@ from retrieval_corpus import write_corpus  # noqa: E402
 from foundry_tui.core.memory.project import Project  # noqa: E402
 from foundry_tui.core.memory.search import hybrid  # noqa: E402
 from foundry_tui.core.memory.search.encoder import DIMS, Encoder  # noqa: E402
+from foundry_tui.core.memory.search.encoder_base import SentenceEncoder  # noqa: E402
 from foundry_tui.core.memory.storage import cache  # noqa: E402
 
 VECTORS = Path(os.environ.get("FOUNDRY_BENCH_VECTORS", "/tmp/foundry-bench-vectors.npz"))
@@ -473,7 +475,6 @@ def resident_mib() -> float:
 def speed(engine: str) -> None:
     from retrieval_corpus import build_corpus
 
-    from foundry_tui.core.memory.search.encoder_base import SentenceEncoder
     from foundry_tui.core.memory.search.vectors import fact_text
 
     before = resident_mib()
@@ -507,6 +508,72 @@ def speed(engine: str) -> None:
         f"(30 questions); {len(texts) / took:.1f} facts/s, {len(texts) / cpu:.1f} per CPU-second ({len(texts)} facts of "
         f"{pieces:.0f} word pieces on average; bar 50); load average {os.getloadavg()[0]:.1f}"
     )
+    builder_order(encoder, texts[:128])
+    if engine == "onnx":
+        while_building(texts[:96], queries)
+
+
+def builder_order(encoder: SentenceEncoder, texts: list[str]) -> None:
+    """Project.build_vectors' encode calls of hybrid.EMBED_CHUNK facts: in the facts' order (as
+    before) and shortest first (now), alternated twice so that both see the same load."""
+    orders = {
+        "fact order": list(range(len(texts))),
+        "shortest first": sorted(range(len(texts)), key=lambda i: len(texts[i])),
+    }
+    rates: dict[str, list[tuple[float, float]]] = {name: [] for name in orders}
+    for _round in range(2):
+        for name, order in orders.items():
+            t, cpu = time.perf_counter(), time.process_time()
+            for start in range(0, len(order), hybrid.EMBED_CHUNK):
+                encoder.encode([texts[i] for i in order[start : start + hybrid.EMBED_CHUNK]])
+            took, cpu = time.perf_counter() - t, time.process_time() - cpu
+            rates[name].append((len(texts) / took, len(texts) / cpu))
+    print(
+        f"builder, {len(texts)} facts in encode calls of {hybrid.EMBED_CHUNK}: "
+        + "; ".join(
+            f"{name} {' / '.join(f'{w:.1f}' for w, _c in r)} facts/s, "
+            f"{' / '.join(f'{c:.1f}' for _w, c in r)} per CPU-second"
+            for name, r in rates.items()
+        )
+        + f"; load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+def while_building(texts: list[str], queries: list[str]) -> None:
+    """A long-lived process's builder with 1 or 2 intra-op threads (no spinning): its facts per
+    second, and one query's p50 on the same model meanwhile (what a search waits for)."""
+    import threading
+
+    from foundry_tui.core.memory.search.encoder_onnx import OnnxEncoder
+
+    for threads in (1, 2, 1, 2):
+        encoder = OnnxEncoder.load(threads=threads)
+        encoder.encode(texts[:8])
+        took: list[float] = []
+
+        def build(encoder: OnnxEncoder = encoder, took: list[float] = took) -> None:
+            t = time.perf_counter()
+            for start in range(0, len(texts), hybrid.EMBED_CHUNK):
+                encoder.encode(texts[start : start + hybrid.EMBED_CHUNK])
+            took.append(time.perf_counter() - t)
+
+        builder = threading.Thread(target=build)
+        cpu = time.process_time()
+        builder.start()
+        per_query = []
+        while builder.is_alive():
+            t = time.perf_counter()
+            encoder.encode([queries[len(per_query) % len(queries)]])
+            per_query.append((time.perf_counter() - t) * 1000)
+            time.sleep(0.05)  # a search now and then, not a flood
+        builder.join()
+        cpu = time.process_time() - cpu
+        print(
+            f"while building {len(texts)} facts with {threads} thread{'s' if threads > 1 else ''}: "
+            f"{len(texts) / took[0]:.1f} facts/s, {len(texts) / cpu:.1f} per CPU-second (queries included); "
+            f"query p50 {statistics.median(per_query):.0f} ms, max {max(per_query):.0f} ms ({len(per_query)} queries); "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -201,6 +201,7 @@ CLI_COMMANDS: dict[str, tuple[list[str], bool]] = {
     "memory write": (["--title", "Staging runs on Postgres 16", "--body", "Upgraded.", "--type", "convention"], True),
     "memory search": (["deploys"], False),
     "memory index": ([], True),
+    "memory vectors": ([], False),  # derived data in the cache folder, never the memory
     "memory prune": ([], False),
     "memory show": (["fact-0001"], False),
     "memory verify": ([], False),

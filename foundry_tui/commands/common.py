@@ -113,6 +113,41 @@ def emit(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
+class StderrProgress:
+    """A long job's progress on stderr (`foundry memory vectors`): on a terminal one line that
+    `show` rewrites in place (carriage return) and `end` finishes; elsewhere (a pipe, a file, a
+    CI log) only the last figures, one line at `end`; nothing at all when `show` was never
+    called with work to do."""
+
+    def __init__(self, text: Callable[[int, int], str] | None = None) -> None:
+        from foundry_tui.core.memory.project import vector_progress_text
+
+        self._text = text or vector_progress_text
+        self._last: tuple[int, int] | None = None
+        self._drawn = 0  # cells of the line drawn last on a terminal (0: none)
+        self._tty = sys.stderr.isatty()
+
+    def show(self, done: int, total: int) -> None:
+        if total <= 0:
+            return
+        self._last = (done, total)
+        if self._tty:
+            line = self._text(done, total)
+            sys.stderr.write("\r" + line.ljust(self._drawn))
+            sys.stderr.flush()
+            self._drawn = len(line)
+
+    def end(self) -> None:
+        if self._last is None:
+            return
+        if self._tty:
+            sys.stderr.write("\n")
+        else:
+            sys.stderr.write(self._text(*self._last) + "\n")
+        sys.stderr.flush()
+        self._last = None
+
+
 def emit_json_or_text(args: argparse.Namespace, data: object, text: str) -> None:
     """With --json, `data` as indented JSON (non-ASCII kept as it is); otherwise `text`."""
     emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else text)

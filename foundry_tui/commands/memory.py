@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from foundry_tui.commands.common import CommandGroup, actor_of, emit, emit_json_or_text, project_of, today_of
+from foundry_tui.commands.common import (
+    CommandGroup,
+    StderrProgress,
+    actor_of,
+    emit,
+    emit_json_or_text,
+    project_of,
+    today_of,
+)
 from foundry_tui.core.errors import InputError
 
 if TYPE_CHECKING:
@@ -86,6 +94,30 @@ def cmd_memory_index(args: argparse.Namespace) -> int:
 
     emit(rebuild_index(actor_of(args)).rebuild_text())
     return 0
+
+
+def cmd_memory_vectors(args: argparse.Namespace) -> int:
+    from foundry_tui.core.errors import FoundryError
+    from foundry_tui.core.memory.project import semantic_off_reason
+
+    project = project_of(args)
+    if not project.semantic_enabled():
+        raise FoundryError(semantic_off_reason(project))
+    project.sync()
+    progress = StderrProgress()
+    try:
+        embedded = project.build_vectors(today_of(args), progress=progress.show)
+    finally:
+        progress.end()
+    emit(vectors_text(embedded))
+    return 0
+
+
+def vectors_text(embedded: int) -> str:
+    """What `foundry memory vectors` prints once the build is done."""
+    if not embedded:
+        return "Every active fact has its vector."
+    return f"Embedded {embedded:,} fact{'s' if embedded != 1 else ''}: every active fact has its vector."
 
 
 def cmd_memory_prune(args: argparse.Namespace) -> int:
@@ -228,7 +260,7 @@ def add_commands(commands: CommandGroup) -> None:
 
     mem = commands.group(
         "memory",
-        "facts: write, search, index, prune, verify, show, dupes, conflicts, merge, missed, tag, retire, budget, list, "
+        "facts: write, search, index, vectors, prune, verify, show, dupes, conflicts, merge, missed, tag, retire, budget, list, "
         "resolve, log, diff",
     )
 
@@ -275,6 +307,11 @@ def add_commands(commands: CommandGroup) -> None:
     p.add_argument("--cursor", help="the cursor a page ended with: the next page of the same search")
 
     mem.command("index", cmd_memory_index, "rebuild .foundry/memory/INDEX.md and report budget use")
+    mem.command(
+        "vectors",
+        cmd_memory_vectors,
+        "embed the active facts that have no sentence vector yet (derived data, the hybrid ranker's; progress on stderr)",
+    )
     p = mem.command("prune", cmd_memory_prune, "list facts to retire (changes nothing)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p = mem.command(

@@ -404,7 +404,8 @@ class Project:
             return self._vectors
 
     def vector_progress(self) -> tuple[int, int]:
-        """(facts embedded, facts to embed) of the build under way or last done."""
+        """(facts embedded, facts to embed) of the build under way or last done ((0, 0) while a
+        build loads the model and reads the facts)."""
         return self._vector_progress
 
     def building_vectors(self) -> bool:
@@ -429,6 +430,7 @@ class Project:
             seen = (self.store.generation, self._vectors.version if self._vectors is not None else -1)
             if self._encoder is not None and seen == self._vectors_seen:
                 return
+            self._vector_progress = (0, 0)  # not the last build's figures while the model loads
             self._vector_builder = threading.Thread(target=self._build_in_thread, name="foundry-vectors", daemon=True)
             self._vector_builder.start()
 
@@ -456,7 +458,9 @@ class Project:
         with self._lock:
             scan, _postings = self.scan_with_postings(today or resolve_today(None))
             fingerprints, texts = hybrid.scan_texts(scan)
-            missing = hybrid.missing(scan, store)
+            # Shortest first: each encode call (and each batch in it) holds texts of about one
+            # length, so little of a batch is padding (benchmarks.md, "The sentence model").
+            missing = sorted(hybrid.missing(scan, store), key=lambda i: len(texts[i]))
             active = [fingerprints[i] for i in range(scan.count) if scan.eligible is None or i in scan.eligible]
         total = len(missing)
         self._vector_progress = (0, total)
@@ -524,3 +528,22 @@ def find_fact(project: Project, fact_id: str) -> Fact:
             f"no fact {fact_id!r} in {project.layout.relative(project.layout.facts_dir)}: list them with `foundry memory list --all`"
         )
     return fact
+
+
+def vector_progress_text(done: int, total: int) -> str:
+    """A vector build's progress as the TUI's header and the CLI's stderr show it."""
+    return f"vectors {done:,}/{total:,}"
+
+
+def semantic_off_reason(project: Project) -> str:
+    """Why `project.semantic_enabled()` is False, in one line (when it is)."""
+    from foundry_tui.core.memory.search import encoder_probe
+
+    if encoder_probe.disabled_by_env():
+        return f"the sentence model is off ({encoder_probe.SEMANTIC_ENV}=0)"
+    config, error = project.config_or_defaults()
+    if error is not None:
+        return f"the sentence model is off: {error}"
+    if not config.semantic:
+        return "the sentence model is off (memoryRetrieval.semantic: false in config.json)"
+    return "the sentence model is not installed: pip install 'foundry-tui[semantic]'"

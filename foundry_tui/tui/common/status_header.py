@@ -13,6 +13,8 @@ proposals waiting, hidden while there are none, `index`, the gauge, its figures,
 screen's own figures in the order first shown). The root is the absolute path, shortened from
 the left to the room the line leaves it; below COMPACT_BELOW columns the line is compact (shorter
 words, smaller gaps and gauge) so that the index gauge stays in view at 80 columns.
+While the sentence vectors are built in the background (issue 29), a figure after the gauge
+says how far (`count-vectors`: `vectors 1,234/10,000`); it is gone once they are done.
 `part(name)` reads what one part says in full (root, counts, doctor, pending, gauge-figures,
 count-<key>), `shown_text(name)` what it shows now.
 """
@@ -31,6 +33,7 @@ from textual.message import Message
 from textual.widgets import Label
 from textual.worker import Worker
 
+from foundry_tui.core.memory.project import vector_progress_text
 from foundry_tui.core.memory.reports.status import MemoryStatus
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.tui.common.index_gauge import IndexGauge
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
     from foundry_tui.tui.app import FoundryApp
 
 
+VECTORS_POLL = 0.5  # seconds between looks at the sentence vectors' build (two attributes, no disk)
 FIRST_READ_WAIT = 5.0  # seconds at most that the doctor waits for the screen's first read
 DOCTOR_AFTER_READ = 0.3  # seconds after the screen's first read: time to show it before the doctor starts
 
@@ -190,6 +194,19 @@ class StatusHeader(Horizontal):
     def on_mount(self) -> None:
         if self.feeds_itself:  # after the screen's own mount, which starts its read first
             self.call_after_refresh(self._start)
+        self.set_interval(VECTORS_POLL, self.show_vectors)
+
+    def show_vectors(self) -> None:
+        """The background build of the sentence vectors (issue 29): `vectors 1,234/10,000` while
+        it embeds, nothing once it is done or when none runs. It reads what the builder thread
+        last set (Project.vector_progress, Project.building_vectors), never the disk."""
+        project = getattr(self.app, "project", None)
+        if project is None:
+            return
+        done, total = project.vector_progress()
+        text = vector_progress_text(done, total) if total > 0 and project.building_vectors() else ""
+        if text != self._screen_counts.get("vectors", ""):
+            self.show_count("vectors", text)
 
     def _start(self) -> None:
         if self._reading is None:

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 WORDS = [
     "the",
@@ -130,3 +131,17 @@ def save_vectors(root: Path, today: date, cosines: list[float]) -> None:
     store.add([fingerprint(text_of(f)) for f in facts], pair_vectors(cosines, DIMS))
     assert project.store.cache_path is not None
     store.save(cache.vectors_file(project.store.cache_path))
+
+
+def use_a_sentence_model(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The engine a test's Project will run: the real int8 model where [semantic] is installed
+    ("onnx"), else the small float model above, made in `folder` ("numpy")."""
+    from foundry_tui.core.memory.search import encoder_probe
+
+    monkeypatch.delenv(encoder_probe.ENCODER_ENV, raising=False)
+    monkeypatch.delenv(encoder_probe.MODEL_ZIP_ENV, raising=False)
+    monkeypatch.delenv(encoder_probe.SEMANTIC_ENV, raising=False)
+    if encoder_probe.engine() == "onnx":
+        return "onnx"
+    monkeypatch.setenv(encoder_probe.MODEL_ZIP_ENV, str(tiny_model_zip(folder)))
+    return "numpy"

@@ -165,6 +165,24 @@ def test_a_write_embeds_one_fact_and_the_file_is_derived(project: Project, tiny_
     assert fresh.build_vectors(TODAY) == 4
 
 
+def test_the_builder_embeds_the_shortest_facts_first(project: Project, tiny_zip: Path) -> None:
+    """So that an encode call's batches hold texts of about one length (little padding); the
+    store keeps its vectors in the order they were added."""
+    bodies = ["A much longer body about the payments queue and its retention of days.", "Short.", "Medium body here."]
+    for n, body in enumerate(bodies * 12):  # 36: more than one encode call of hybrid.EMBED_CHUNK
+        write(project, f"Service {n} deploys to kubernetes", body)
+    project.sync()
+    assert project.build_vectors(TODAY) == 36
+    scan, _postings = project.scan_with_postings(TODAY)
+    fingerprints, texts = hybrid.scan_texts(scan)
+    length = {fp: len(text) for fp, text in zip(fingerprints, texts, strict=True)}
+    store = project.vector_store()
+    assert store is not None
+    added = [length[fp] for fp in store.rows]
+    assert added == sorted(length.values())
+    assert added != [length[fp] for fp in fingerprints]  # the facts' own order is not that one
+
+
 def test_hybrid_with_the_model_off_is_bm25s_order(
     project: Project, tiny_zip: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

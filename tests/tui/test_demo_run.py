@@ -131,3 +131,17 @@ async def test_a_working_fact_wraps_at_80_columns_and_unwraps_when_wider(demo_ru
         heights = {str(key.value): row.height for key, row in working.rows.items()}
         assert heights == dict.fromkeys(WORKING_FACTS, 1)
         assert [str(cell) for cell in working.get_column("fact")] == list(WORKING_FACTS)
+
+
+async def test_approvals_stack_the_list_above_the_proposal_at_80x24(demo_run: Path) -> None:
+    app = _app(demo_run)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_mode(pilot, "f9", ApprovalsScreen)
+        proposals, proposal = app.screen.query_one("#proposals"), app.screen.query_one("#proposal")
+        assert proposals.region.height == 5  # its one proposal's three lines, in its border
+        assert (proposal.region.x, proposal.region.y) == (0, proposals.region.bottom)
+        sides = [app.screen.query_one(f"#proposal-{side}").region.width for side in ("active", "proposed")]
+        assert sides == [40, 40]
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert proposal.region.x == proposals.region.right and proposal.region.y == proposals.region.y

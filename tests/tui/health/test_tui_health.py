@@ -205,3 +205,14 @@ def test_health_numbers_at_80x24(snap_compare: Compare, demo_repo: Path) -> None
         await settle(pilot)
 
     assert snap_compare(make_app(demo_repo), terminal_size=(80, 24), run_before=snapshot_steps(before=numbers))
+
+
+async def test_the_missed_searches_stack_above_the_costs_at_80x24(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        health = await _open_health(pilot)
+        missed, cost = health.query_one("#missed-box"), health.query_one("#cost-box")
+        assert missed.size.width == cost.size.width == 76 and cost.region.y > missed.region.bottom
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert cost.region.y == missed.region.y and cost.region.x == missed.region.right

@@ -4,7 +4,7 @@ every screen without the CLI: `k` on a contradiction, `p` on a session's working
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ from foundry_tui.tui.curator.screen import CuratorScreen
 from foundry_tui.tui.memory.write_fact import WriteFactScreen
 from foundry_tui.tui.sessions.screen import SessionsScreen
 from tests.helpers import TODAY
-from tests.tui_helpers import open_mode, option_ids, press, select, select_artifact, settle
+from tests.tui_helpers import open_mode, option_ids, press, select, select_artifact, settle, snapshot_steps
 
 SIZE = (120, 40)
 
@@ -100,3 +100,48 @@ async def test_the_demo_has_two_waves_by_the_same_reviewer_to_diff(demo_run: Pat
         await press(pilot, "d")
         assert isinstance(app.screen, ArtifactDiffScreen)
         assert app.screen.title_text == f"audit/perf-reviewer.json → {RECHECK_WAVE}/perf-reviewer.json"
+
+
+# ---- the run's leftovers at 80x24 (the narrow layouts: FoundryApp.HORIZONTAL_BREAKPOINTS) -------
+
+
+@pytest.mark.parametrize("key", ["f7", "f9"])
+def test_sessions_and_approvals_at_80x24(snap_compare: Callable[..., bool], demo_run: Path, key: str) -> None:
+    """F7 with the run's session and its three working facts; F9 with its pending proposal,
+    highlighted (the active fact beside the proposed one)."""
+    select_first = ["down"] if key == "f9" else []
+    assert snap_compare(_app(demo_run), terminal_size=(80, 24), run_before=snapshot_steps(key, *select_first))
+
+
+async def test_a_working_fact_wraps_at_80_columns_and_unwraps_when_wider(demo_run: Path) -> None:
+    """The run's first working fact (80 characters) takes two rows at 80x24, where the
+    sessions stack above the detail, and one once the terminal is 160 wide."""
+    from foundry_tui.demo_run import WORKING_FACTS
+    from foundry_tui.tui.sessions.screen import WorkingFacts
+
+    app = _app(demo_run)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_mode(pilot, "f7", SessionsScreen)
+        working = app.screen.query_one(WorkingFacts)
+        heights = {str(key.value): row.height for key, row in working.rows.items()}
+        assert heights == {WORKING_FACTS[0]: 2, WORKING_FACTS[1]: 2, WORKING_FACTS[2]: 1}
+        assert working.size.width == 74  # the detail as wide as the screen, less its border and padding
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        heights = {str(key.value): row.height for key, row in working.rows.items()}
+        assert heights == dict.fromkeys(WORKING_FACTS, 1)
+        assert [str(cell) for cell in working.get_column("fact")] == list(WORKING_FACTS)
+
+
+async def test_approvals_stack_the_list_above_the_proposal_at_80x24(demo_run: Path) -> None:
+    app = _app(demo_run)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_mode(pilot, "f9", ApprovalsScreen)
+        proposals, proposal = app.screen.query_one("#proposals"), app.screen.query_one("#proposal")
+        assert proposals.region.height == 5  # its one proposal's three lines, in its border
+        assert (proposal.region.x, proposal.region.y) == (0, proposals.region.bottom)
+        sides = [app.screen.query_one(f"#proposal-{side}").region.width for side in ("active", "proposed")]
+        assert sides == [40, 40]
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert proposal.region.x == proposals.region.right and proposal.region.y == proposals.region.y

@@ -1,5 +1,6 @@
 """ArtifactTree: the artifacts of every wave that pass the board's filters, under their
-waves (in the order the waves happened), each with its verdict; a new one is highlighted
+waves (in the order the waves happened), each with its verdict (a mark before the name, the
+word after it); a new one is highlighted
 for a moment, and the one marked for a diff says so."""
 
 from __future__ import annotations
@@ -23,6 +24,18 @@ def verdict(item: InspectedArtifact, colours: ThemeColours) -> Text:
     if status == "no contract":
         return Text(status, style=colours.warning)
     return Text(status, style=f"bold {colours.error}")
+
+
+def verdict_mark(item: InspectedArtifact, colours: ThemeColours) -> Text:
+    """The verdict in one cell, put before the artifact's name so that a narrow pane, which
+    cuts the end of the row, still shows it (and without colour too): `✓` valid, `?` no
+    contract, `✗` unreadable or broken."""
+    status = item.status
+    if status == "valid":
+        return Text("✓", style=colours.success)
+    if status == "no contract":
+        return Text("?", style=colours.warning)
+    return Text("✗", style=f"bold {colours.error}")
 
 
 class ArtifactTree(Tree[InspectedArtifact | None]):
@@ -63,7 +76,9 @@ class ArtifactTree(Tree[InspectedArtifact | None]):
             self.wave_nodes[wave.name] = node
             for item in matching:
                 art = item.artifact
-                leaf = Text.assemble((shown(art.name), "bold"), " ", verdict(item, colours))
+                leaf = Text.assemble(
+                    verdict_mark(item, colours), " ", (shown(art.name), "bold"), " ", verdict(item, colours)
+                )
                 if item.key == marked:
                     leaf.append("  ◆ diff base", style="italic")
                 leaf.append("  " + shown(art.summary()[:60]), style="dim")

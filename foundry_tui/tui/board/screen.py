@@ -73,8 +73,10 @@ class BlackboardScreen(LiveScreen):
         yield BoardFilters(id="board-filters")
         with Horizontal(id="panes"):
             yield ArtifactTree(id="waves")
-            yield ArtifactView(id="artifact")
-            yield ContractView(id="contract")
+            # Side by side, or the contract under the artifact below 100 columns (app.tcss).
+            with Horizontal(id="artifact-sides"):
+                yield ArtifactView(id="artifact")
+                yield ContractView(id="contract")
         yield Footer()
 
     def on_mount(self) -> None:  # LiveScreen's on_mount (the first load) runs too

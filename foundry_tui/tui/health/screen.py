@@ -243,10 +243,10 @@ class HealthScreen(LiveScreen):
             [(p.date, p.commit[:8], str(p.index_tokens or 0), str(figures.tokens.budget)) for p in points],
         )
         kinds = sorted({t for p in points for t in p.active})
-        fill(
+        fill(  # the total before the types: in sight at 80 columns, where the seven types scroll
             "types",
-            ("day", *kinds, "active"),
-            [(p.date, *(str(p.active.get(t, 0)) for t in kinds), str(sum(p.active.values()))) for p in points],
+            ("day", "active", *kinds),
+            [(p.date, str(sum(p.active.values())), *(str(p.active.get(t, 0)) for t in kinds)) for p in points],
         )
 
     def recolour(self) -> None:

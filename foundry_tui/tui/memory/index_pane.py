@@ -1,5 +1,6 @@
 """IndexPane: the active facts as INDEX.md lists them, grouped by type, with the
-budget line where the budget cuts the index and the omitted entries dimmed below it."""
+budget line where the budget cuts the index and the omitted entries dimmed below it. In a
+narrow pane (80x24) a row shows its id's number only, leaving the title more room."""
 
 from __future__ import annotations
 
@@ -16,14 +17,25 @@ from foundry_tui.tui.common.text import shown
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.startup import frames_shown
 
+# Below this many columns inside the pane (36 at 80x24 and at 100 columns, 46 at 120), a fact's row shows the
+# number of its id ("0009" for fact-0009): five more characters of its title.
+COMPACT_BELOW = 40
+ID_PREFIX = "fact-"
+
 
 def fact_prompt(
-    entry: Callable[[str], tuple[str, tuple[str, ...]]], fact_id: str, style: str = "", note: str = ""
+    entry: Callable[[str], tuple[str, tuple[str, ...]]],
+    fact_id: str,
+    style: str = "",
+    note: str = "",
+    *,
+    compact: bool = False,
 ) -> Text:
-    """One fact's row: its id, title and tags (`entry` gives the title and tags when the row
-    first comes into view)."""
+    """One fact's row: its id (its number only when `compact`), title and tags (`entry` gives
+    the title and tags when the row first comes into view)."""
     title, tags = entry(fact_id)
-    text = Text.assemble((fact_id, "bold"), " ", shown(title), style=style)
+    label = fact_id.removeprefix(ID_PREFIX) if compact else fact_id
+    text = Text.assemble((label, "bold"), " ", shown(title), style=style)
     for tag in tags:
         text.append(f" {shown(tag)}", style="italic dim")
     if note:
@@ -56,6 +68,13 @@ class IndexPane(RowList):
                     self.call_later(callback)  # runs once this frame's rendering has returned
         return super().render_line(y)
 
+    def fact_row(
+        self, entry: Callable[[str], tuple[str, tuple[str, ...]]], fact_id: str, style: str = "", note: str = ""
+    ) -> Text:
+        """A fact's row as drawn at the pane's width now (RowList keeps drawn lines by width)."""
+        compact = self.scrollable_content_region.width < COMPACT_BELOW
+        return fact_prompt(entry, fact_id, style, note, compact=compact)
+
     def show(self, view: IndexView, show_inactive: bool) -> None:
         # A row or two of small objects per fact (100,000 at most): the cyclic collector,
         # which would scan the growing list again and again meanwhile, waits until they exist.
@@ -79,15 +98,15 @@ class IndexPane(RowList):
                 current_type = fact_type
                 options.append((None, Text(fact_type, style="bold underline")))
             if fact_id in omitted:
-                options.append((fact_id, partial(fact_prompt, entry, fact_id, "dim", "omitted")))
+                options.append((fact_id, partial(self.fact_row, entry, fact_id, "dim", "omitted")))
             else:
-                options.append((fact_id, partial(fact_prompt, entry, fact_id)))
+                options.append((fact_id, partial(self.fact_row, entry, fact_id)))
         if not view.ordered:
             options.append((None, Text("No active facts yet: press w to write one.", style="dim")))
         if show_inactive and view.inactive:
             options.append((None, Text("inactive", style="bold underline")))
             for fact_id, reason in view.inactive.items():
-                options.append((fact_id, partial(fact_prompt, entry, fact_id, "dim", reason)))
+                options.append((fact_id, partial(self.fact_row, entry, fact_id, "dim", reason)))
         if view.broken:
             options.append((None, Text("broken files", style=f"bold underline {error}")))
             for broken in view.broken:

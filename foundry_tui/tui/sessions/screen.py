@@ -7,12 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets.data_table import CursorType
 
 from foundry_tui.core.memory.model.request import WriteRequest
 from foundry_tui.core.ops.sessions import promote
@@ -31,11 +35,47 @@ from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.memory.write_fact import WriteFactScreen
 
+MIN_FACT_WIDTH = 20  # the working facts' column, however narrow the pane
 REFRESH_SECONDS = 5.0  # the store changes on every agent prompt; the file watcher ignores scratch/
 
 
 def _when(iso: str) -> str:
     return iso[:16].replace("T", " ")
+
+
+class WorkingFacts(DataTable[str | Text]):
+    """A session's working facts, numbered, each row as tall as its fact wrapped at the
+    table's width (at 80 columns a fact of 80 characters takes two lines: none is cut)."""
+
+    def __init__(self, *, id: str | None = None, cursor_type: CursorType = "row") -> None:
+        super().__init__(id=id, cursor_type=cursor_type)
+        self.facts: list[str] = []
+        self.wrapped_at = 0  # the fact column's width the rows were made at
+
+    def on_mount(self) -> None:
+        self.add_columns("#", "fact")
+
+    def fact_width(self) -> int:
+        """The longest fact, or what the table leaves it (its `#` column, the cells' padding,
+        a scrollbar) when that is less: there a fact wraps."""
+        room = self.size.width - len(str(len(self.facts))) - 6
+        return max(MIN_FACT_WIDTH, min(max((cell_len(fact) for fact in self.facts), default=0), room))
+
+    def show(self, facts: list[str], keep: int) -> None:
+        """`facts`, the cursor on row `keep` (or the last)."""
+        self.facts = facts
+        self.wrapped_at = width = self.fact_width()
+        self.clear(columns=True)
+        self.add_column("#", key="number")
+        self.add_column("fact", key="fact", width=width)
+        for number, fact in enumerate(facts, 1):
+            self.add_row(str(number), Text(fact), key=fact, height=None)  # (a Text: never markup)
+        if facts:
+            self.move_cursor(row=min(keep, len(facts) - 1), animate=False)
+
+    def on_resize(self, _event: Resize) -> None:
+        if self.facts and self.fact_width() != self.wrapped_at:
+            self.show(self.facts, self.cursor_row)
 
 
 @dataclass
@@ -73,7 +113,7 @@ class SessionsScreen(LiveScreen):
                 detail.border_title = "Session"
                 yield Static("", id="session-head", markup=False)
                 yield Label("Working memory (p: promote the highlighted fact)", id="working-label")
-                yield DataTable(id="working", cursor_type="row")
+                yield WorkingFacts(id="working", cursor_type="row")
                 yield Static("", id="session-tiers", markup=False)
                 yield Static("", id="session-audit", markup=False)
         yield Footer()
@@ -81,7 +121,6 @@ class SessionsScreen(LiveScreen):
     def on_mount(self) -> None:  # Textual runs LiveScreen's on_mount (the first load) too
         # tiers: working facts / observation entries / reflection entries
         self.query_one("#sessions", DataTable).add_columns("session", "last active", "tiers", "rolling", "observed")
-        self.query_one("#working", DataTable).add_columns("#", "fact")
         self.set_interval(REFRESH_SECONDS, self.load)
 
     @work(thread=True, exclusive=True, group="sessions", name="Sessions not read", exit_on_error=False)
@@ -125,14 +164,14 @@ class SessionsScreen(LiveScreen):
 
     def _show_detail(self, data: SessionsData) -> None:
         head = self.query_one("#session-head", Static)
-        working = self.query_one("#working", DataTable)
+        working = self.query_one(WorkingFacts)
         detail = data.detail
         # A refresh of the session shown keeps the cursor on the fact it was on.
         same = detail is not None and detail["session"] == self._shown
         keep = working.cursor_row if same else 0
         self._shown = detail["session"] if detail else None
-        working.clear()
         if detail is None:
+            working.show([], 0)
             head.update(f"No sessions in {data.where} yet: they appear when an agent's foundry hooks run.")
             self.query_one("#session-tiers", Static).update("")
             self.query_one("#session-audit", Static).update("")
@@ -148,10 +187,7 @@ class SessionsScreen(LiveScreen):
         if ledger["generating"]:
             lines.append(f"waiting for the agent's {ledger['generating']}")
         head.update("\n".join(lines))
-        for number, fact in enumerate(data.facts, 1):
-            working.add_row(str(number), fact, key=fact)
-        if data.facts:
-            working.move_cursor(row=min(keep, len(data.facts) - 1), animate=False)
+        working.show(data.facts, keep)
         memory = detail["memory"]
         tiers = []
         for tier in ("reflection", "observation"):
@@ -174,7 +210,7 @@ class SessionsScreen(LiveScreen):
             self.load()
 
     def action_promote(self) -> None:
-        working = self.query_one("#working", DataTable)
+        working = self.query_one(WorkingFacts)
         if self.selected is None or not self.data or not self.data.facts:
             self.notify(
                 "No working fact to promote: pick a session whose working memory has facts.", severity="warning"

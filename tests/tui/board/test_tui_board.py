@@ -402,3 +402,28 @@ async def test_n_goes_to_the_next_invalid_artifact_and_y_copies_its_path(demo_ro
         path = str((demo_root / ".foundry/blackboard/audit/perf-reviewer.json").resolve())
         assert app.clipboard == path
         assert notifications(pilot)[-1] == f"Copied {path}"
+
+
+async def test_the_verdict_leads_each_row_and_the_contract_goes_under_the_artifact_at_80x24(
+    demo_root: Path,
+) -> None:
+    """Issue 31 item 7: at 80x24 the tree cut the verdict ("appsec-reviewer.json v") and the
+    contract pane was 24 columns wide. The mark comes first; the contract stacks under the
+    artifact below 100 columns, beside it above."""
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _board(pilot)
+        labels = {key: label.plain.split("  ")[0] for key, label in _leaves(pilot).items()}
+        assert labels == {
+            "plan/planner.json": "✓ planner.json valid",
+            "audit/appsec-reviewer.json": "✓ appsec-reviewer.json valid",
+            "audit/perf-reviewer.json": "✗ perf-reviewer.json 1 violation",
+        }
+        tree = app.screen.query_one(ArtifactTree)
+        artifact, contract = app.screen.query_one(ArtifactView), app.screen.query_one(ContractView)
+        assert tree.size.width == 26  # the pane's inside: "├── ✓ appsec-reviewer.json" is 26
+        assert (artifact.region.x, artifact.region.width) == (contract.region.x, contract.region.width) == (28, 52)
+        assert contract.region.y == artifact.region.bottom
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert contract.region.y == artifact.region.y and contract.region.x == artifact.region.right

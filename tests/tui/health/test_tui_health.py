@@ -1,6 +1,7 @@
 """The Health screen (F5) driven by Pilot: its links to the curator's missed-search tab,
 the numbers on demand, the header on every screen; and its snapshots (the demo with its
-git history, and a fresh repository with no history and no events)."""
+git history, a fresh repository with no history and no events, and at 80x24 the demo's
+history charts and its numbers)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Static, TabbedContent
 
@@ -85,6 +87,9 @@ async def test_numbers_on_demand(demo_repo: Path) -> None:
         assert tables["searches"].get_row_at(0) == ["2026-10-31", "2", "1", "50%"]
         assert tables["index"].row_count == tables["types"].row_count == 16
         assert tables["index"].get_row_at(15)[2:] == ["404", "4000"]
+        # the total second, in sight at 80 columns where the seven types scroll
+        assert [str(c.label) for c in tables["types"].ordered_columns][:3] == ["day", "active", "constraint"]
+        assert tables["types"].get_row_at(15)[1] == "13"
         await press(pilot, "n")
         assert not any(t.display for t in tables.values())
 
@@ -170,3 +175,44 @@ async def test_the_events_charts_are_shown_while_the_history_is_read(
         await settle(pilot)
         assert health.figures is not None and health.figures.timeline.points
         assert "loading" not in str(health.query_one("#index-chart", Static).render())
+
+
+# ---- at 80x24 (the narrow layout: one chart a row), the demo with its git history ---------------
+
+
+def test_health_screen_at_80x24_with_history(snap_compare: Compare, demo_repo: Path) -> None:
+    """The history's charts, whole titles and dated axes: INDEX.md's tokens, the types."""
+
+    async def scrolled(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "f5")
+        pilot.app.screen.query_one("#index-cell").scroll_visible(top=True, animate=False, immediate=True)
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_repo), terminal_size=(80, 24), run_before=snapshot_steps(before=scrolled))
+
+
+def test_health_numbers_at_80x24(snap_compare: Compare, demo_repo: Path) -> None:
+    """`n`: the types' table (whole dates, the total second), the missed searches above the costs."""
+
+    async def numbers(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "f5", "n")
+        screen = pilot.app.screen
+        screen.query_one("#health", VerticalScroll).scroll_to_widget(
+            screen.query_one("#types-numbers"), top=True, animate=False, immediate=True
+        )
+        await settle(pilot)
+
+    assert snap_compare(make_app(demo_repo), terminal_size=(80, 24), run_before=snapshot_steps(before=numbers))
+
+
+async def test_the_missed_searches_stack_above_the_costs_at_80x24(demo_root: Path) -> None:
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        health = await _open_health(pilot)
+        missed, cost = health.query_one("#missed-box"), health.query_one("#cost-box")
+        assert missed.size.width == cost.size.width == 76 and cost.region.y > missed.region.bottom
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert cost.region.y == missed.region.y and cost.region.x == missed.region.right

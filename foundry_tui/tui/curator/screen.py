@@ -36,7 +36,17 @@ from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.core.ops.curator import undo_merge
 from foundry_tui.core.ops.facts import keep_one, merge_facts, retire_facts, tag_fact
-from foundry_tui.tui.commands import CURATOR_COMMANDS, STALE_COMMANDS
+from foundry_tui.tui.commands import (
+    CURATOR_COMMANDS,
+    NARROW_KEY,
+    STALE_COMMANDS,
+    AddTag,
+    Command,
+    MergeGroup,
+    ResolveConflict,
+    RetireSelected,
+    UndoMerge,
+)
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.row_list import Row, RowList
@@ -62,6 +72,27 @@ if TYPE_CHECKING:
 _W = TypeVar("_W", bound=Widget)
 TICKED, UNTICKED = "[x]", "[ ]"  # the bulk list's rows: a glyph, not only the toggle's colour
 STALE_ACTIONS = frozenset(command.parsed_action()[0] for command in STALE_COMMANDS)
+# The tab each of these keys acts on. Where the footer has no room for every key (80x24) it
+# shows the keys of the tab in view; the others leave it for F1 (their narrow twins, on in
+# the other tabs only) and still answer, with a warning where their tab has nothing selected.
+TAB_OF: dict[type[Command], str] = {
+    MergeGroup: "dupes-tab",
+    UndoMerge: "dupes-tab",
+    ResolveConflict: "conflicts-tab",
+    AddTag: "missed-tab",
+    RetireSelected: "retire-tab",
+}
+TAB_OF_ACTION = {command.ACTION: tab for command, tab in TAB_OF.items()}
+
+
+def _curator_bindings() -> list[BindingType]:
+    """The curator's keys, those of one tab each preceded by their narrow twin."""
+    out: list[BindingType] = []
+    for command in CURATOR_COMMANDS:
+        if command in TAB_OF:
+            out.append(command.narrow_twin())
+        out.append(command.binding())
+    return out
 
 
 class CuratorData:
@@ -93,7 +124,7 @@ class CuratorScreen(LiveScreen):
 
     SCREEN_COMMANDS = CURATOR_COMMANDS
     READS_CODE = True  # the stale view's rows are the refs' states
-    BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in CURATOR_COMMANDS]
+    BINDINGS: ClassVar[list[BindingType]] = _curator_bindings()
 
     @dataclass
     class Loaded(Message):
@@ -328,12 +359,17 @@ class CuratorScreen(LiveScreen):
     # ---- the stale view (issue 30) -----------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The stale view's keys answer, and show in the footer, on its tab only."""
-        if action in STALE_ACTIONS:
-            tabs = self.query(TabbedContent)
-            if not tabs or tabs.first().active != "stale-tab":
-                return False
+        """The stale view's keys answer, and show in the footer, on its tab only. A key of
+        another tab (TAB_OF) is behind F1 in a narrow footer: its twin is off on its own tab."""
+        if action in STALE_ACTIONS and self._active_tab() != "stale-tab":
+            return False
+        if action == NARROW_KEY and parameters and TAB_OF_ACTION.get(str(parameters[0])) == self._active_tab():
+            return False
         return super().check_action(action, parameters)
+
+    def _active_tab(self) -> str | None:
+        tabs = self.query(TabbedContent)
+        return tabs.first().active if tabs else None
 
     @on(TabbedContent.TabActivated)
     def _tab_changed(self) -> None:

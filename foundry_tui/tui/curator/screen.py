@@ -51,7 +51,7 @@ from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.status_header import StatusHeader
-from foundry_tui.tui.common.text import counted, plain, plain_lines, shown, shown_lines
+from foundry_tui.tui.common.text import counted, marked, plain_lines, shown
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.curator.merge import MergeScreen
@@ -267,8 +267,9 @@ class CuratorScreen(LiveScreen):
             selection.highlighted = min(was or 0, len(prune) - 1)
 
     def _prune_prompt(self, fact_id: str, ticked: bool) -> Text:
-        """A bulk row: `[x]` or `[ ]` before it, so that ticked rows differ without colour (NO_COLOR)."""
-        return plain(f"{TICKED if ticked else UNTICKED} {self.prune_labels.get(fact_id, fact_id)}")
+        """A bulk row: `[x]` or `[ ]` before it, so that ticked rows differ without colour
+        (NO_COLOR); the core's `**Why:**` shown bold, as in the memory screen's prune rows."""
+        return marked(f"{TICKED if ticked else UNTICKED} {self.prune_labels.get(fact_id, fact_id)}")
 
     @on(SelectionList.SelectedChanged, "#retire-list")
     def _ticks_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
@@ -299,7 +300,9 @@ class CuratorScreen(LiveScreen):
         for fact in (conflict.a, conflict.b):
             out.append(f"{fact.id} · {fact.type} · created {fact.created or '?'}\n", style="bold")
             out.append_text(self._highlighted(fact, conflict, colours.error))
-            out.append(f"\n{shown_lines(fact.body)}\n\n", style="dim")
+            out.append("\n")
+            out.append_text(marked(fact.body, "dim", lines=True))  # **Why:** bold, not markdown
+            out.append("\n\n")
         out.append("They disagree: ", style="bold")
         out.append(shown(conflict.differs()))
         text.update(out)
@@ -337,7 +340,8 @@ class CuratorScreen(LiveScreen):
             fact = self.data.dupes.facts[fact_id]
             out.append(f"{fact_id} · {fact.type} · ", style="bold")
             out.append(f"{shown(fact.title)}\n", style="bold")
-            out.append(f"{shown_lines(fact.body)}\n\n", style="dim")
+            out.append_text(marked(fact.body, "dim", lines=True))
+            out.append("\n\n")
         for pair in self.data.dupes.pairs_in(members):
             out.append(f"{pair.a} ~ {pair.b}  {pair.score:.2f}\n  {shown(pair.why())}\n")
         text.update(out)

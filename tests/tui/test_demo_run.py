@@ -27,6 +27,7 @@ from tests.helpers import TODAY
 from tests.tui_helpers import open_mode, option_ids, press, select, select_artifact, settle, snapshot_steps
 
 SIZE = (120, 40)
+SIZES = [SIZE, (80, 24)]  # issue 31: every behaviour at 80x24 too
 
 
 @pytest.fixture
@@ -61,9 +62,10 @@ def test_only_the_tuis_demo_holds_the_run(monkeypatch: pytest.MonkeyPatch) -> No
     assert seen == [True, False]
 
 
-async def test_the_demo_has_a_contradiction_to_keep_one_of(demo_run: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_demo_has_a_contradiction_to_keep_one_of(demo_run: Path, size: tuple[int, int]) -> None:
     app = _app(demo_run)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await open_mode(pilot, "f6", CuratorScreen, tab="conflicts-tab")
         assert option_ids(pilot, "#conflicts") == ["conflict:0"]
         await select(pilot, "conflict:0", "#conflicts")
@@ -71,9 +73,10 @@ async def test_the_demo_has_a_contradiction_to_keep_one_of(demo_run: Path) -> No
         assert isinstance(app.screen, ResolveScreen)
 
 
-async def test_the_demo_has_a_session_with_working_facts_to_promote(demo_run: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_demo_has_a_session_with_working_facts_to_promote(demo_run: Path, size: tuple[int, int]) -> None:
     app = _app(demo_run)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await open_mode(pilot, "f7", SessionsScreen)
         working = app.screen.query_one("#working", DataTable)
         assert working.row_count == 3
@@ -83,18 +86,20 @@ async def test_the_demo_has_a_session_with_working_facts_to_promote(demo_run: Pa
         assert isinstance(app.screen, WriteFactScreen)
 
 
-async def test_the_demo_has_a_pending_proposal_to_approve(demo_run: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_demo_has_a_pending_proposal_to_approve(demo_run: Path, size: tuple[int, int]) -> None:
     app = _app(demo_run)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await open_mode(pilot, "f9", ApprovalsScreen)
         assert app.screen.query_one("#proposals", OptionList).option_count == 1
         await press(pilot, "a", "ctrl+s")
     assert [p.status for p in list_proposals(Layout(demo_run))] == ["approved"]
 
 
-async def test_the_demo_has_two_waves_by_the_same_reviewer_to_diff(demo_run: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_demo_has_two_waves_by_the_same_reviewer_to_diff(demo_run: Path, size: tuple[int, int]) -> None:
     app = _app(demo_run)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await open_mode(pilot, "f3", BlackboardScreen)
         await select_artifact(pilot, f"{RECHECK_WAVE}/perf-reviewer.json")
         await press(pilot, "d")

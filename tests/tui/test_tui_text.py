@@ -1,5 +1,6 @@
 """The TUI's words (issue 31, item 9): the core's `**Why:**` marker never reaches the screen as
-markdown (toasts say `Why:`, the prune rows and the doctor's report show it bold), the
+markdown (toasts say `Why:`; the prune rows, the curator's bulk rows and panes and the doctor's
+report show it bold), the
 reasoning lines of a body are paragraphs of their own, and a long title in a dialog's
 question wraps inside the dialog instead of being cut at its edge."""
 
@@ -8,15 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Markdown, Select, Static, TextArea
+from rich.text import Text
+from textual.content import Content
+from textual.widgets import Input, Markdown, Select, SelectionList, Static, TabbedContent, TextArea
 from textual.widgets.markdown import MarkdownBlock
 
+from foundry_tui.core.memory.project import Project
 from foundry_tui.tui.common.confirm import ConfirmScreen
 from foundry_tui.tui.common.text import counted, marked, unmarked
+from foundry_tui.tui.curator.screen import CuratorScreen
 from foundry_tui.tui.health.doctor import DoctorScreen
 from foundry_tui.tui.memory.fact_detail import reasoning_paragraphs
 from foundry_tui.tui.memory.prune_list import PruneList
-from tests.tui_helpers import drawn, make_app, notifications, press, select, settle, text_of
+from tests.tui_helpers import drawn, make_app, notifications, open_mode, press, select, settle, text_of
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -72,6 +77,41 @@ async def test_prune_rows_and_the_doctor_show_the_marker_bold(demo_root: Path) -
         report = str(app.screen.query_one("#doctor-report", Static).render())
         assert "1 active decision or risk fact without Why:" in report
         assert "**" not in report
+
+
+def _bold_words(text: Text | Content) -> list[str]:
+    return [text.plain[span.start : span.end] for span in text.spans if "bold" in str(span.style)]
+
+
+async def test_the_curators_bulk_rows_and_panes_show_the_marker_bold_at_80x24(demo_root: Path) -> None:
+    """The bulk-retire rows and the contradiction pane, as the memory screen's prune rows: the
+    core's `**Why:**` and `**How to apply:**` are the bold words they mark, no stars."""
+    from tests.helpers import write
+
+    write(  # fact-0017, against the demo's fact-0009 (PostgreSQL 16)
+        Project(demo_root),
+        "PostgreSQL 15 is the production database",
+        "We run 15 in production.\n\n**Why:** the upgrade waits.\n**How to apply:** pin 15.",
+        type="decision",
+    )
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_mode(pilot, "f6", CuratorScreen, tab="retire-tab")
+        selection = screen.query_one("#retire-list", SelectionList)
+        prompt = selection.get_option("fact-0011").prompt
+        assert isinstance(prompt, Content)  # the list's own form of the row's Text
+        assert prompt.plain.startswith("[ ] fact-0011 — add a Why: line")
+        assert "Why:" in _bold_words(prompt) and "**" not in prompt.plain
+        selection.focus()
+        await settle(pilot)
+        assert "[ ] fact-0011 — add a Why: line" in text_of(drawn(app, 4))
+        screen.query_one(TabbedContent).active = "conflicts-tab"
+        await settle(pilot)
+        pane = screen.query_one("#conflict-text", Static).content
+        assert isinstance(pane, Text)
+        assert "We run 15 in production.\n\nWhy: the upgrade waits.\nHow to apply: pin 15." in pane.plain
+        assert "**" not in pane.plain
+        assert {"Why:", "How to apply:"} <= set(_bold_words(pane))
 
 
 async def test_the_toast_after_a_decision_without_why_says_why_plainly(demo_root: Path) -> None:

@@ -54,6 +54,10 @@ class EmptyScreen(ConfirmingScreen[None]):
             lambda _answer: self._init(),
         )
 
+    def busy_groups(self) -> frozenset[str]:
+        """`foundry init` writes (the index under the memory lock, git's hooks): busy past BUSY_DELAY too."""
+        return super().busy_groups() | {"init"}
+
     @work(thread=True, group="init", name="Not initialised", exit_on_error=False)
     def _init(self) -> Initialised:
         report = init_project(self.project.root, self.foundry.caller, None, self.today)

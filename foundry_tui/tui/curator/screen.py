@@ -36,12 +36,22 @@ from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.core.memory.search.spec import query_terms
 from foundry_tui.core.ops.curator import undo_merge
 from foundry_tui.core.ops.facts import keep_one, merge_facts, restating, retire_facts, tag_fact
-from foundry_tui.tui.commands import CURATOR_COMMANDS, STALE_COMMANDS
+from foundry_tui.tui.commands import (
+    CURATOR_COMMANDS,
+    NARROW_KEY,
+    STALE_COMMANDS,
+    AddTag,
+    Command,
+    MergeGroup,
+    ResolveConflict,
+    RetireSelected,
+    UndoMerge,
+)
 from foundry_tui.tui.common.live import LiveScreen
 from foundry_tui.tui.common.messages import MemoryChanged
 from foundry_tui.tui.common.row_list import Row, RowList
 from foundry_tui.tui.common.status_header import StatusHeader
-from foundry_tui.tui.common.text import counted, plain, plain_lines, shown, shown_lines
+from foundry_tui.tui.common.text import counted, marked, plain_lines, shown
 from foundry_tui.tui.common.theme import ThemeColours
 from foundry_tui.tui.common.workers import deliver
 from foundry_tui.tui.curator.merge import MergeScreen
@@ -55,6 +65,27 @@ if TYPE_CHECKING:
 _W = TypeVar("_W", bound=Widget)
 TICKED, UNTICKED = "[x]", "[ ]"  # the bulk list's rows: a glyph, not only the toggle's colour
 STALE_ACTIONS = frozenset(command.parsed_action()[0] for command in STALE_COMMANDS)
+# The tab each of these keys acts on. Where the footer has no room for every key (80x24) it
+# shows the keys of the tab in view; the others leave it for F1 (their narrow twins, on in
+# the other tabs only) and still answer, with a warning where their tab has nothing selected.
+TAB_OF: dict[type[Command], str] = {
+    MergeGroup: "dupes-tab",
+    UndoMerge: "dupes-tab",
+    ResolveConflict: "conflicts-tab",
+    AddTag: "missed-tab",
+    RetireSelected: "retire-tab",
+}
+TAB_OF_ACTION = {command.ACTION: tab for command, tab in TAB_OF.items()}
+
+
+def _curator_bindings() -> list[BindingType]:
+    """The curator's keys, those of one tab each preceded by their narrow twin."""
+    out: list[BindingType] = []
+    for command in CURATOR_COMMANDS:
+        if command in TAB_OF:
+            out.append(command.narrow_twin())
+        out.append(command.binding())
+    return out
 
 
 class CuratorData:
@@ -86,7 +117,7 @@ class CuratorScreen(LiveScreen):
 
     SCREEN_COMMANDS = CURATOR_COMMANDS
     READS_CODE = True  # the stale view's rows are the refs' states
-    BINDINGS: ClassVar[list[BindingType]] = [command.binding() for command in CURATOR_COMMANDS]
+    BINDINGS: ClassVar[list[BindingType]] = _curator_bindings()
 
     @dataclass
     class Loaded(Message):
@@ -231,8 +262,9 @@ class CuratorScreen(LiveScreen):
             selection.highlighted = min(was or 0, len(prune) - 1)
 
     def _prune_prompt(self, fact_id: str, ticked: bool) -> Text:
-        """A bulk row: `[x]` or `[ ]` before it, so that ticked rows differ without colour (NO_COLOR)."""
-        return plain(f"{TICKED if ticked else UNTICKED} {self.prune_labels.get(fact_id, fact_id)}")
+        """A bulk row: `[x]` or `[ ]` before it, so that ticked rows differ without colour
+        (NO_COLOR); the core's `**Why:**` shown bold, as in the memory screen's prune rows."""
+        return marked(f"{TICKED if ticked else UNTICKED} {self.prune_labels.get(fact_id, fact_id)}")
 
     @on(SelectionList.SelectedChanged, "#retire-list")
     def _ticks_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
@@ -263,7 +295,9 @@ class CuratorScreen(LiveScreen):
         for fact in (conflict.a, conflict.b):
             out.append(f"{fact.id} · {fact.type} · created {fact.created or '?'}\n", style="bold")
             out.append_text(self._highlighted(fact, conflict, colours.error))
-            out.append(f"\n{shown_lines(fact.body)}\n\n", style="dim")
+            out.append("\n")
+            out.append_text(marked(fact.body, "dim", lines=True))  # **Why:** bold, not markdown
+            out.append("\n\n")
         out.append("They disagree: ", style="bold")
         out.append(shown(conflict.about()))
         text.update(out)
@@ -301,7 +335,8 @@ class CuratorScreen(LiveScreen):
             fact = self.data.dupes.facts[fact_id]
             out.append(f"{fact_id} · {fact.type} · ", style="bold")
             out.append(f"{shown(fact.title)}\n", style="bold")
-            out.append(f"{shown_lines(fact.body)}\n\n", style="dim")
+            out.append_text(marked(fact.body, "dim", lines=True))
+            out.append("\n\n")
         for pair in self.data.dupes.pairs_in(members):
             out.append(f"{pair.a} ~ {pair.b}  {pair.score:.2f}\n  {shown(pair.why())}\n")
         text.update(out)
@@ -323,12 +358,17 @@ class CuratorScreen(LiveScreen):
     # ---- the stale view (issue 30) -----------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The stale view's keys answer, and show in the footer, on its tab only."""
-        if action in STALE_ACTIONS:
-            tabs = self.query(TabbedContent)
-            if not tabs or tabs.first().active != "stale-tab":
-                return False
+        """The stale view's keys answer, and show in the footer, on its tab only. A key of
+        another tab (TAB_OF) is behind F1 in a narrow footer: its twin is off on its own tab."""
+        if action in STALE_ACTIONS and self._active_tab() != "stale-tab":
+            return False
+        if action == NARROW_KEY and parameters and TAB_OF_ACTION.get(str(parameters[0])) == self._active_tab():
+            return False
         return super().check_action(action, parameters)
+
+    def _active_tab(self) -> str | None:
+        tabs = self.query(TabbedContent)
+        return tabs.first().active if tabs else None
 
     @on(TabbedContent.TabActivated)
     def _tab_changed(self) -> None:

@@ -12,7 +12,7 @@ from foundry_tui.core.code_refs import STALE_STATES, FactCheck
 from foundry_tui.core.memory.model.facts import Fact, id_order
 from foundry_tui.core.memory.reports.views import Overview
 from foundry_tui.tui.common.row_list import Row
-from foundry_tui.tui.common.text import shown, shown_lines
+from foundry_tui.tui.common.text import marked, shown
 from foundry_tui.tui.common.theme import ThemeColours
 
 NO_STALE = "No active fact cites code that changed since it was written."
@@ -57,5 +57,7 @@ def stale_detail(fact: Fact, check: FactCheck, colours: ThemeColours) -> Text:
     for state in check.refs:
         style = colours.warning if state.state in STALE_STATES else "dim"
         out.append(f"{shown(state.line())}\n", style=style)
-    out.append(f"\n{shown_lines(fact.body)}\n", style="dim")
+    out.append("\n")
+    out.append_text(marked(fact.body, "dim", lines=True))  # **Why:** bold, not markdown
+    out.append("\n")
     return out

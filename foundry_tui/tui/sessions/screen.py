@@ -209,6 +209,10 @@ class SessionsScreen(LiveScreen):
             self.selected = key
             self.load()
 
+    def busy_groups(self) -> frozenset[str]:
+        """The promote is a write (through the door, under the memory lock): busy past BUSY_DELAY too."""
+        return super().busy_groups() | {"promote"}
+
     def action_promote(self) -> None:
         working = self.query_one(WorkingFacts)
         if self.selected is None or not self.data or not self.data.facts:

@@ -33,6 +33,8 @@ from foundry_tui.tui.commands import FoundryCommands
 from tests.core.artefacts.test_waves import REVIEW
 from tests.tui_helpers import make_app, notifications, open_mode, press, select_artifact, settle
 
+SIZES = [(120, 40), (80, 24)]  # issue 31: every behaviour at 80x24 too
+
 
 async def _board(pilot: Pilot[Any]) -> BlackboardScreen:
     return await open_mode(pilot, "f3", BlackboardScreen)
@@ -388,10 +390,13 @@ async def test_hostile_names_are_shown_as_text(demo_root: Path) -> None:
         assert "by [/]\\u001b" in head
 
 
-async def test_n_goes_to_the_next_invalid_artifact_and_y_copies_its_path(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_n_goes_to_the_next_invalid_artifact_and_y_copies_its_path(
+    demo_root: Path, size: tuple[int, int]
+) -> None:
     """Issue 31, item 16."""
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await _board(pilot)
         await select_artifact(pilot, "plan/planner.json")
         await press(pilot, "n")

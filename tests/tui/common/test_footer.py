@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Input, Label
 
 import foundry_tui.tui
-from tests.tui_helpers import drawn, make_app, press, settle, text_of
+from tests.tui_helpers import drawn, make_app, notifications, press, settle, text_of
 
 
 class Keys(App[None]):
@@ -234,3 +234,60 @@ async def test_a_dialog_shows_its_own_keys(demo_root: Path, keys: tuple[str, ...
         await pilot.pause()
         await pilot.pause()
         assert text_of(drawn(app, -1)).strip() == footer
+
+
+CURATOR_TABS = [
+    ("dupes-tab", ["m Merge", "u Undo"]),
+    ("conflicts-tab", ["k Keep one"]),
+    ("missed-tab", ["t Tag"]),
+    ("retire-tab", ["x Retire"]),
+    ("budget-tab", []),
+    ("stale-tab", ["c Confirm", "r Retire it", "s Supersede", "D Diff"]),
+]
+
+
+@pytest.mark.parametrize(("tab", "own"), CURATOR_TABS)
+async def test_each_curator_tab_shows_its_keys_whole_at_80x24_and_the_others_behind_f1(
+    demo_root: Path, tab: str, own: list[str]
+) -> None:
+    """Issue 31, item 5, tab by tab: at 80 columns the curator's footer shows the keys of the
+    tab in view, each whole (before, the Stale code tab's footer ended in "m Mer"); the other
+    tabs' keys are behind F1 and still answer."""
+    from textual.widgets import TabbedContent
+
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "f6")
+        app.screen.query_one(TabbedContent).active = tab
+        await settle(pilot)
+        footer = await _unfocused_footer(app, pilot)
+        left, palette = footer.split("▏")
+        assert palette == "^p palette "
+        labels = _footer_labels(app)
+        assert labels == ["f1 Keys", "q Quit", *own], footer
+        assert left.rstrip() == " " + "  ".join(labels), footer  # every key whole, none cut
+        await press(pilot, "f1")
+        panel = " ".join(_keys_panel_text(app).split())
+        for words in ("m Merge", "u Undo", "k Keep one", "t Tag", "x Retire", "d Doctor", *own):
+            assert words in panel, words
+        await press(pilot, "f1")
+        if tab != "dupes-tab":  # u behind F1 still answers
+            await press(pilot, "u")
+            assert notifications(pilot)[-1] == "No merge to undo in this session."
+
+
+async def test_the_curator_tabs_keys_all_show_where_there_is_room(demo_root: Path) -> None:
+    from textual.widgets import TabbedContent
+
+    app = make_app(demo_root)
+    async with app.run_test(size=(320, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "f6")
+        app.screen.query_one(TabbedContent).active = "stale-tab"
+        await settle(pilot)
+        footer = await _unfocused_footer(app, pilot)
+        assert footer.startswith(
+            " f1 Keys  q Quit  c Confirm  r Retire it  s Supersede  D Diff  m Merge  u Undo  t Tag  x Retire  "
+            "k Keep one "
+        ), footer

@@ -59,8 +59,9 @@ async def test_the_highlighted_row_comes_into_view_when_the_list_gains_focus() -
         assert top <= 150 < top + row_list.scrollable_content_region.height
 
 
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 async def test_focus_shows_without_colour_in_the_tabs_and_the_board_filters(
-    demo_root: Path, monkeypatch: pytest.MonkeyPatch
+    demo_root: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     from textual.widgets import Select, Tabs
 
@@ -68,7 +69,7 @@ async def test_focus_shows_without_colour_in_the_tabs_and_the_board_filters(
 
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         for key, widget in (("f4", Tabs), ("f3", Select)):
             await press(pilot, key)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, OptionList, Select, Static, TextArea
 
@@ -26,6 +27,7 @@ from tests.helpers import TODAY
 from tests.tui_helpers import notifications, open_mode, press, settle, snapshot_steps
 
 SIZE = (120, 40)
+SIZES = [SIZE, (80, 24)]  # issue 31: every behaviour at 80x24 too
 ALICE = Caller(Principal("user", "alice"))
 BOB = Caller(Principal("user", "bob"))
 
@@ -152,12 +154,13 @@ def test_approvals_screen_snapshot(snap_compare: Callable[..., bool], demo_root:
     assert snap_compare(_app(demo_root), terminal_size=SIZE, run_before=snapshot_steps(before=_open))
 
 
-async def test_tick_two_and_approve_them_with_one_confirm(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_tick_two_and_approve_them_with_one_confirm(demo_root: Path, size: tuple[int, int]) -> None:
     """Issue 31, item 13: Space ticks, `a` lists every ticked proposal in one confirm and
     approves them all."""
     _park_two(demo_root)
     app = _app(demo_root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await _open(pilot)
         await press(pilot, "space", "down", "space")
         title = str(app.screen.query_one("#approvals-title", Label).render())
@@ -176,10 +179,11 @@ async def test_tick_two_and_approve_them_with_one_confirm(demo_root: Path) -> No
     assert [p.status for p in list_proposals(Layout(demo_root))] == ["approved", "approved"]
 
 
-async def test_reject_several_with_one_reason(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_reject_several_with_one_reason(demo_root: Path, size: tuple[int, int]) -> None:
     _park_two(demo_root)
     app = _app(demo_root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await _open(pilot)
         await press(pilot, "space", "down", "space", "r")
         assert str(app.screen.query_one("#dialog-title").render()) == "Reject 2 proposals?"
@@ -188,14 +192,15 @@ async def test_reject_several_with_one_reason(demo_root: Path) -> None:
     assert [p.status for p in list_proposals(Layout(demo_root))] == ["rejected", "rejected"]
 
 
-async def test_filter_the_proposals_by_author(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_filter_the_proposals_by_author(demo_root: Path, size: tuple[int, int]) -> None:
     _park_two(demo_root)
     carol = Caller(Principal("user", "carol"))
     project = Project(demo_root)
     req = WriteRequest("Deploys freeze on Fridays after noon", "No release then.", "constraint")
     assert guarded_memory_write(project, carol, req, TODAY).status == "parked"
     app = _app(demo_root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await _open(pilot)
         options = app.screen.query_one("#proposals", OptionList)
         assert options.option_count == 3

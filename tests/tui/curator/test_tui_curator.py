@@ -12,14 +12,17 @@ from typing import Any
 
 import pytest
 from rich.text import Text
+from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Select, SelectionList, Static
+from textual.screen import Screen
+from textual.widgets import Button, Select, SelectionList, Static, TextArea
 
 from foundry_tui.core import atomic
 from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.common.confirm import ConfirmScreen
 from foundry_tui.tui.curator.merge import MergeScreen
 from foundry_tui.tui.curator.screen import CuratorScreen
+from foundry_tui.tui.memory.write_fact import DiscardDraftScreen
 from tests.tui_helpers import (
     Steps,
     drawn,
@@ -42,6 +45,11 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes() for p in sorted((root / ".foundry/memory").rglob("*")) if p.is_file()
     }
+
+
+def _top(app: App[Any]) -> Screen[Any]:
+    """The screen on top (a function: mypy keeps no narrowing of `app.screen` across a key press)."""
+    return app.screen
 
 
 async def _open_curator(pilot: Pilot[Any], tab: str | None = None) -> None:
@@ -87,6 +95,46 @@ async def test_the_merge_editor_chooses_the_merged_facts_type(demo_root: Path) -
         await press(pilot, "ctrl+s")
     merged = parse_fact_text((demo_root / ".foundry/memory/facts/fact-0017.md").read_text(), "fact-0017")
     assert (merged.type, merged.extras["merged_from"]) == ("decision", ["fact-0007", "fact-0014"])
+
+
+async def test_escape_asks_before_an_edited_merge_is_thrown_away(demo_root: Path) -> None:
+    """Issue 31, item 2, in the merge editor at 80x24: Escape (from inside the body, too) or
+    Cancel on an edited draft asks first, as the write form does; Keep editing keeps the
+    edit; Discard closes it, nothing written. An untouched editor closes at once."""
+    before = _tree(demo_root)
+    app = make_app(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_curator(pilot)
+        await press(pilot, "m")
+        editor = _top(app)
+        assert isinstance(editor, MergeScreen)
+        await press(pilot, "escape")  # untouched: no question
+        assert isinstance(_top(app), CuratorScreen)
+        await press(pilot, "m")
+        editor = _top(app)
+        assert isinstance(editor, MergeScreen)
+        body = editor.query_one("#merge-body", TextArea)
+        body.focus()
+        body.move_cursor(body.document.end)
+        await pilot.press(*" One claim.")
+        edited = body.text
+        assert edited.endswith(" One claim.")
+        await press(pilot, "escape")  # from inside the body's TextArea
+        assert isinstance(_top(app), DiscardDraftScreen)
+        await press(pilot, "escape")  # the question's own Escape keeps the draft
+        assert _top(app) is editor and body.text == edited
+        editor.query_one("#cancel", Button).press()  # the editor's Cancel asks too
+        await settle(pilot)
+        assert isinstance(_top(app), DiscardDraftScreen)
+        _top(app).query_one("#cancel", Button).press()  # "Keep editing"
+        await settle(pilot)
+        assert _top(app) is editor and body.text == edited
+        await press(pilot, "escape")
+        assert isinstance(_top(app), DiscardDraftScreen)
+        _top(app).query_one("#discard", Button).press()
+        await settle(pilot)
+        assert isinstance(_top(app), CuratorScreen)
+    assert _tree(demo_root) == before
 
 
 async def test_add_a_tag_from_a_missed_search(demo_root: Path) -> None:
@@ -205,10 +253,10 @@ async def test_the_first_space_ticks_the_highlighted_row_with_a_glyph(demo_root:
         selection = app.screen.query_one("#retire-list", SelectionList)
         selection.focus()
         await settle(pilot)
-        assert "[ ] fact-0011 — add a **Why:** line" in text_of(drawn(app, 4))
+        assert "[ ] fact-0011 — add a Why: line" in text_of(drawn(app, 4))  # the marker bold, not markdown
         await press(pilot, "space")
         assert list(selection.selected) == ["fact-0011"]
-        assert "[x] fact-0011 — add a **Why:** line" in text_of(drawn(app, 4))  # ticked, without colour
+        assert "[x] fact-0011 — add a Why: line" in text_of(drawn(app, 4))  # ticked, without colour
         await press(pilot, "space")
         assert list(selection.selected) == []
         assert "[ ] fact-0011" in text_of(drawn(app, 4))

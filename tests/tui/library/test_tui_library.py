@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.text import Text
 from textual.widgets import Markdown, TabbedContent
 
@@ -11,11 +12,15 @@ from foundry_tui.tui.library.screen import DocumentList, LibraryScreen
 from tests.tui_helpers import make_app, press, select, settle
 
 SIZE = (120, 40)
+SIZES = [SIZE, (80, 24)]  # issue 31: every behaviour at 80x24 too
 
 
-async def test_o_on_a_fact_citing_an_adr_opens_it_with_the_facts_that_cite_it(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_o_on_a_fact_citing_an_adr_opens_it_with_the_facts_that_cite_it(
+    demo_root: Path, size: tuple[int, int]
+) -> None:
     app = make_app(demo_root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await select(pilot, "fact-0009")  # source: adr-0002
         await press(pilot, "o")
@@ -33,9 +38,10 @@ async def test_o_on_a_fact_citing_an_adr_opens_it_with_the_facts_that_cite_it(de
         assert screen.query_one("#adr-text", Markdown).source.startswith("**Cited by 1 active fact:**")
 
 
-async def test_o_on_a_fact_without_an_adr_source_says_so(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_o_on_a_fact_without_an_adr_source_says_so(demo_root: Path, size: tuple[int, int]) -> None:
     app = make_app(demo_root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await select(pilot, "fact-0003")
         await press(pilot, "o")

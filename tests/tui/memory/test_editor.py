@@ -15,6 +15,8 @@ from foundry_tui.tui.common.editor import MAX_DRAFT_BYTES, editor_command, read_
 from foundry_tui.tui.memory.screen import MemoryScreen
 from tests.tui_helpers import make_app, notifications, press, select, settle
 
+SIZES = [(120, 40), (80, 24)]  # issue 31: every behaviour at 80x24 too
+
 FACTS = Path(".foundry/memory/facts")
 
 
@@ -35,13 +37,14 @@ def _editor(tmp_path: Path, body: str) -> str:
 REPLACE = "path.read_text().replace('Pull requests are squash-merged', 'Pull requests are rebased, then merged')"
 
 
+@pytest.mark.parametrize("size", SIZES)
 async def test_edit_in_the_editor_writes_a_new_version_after_the_confirm(
-    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", _editor(tmp_path, REPLACE))
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await select(pilot, "fact-0003")
         await press(pilot, "e")
@@ -60,12 +63,13 @@ async def test_edit_in_the_editor_writes_a_new_version_after_the_confirm(
     assert new.confidence == "high"
 
 
+@pytest.mark.parametrize("size", SIZES)
 async def test_an_unchanged_edit_writes_nothing(
-    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     monkeypatch.setenv("VISUAL", _editor(tmp_path, "path.read_text()"))
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await select(pilot, "fact-0003")
         await press(pilot, "e")
@@ -74,8 +78,9 @@ async def test_an_unchanged_edit_writes_nothing(
     assert not (demo_root / FACTS / "fact-0017.md").exists()
 
 
+@pytest.mark.parametrize("size", SIZES)
 async def test_a_refused_edit_keeps_the_text_for_the_next_e(
-    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     """A frontmatter broken in the editor is refused with the parser's reason; the draft is
     kept, and `e` opens that text again, not the file on disk."""
@@ -83,7 +88,7 @@ async def test_a_refused_edit_keeps_the_text_for_the_next_e(
     broken.mkdir()
     monkeypatch.setenv("EDITOR", _editor(broken, "path.read_text().replace('type: convention', 'type: [')"))
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await select(pilot, "fact-0003")
         await press(pilot, "e")
@@ -111,8 +116,9 @@ async def test_a_refused_edit_keeps_the_text_for_the_next_e(
     )
 
 
+@pytest.mark.parametrize("size", SIZES)
 async def test_a_broken_file_opens_in_the_editor_and_comes_back_as_a_fact(
-    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     (demo_root / FACTS / "fact-0099.md").write_text("no frontmatter here\n", encoding="utf-8")
     fixed = (
@@ -121,7 +127,7 @@ async def test_a_broken_file_opens_in_the_editor_and_comes_back_as_a_fact(
     )
     monkeypatch.setenv("EDITOR", _editor(tmp_path, fixed))
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await press(pilot, "i")  # broken files are listed with the inactive facts
         await select(pilot, "broken:fact-0099.md")
@@ -137,11 +143,12 @@ async def test_a_broken_file_opens_in_the_editor_and_comes_back_as_a_fact(
     assert (new.type, new.title) == ("risk", "The staging database resets every night")
 
 
-async def test_no_editor_set_says_how(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_no_editor_set_says_how(demo_root: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await press(pilot, "e")
         assert notifications(pilot)[-1] == (
@@ -162,8 +169,9 @@ def test_a_draft_over_the_bound_is_refused(tmp_path: Path) -> None:
     assert read_draft(write_draft("x" * MAX_DRAFT_BYTES, "fits.md")) == "x" * MAX_DRAFT_BYTES
 
 
+@pytest.mark.parametrize("size", SIZES)
 async def test_an_artifact_edited_in_the_editor_is_written_back_through_its_contract(
-    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     """On the board, `e` opens the highlighted artifact; a violation of its contract writes
     nothing (the text is kept); a valid edit replaces the artifact after the confirm."""
@@ -176,7 +184,7 @@ async def test_an_artifact_edited_in_the_editor_is_written_back_through_its_cont
     bad.mkdir()
     monkeypatch.setenv("EDITOR", _editor(bad, "path.read_text().replace('\"request-changes\"', '42')"))
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await open_mode(pilot, "f3", BlackboardScreen)
         await select_artifact(pilot, "audit/appsec-reviewer.json")
         await press(pilot, "e")

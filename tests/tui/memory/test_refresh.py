@@ -18,13 +18,13 @@ from textual.widgets import Static, TextArea
 
 from foundry_tui.tui.board.artifact_view import NOTHING_SELECTED as NO_ARTIFACT
 from foundry_tui.tui.board.screen import BlackboardScreen
-from foundry_tui.tui.common.status_header import StatusHeader
+from foundry_tui.tui.common.status_header import COMPACT_BELOW, StatusHeader
 from foundry_tui.tui.curator.approvals import ApprovalsScreen
 from foundry_tui.tui.memory.fact_detail import FactDetail
 from foundry_tui.tui.memory.screen import MemoryScreen
 from foundry_tui.tui.memory.write_fact import WriteFactScreen
 from tests.tui.curator.test_tui_approvals import _app, _park_two
-from tests.tui_helpers import make_app, open_mode, option_ids, press, select, select_artifact, settle
+from tests.tui_helpers import drawn, make_app, open_mode, option_ids, press, select, select_artifact, settle, text_of
 
 SIZES = [(120, 40), (80, 24)]
 FIXED = "---\nid: fact-0017\ntype: domain\ntitle: Fixed now\ncreated: 2026-11-30\n---\nRepaired.\n"
@@ -63,9 +63,10 @@ async def test_a_fact_repaired_on_disk_is_shown_repaired(demo_root: Path, size: 
         assert index.current_id() == "fact-0017"  # type: ignore[attr-defined]
 
 
-async def test_the_memory_under_a_dialog_follows_the_disk(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_memory_under_a_dialog_follows_the_disk(demo_root: Path, size: tuple[int, int]) -> None:
     app = make_app(demo_root, watch=True)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await asyncio.sleep(0.3)
         await press(pilot, "w")
@@ -92,19 +93,35 @@ async def test_after_y_the_detail_shows_the_new_version(demo_root: Path, size: t
         assert app.screen.query_one("#index").current_id() == "fact-0017"  # type: ignore[attr-defined]
 
 
-async def test_the_approvals_header_counts_follow_each_decision(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_approvals_header_counts_follow_each_decision(demo_root: Path, size: tuple[int, int]) -> None:
+    """The header's pending part as drawn: in full at 120 columns, compact at 80 ("2 pending
+    (F9)"), on the header's line either way; gone once none waits."""
     _park_two(demo_root)
     app = _app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    compact = size[0] < COMPACT_BELOW
+    async with app.run_test(size=size) as pilot:
         screen = await open_mode(pilot, "f9", ApprovalsScreen)
         header = screen.query_one(StatusHeader)
-        assert await _wait_for(pilot, lambda: header.part("pending") == "2 proposals pending (F9)")
+
+        def pending_shown(count: int) -> bool:
+            """The pending part says `count`, and the header's line shows it whole."""
+            words = "" if count == 0 else f"{count} pending (F9)" if compact else None
+            if words is None:
+                words = f"{count} proposal{'s' if count != 1 else ''} pending (F9)"
+            line = text_of(drawn(pilot.app, 0))
+            if header.shown_text("pending") != words:
+                return False
+            return words in line if words else "pending" not in line
+
+        assert await _wait_for(pilot, lambda: pending_shown(2))
+        assert header.part("pending") == "2 proposals pending (F9)"
         assert header.part("counts") == "13 active / 16 facts"
         await press(pilot, "a", "ctrl+s")  # at once: the header's own read may still be under way
-        assert await _wait_for(pilot, lambda: header.part("pending") == "1 proposal pending (F9)")
+        assert await _wait_for(pilot, lambda: pending_shown(1))
         assert header.part("counts") == "13 active / 17 facts"  # a new version: one more file, as many active
         await press(pilot, "down", "a", "ctrl+s")
-        assert await _wait_for(pilot, lambda: header.part("pending") == "")
+        assert await _wait_for(pilot, lambda: pending_shown(0))
         assert header.part("counts") == "14 active / 18 facts"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual import events
 from textual.color import Color
 from textual.pilot import Pilot
@@ -15,6 +16,8 @@ from textual.widgets import OptionList, Select
 
 from foundry_tui.tui.memory.search_pane import SearchPane
 from tests.tui_helpers import drawn, make_app, option_ids, press, settle
+
+SIZES = [(120, 40), (80, 24)]  # issue 31: every behaviour at 80x24 too
 
 
 def _filter(pilot: Pilot[Any]) -> Select[str]:
@@ -196,7 +199,8 @@ async def test_the_open_list_is_as_wide_as_the_box_with_the_focused_border(demo_
         assert options.styles.border_top == ("tall", focused_border)
 
 
-async def test_a_search_marks_the_matched_words_and_selects_the_top_hit(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_search_marks_the_matched_words_and_selects_the_top_hit(demo_root: Path, size: tuple[int, int]) -> None:
     """Issue 31, item 14: the words found are marked in the results' titles, the fact's
     title and the body's lines that hold them; a new query shows its top hit."""
     from rich.text import Text
@@ -210,7 +214,7 @@ async def test_a_search_marks_the_matched_words_and_selects_the_top_hit(demo_roo
         return [text.plain[s.start : s.end].lower() for s in text.spans if "underline" in str(s.style)]
 
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await pilot.press("slash", *"snake json")
         await settle(pilot)

@@ -167,9 +167,10 @@ async def test_every_field_is_labelled_and_no_type_is_preset(demo_root: Path, si
         assert isinstance(app.screen, ConfirmScreen)
 
 
-async def test_the_confirm_warns_a_decision_has_no_why_line(demo_root: Path) -> None:
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_confirm_warns_a_decision_has_no_why_line(demo_root: Path, size: tuple[int, int]) -> None:
     app = make_app(demo_root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await press(pilot, "w")
         form = app.screen

@@ -212,7 +212,7 @@ def test_each_groups_help_lists_every_action_in_order() -> None:
         group, _, action = words.partition(" ")
         if action:
             groups.setdefault(group, []).append(action)
-    assert len(groups["memory"]) == 17  # sixteen, and verify (issue 30)
+    assert len(groups["memory"]) == 18  # sixteen, verify (issue 30) and vectors (issue 29)
     for group, actions in groups.items():
         description = cli.PARSERS[f"foundry {group}"].description or ""
         listed = description.rsplit(": ", 1)[-1].split(", ")

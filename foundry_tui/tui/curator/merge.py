@@ -1,7 +1,7 @@
 """MergeScreen: the merge editor, pre-filled from the sources (choose the title and the
 type, edit the combined body), with a preview of exactly what will be written before
 anything is. An edited draft is never thrown away without a question: Escape or Cancel
-asks as the write form does (its DiscardDraftScreen)."""
+asks as the write form does (tui/common/draft.py)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from textual.widgets import Button, Label, Select, Static, TextArea
 from foundry_tui.core.curation.merge import MergePlan
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.model.vocabulary import TYPES
-from foundry_tui.tui.common.dialog import Dialog
+from foundry_tui.tui.common.draft import DraftDialog
 from foundry_tui.tui.common.text import plain, plain_lines, shown_lines
 
 
-class MergeScreen(Dialog[MergePlan | None]):
+class MergeScreen(DraftDialog[MergePlan | None]):
     """Dismisses with the edited plan, or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "merge", "Merge")]
@@ -28,7 +28,6 @@ class MergeScreen(Dialog[MergePlan | None]):
     def __init__(self, plan: MergePlan) -> None:
         super().__init__()
         self.plan = plan
-        self.opened_with: tuple[str, str, str] | None = None  # the draft as opened (title, type, body)
 
     def compose(self) -> ComposeResult:
         titles = list(dict.fromkeys(f.title for f in self.plan.sources))
@@ -49,26 +48,13 @@ class MergeScreen(Dialog[MergePlan | None]):
 
     def on_mount(self) -> None:
         self._refresh_preview()
-        self.opened_with = self._draft()
+        self.remember_draft()
 
-    def _draft(self) -> tuple[str, str, str]:
-        """The fields as they stand (to tell an edited draft from the one the editor opened with)."""
+    def draft(self) -> tuple[str, ...]:
+        """The title, the type and the body as they stand."""
         title = self.query_one("#merge-title", Select).value
         kind = self.query_one("#merge-type", Select).value
         return str(title), str(kind), self.query_one("#merge-body", TextArea).text
-
-    def action_cancel(self) -> None:
-        """Close the editor; a draft that differs from what it opened with is discarded only if told to."""
-        if self.opened_with is None or self._draft() == self.opened_with:
-            self.dismiss(None)
-            return
-        from foundry_tui.tui.memory.write_fact import DiscardDraftScreen  # the write form's question
-
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(DiscardDraftScreen(), answered)
 
     @on(Select.Changed, "#merge-title")
     @on(Select.Changed, "#merge-type")

@@ -1,7 +1,7 @@
 """WriteFactScreen: a form with every memory_write field; the core validates it, and
 a refusal is shown in the form, not as a crash. Given what the write changes on disk, it
 asks before saving, over the form: a cancelled question returns to the form, typo and
-all. A draft is never thrown away without a question (DiscardDraftScreen): Escape or
+all. A draft is never thrown away without a question (tui/common/draft.py): Escape or
 Cancel on a form that differs from what it opened with asks first."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, TextArea
 
 from foundry_tui.core.errors import FoundryError
 from foundry_tui.core.memory.model.request import WriteRequest, validate_request
@@ -26,30 +26,13 @@ from foundry_tui.core.memory.model.vocabulary import (
     TYPES,
 )
 from foundry_tui.tui.common.confirming import confirm_on
-from foundry_tui.tui.common.dialog import Dialog
+from foundry_tui.tui.common.draft import DraftDialog
 from foundry_tui.tui.common.text import plain, shown, shown_lines
 
 SHORT_BELOW = 37  # rows: the form as laid out for tall terminals needs 36 (app.tcss)
 
 
-class DiscardDraftScreen(Dialog[bool]):
-    """Asked before a changed draft is closed: True discards it, False (or Escape) keeps editing."""
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield self.heading("Discard this draft?")
-            yield Static("What you typed in the form is lost; nothing was written.", id="dialog-changes")
-            yield from self.buttons("Discard", "discard", cancel="Keep editing")
-
-    @on(Button.Pressed, "#discard")
-    def _discard(self) -> None:
-        self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
-
-
-class WriteFactScreen(Dialog[WriteRequest | None]):
+class WriteFactScreen(DraftDialog[WriteRequest | None]):
     """Dismisses with a validated WriteRequest (confirmed first when `changes` is given),
     or None when cancelled."""
 
@@ -73,7 +56,6 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
         super().__init__()
         self.focus_body = focus_body
         self.changes = changes
-        self.opened_with: tuple[str, ...] | None = None  # the draft as the form opened
         self.preset = preset or WriteRequest(
             title="",
             body="",
@@ -133,25 +115,13 @@ class WriteFactScreen(Dialog[WriteRequest | None]):
             body.move_cursor(body.document.end)
         else:
             self.query_one("#title", Input).focus()
-        self.opened_with = self._draft()
+        self.remember_draft()
 
-    def _draft(self) -> tuple[str, ...]:
+    def draft(self) -> tuple[str, ...]:
         """Every field as it stands (to tell a changed draft from the one the form opened with)."""
         inputs = tuple(self._value(i) for i in ("title", "tags", "scope", "source", "expires"))
         selects = tuple(str(self.query_one(f"#{i}", Select).selection) for i in ("type", "confidence"))
         return (*inputs, *selects, self.query_one("#body", TextArea).text)
-
-    def action_cancel(self) -> None:
-        """Close the form; a draft that differs from what it opened with is discarded only if told to."""
-        if self.opened_with is None or self._draft() == self.opened_with:
-            self.dismiss(None)
-            return
-
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(DiscardDraftScreen(), answered)
 
     def _value(self, widget_id: str) -> str:
         return self.query_one(f"#{widget_id}", Input).value

@@ -20,9 +20,9 @@ from textual.widgets import Button, Select, SelectionList, Static, TextArea
 from foundry_tui.core import atomic
 from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.common.confirm import ConfirmScreen
+from foundry_tui.tui.common.draft import DiscardDraftScreen
 from foundry_tui.tui.curator.merge import MergeScreen
 from foundry_tui.tui.curator.screen import CuratorScreen
-from foundry_tui.tui.memory.write_fact import DiscardDraftScreen
 from tests.tui_helpers import (
     Steps,
     drawn,

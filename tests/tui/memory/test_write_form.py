@@ -16,8 +16,9 @@ from textual.widgets import Button, Input, Label, Select, TextArea
 
 from foundry_tui.core.memory.model.facts import parse_fact_text
 from foundry_tui.tui.common.confirm import ConfirmScreen
+from foundry_tui.tui.common.draft import DiscardDraftScreen
 from foundry_tui.tui.memory.screen import MemoryScreen
-from foundry_tui.tui.memory.write_fact import DiscardDraftScreen, WriteFactScreen
+from foundry_tui.tui.memory.write_fact import WriteFactScreen
 from tests.tui_helpers import drawn, make_app, press, select, settle, text_of
 
 SIZES = [(120, 40), (80, 24)]

@@ -11,7 +11,9 @@ trees after the second (C, D, …) are variants measured in the same alternation
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 100000 --repeats 3 --what cli-search
 
 `--what mcp-init` times `foundry mcp` from spawn to its initialize reply (what every agent
-session waits for), then the `tools/list` that follows it ("A tools/list", "B tools/list").
+session waits for), then the `tools/list` that follows it ("A tools/list", "B tools/list"),
+with `node -e ''` (when node is on PATH) and `python -c pass` run to their exit in the same
+alternation, and each tree's median as a multiple of node's (issue 33's bar: 0.25x).
 `--what neardup` times `find_dupes` on bench_memory's facts (bench_speed.py's row), and
 `--what neardup-varied` a scan of bench_neardup.py's varied text plus its labelled facts; each
 run is a fresh process that prints its wall and CPU seconds. `--what cli-search` runs
@@ -90,6 +92,13 @@ def mcp_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: in
 generate_vocab: list[object] = []
 
 
+# What a start-up is compared with (issue 33's bar: `foundry mcp` at most 0.25x node's).
+def references() -> dict[str, list[str]]:
+    node = shutil.which("node")
+    found = {"node -e ''": [node, "-e", ""]} if node is not None else {}
+    return found | {"python -c pass": [sys.executable, "-c", "pass"]}
+
+
 def mcp_init_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: int) -> dict[str, list[float]]:
     """Milliseconds from spawning `foundry mcp` to its initialize reply, and of the tools/list after it."""
     runs: dict[str, list[float]] = {}
@@ -110,6 +119,11 @@ def mcp_init_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeat
                 if attempt:
                     runs.setdefault(name, []).append(spawned)
                     runs.setdefault(f"{name} tools/list", []).append(listed)
+            for name, command in references().items():  # in the same alternation, the same load
+                start = time.perf_counter()
+                subprocess.run(command, env=env, check=True)
+                if attempt:
+                    runs.setdefault(name, []).append((time.perf_counter() - start) * 1000)
     finally:
         os.chdir(here)
         os.environ.clear()
@@ -243,6 +257,14 @@ def main() -> None:
             extra = f" ({median / statistics.median(runs['bare']):.2f}x bare)" if "bare" in runs else ""
             shown_unit = "MB" if name.endswith(" MB") else unit
             print(f"{name}: median {median:.2f} {shown_unit}{extra}   runs: {shown}")
+        if args.what == "mcp-init":
+            node = runs.get("node -e ''")
+            if node is None:
+                print("node is not on PATH: no ratio to `node -e ''`")
+            else:
+                for name in [*trees, "python -c pass"]:
+                    ratio = statistics.median(runs[name]) / statistics.median(node)
+                    print(f"{name}: {ratio:.2f}x node -e ''")
         print(f"load average {os.getloadavg()[0]:.1f} at the end", flush=True)
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -52,15 +52,24 @@ from report import write_section  # noqa: E402
 from foundry_tui.core.local_socket import socket_path  # noqa: E402
 from foundry_tui.core.memory.project import Project  # noqa: E402
 
+ROOMS = ("kitchen", "bedroom", "hallway", "bathroom", "attic", "garage", "porch", "study", "nursery", "cellar")
+SEASONS = ("spring", "summer", "autumn", "winter")
 
-def prompts(root: Path) -> dict[str, str]:
-    """A prompt that names a fact's subject (the hook injects facts) and one about nothing stored."""
-    text = (root / ".foundry/memory/facts/fact-0042.md").read_text()
-    title = next(line for line in text.splitlines() if line.startswith("title: ")).removeprefix("title: ")
-    return {
-        "facts injected": f"How do we handle {' '.join(title.lower().split()[:4])} here?",
-        "nothing injected": "What colour should the kitchen walls be painted this spring?",
-    }
+
+def prompts(root: Path, runs: int) -> dict[str, list[str]]:
+    """For each kind, one new prompt per run (and one for the check before the runs): as in a real
+    session, the server never has the prompt's vector kept. "facts injected" names another fact's
+    subject each time (the hook injects facts); "nothing injected" asks about nothing stored."""
+    facts = root / ".foundry/memory/facts"
+    count = len(list(facts.iterdir()))
+    injected, quiet = [], []
+    for n in range(runs + 2):
+        text = (facts / f"fact-{(42 + 97 * n) % count + 1:04d}.md").read_text()
+        title = next(line for line in text.splitlines() if line.startswith("title: ")).removeprefix("title: ")
+        injected.append(f"How do we handle {' '.join(title.lower().split()[:4])} here?")
+        room, season = ROOMS[n % len(ROOMS)], SEASONS[n // len(ROOMS) % len(SEASONS)]
+        quiet.append(f"What colour should the {room} walls be painted this {season}?")
+    return {"facts injected": injected, "nothing injected": quiet}
 
 
 def run(command: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, float, bytes, bytes]:
@@ -171,6 +180,9 @@ def main() -> None:
         }
         common.pop("FOUNDRY_NO_SOCKET", None)
         common.pop("FOUNDRY_SOCKET_DEADLINE_MS", None)
+        common.pop("FOUNDRY_SOCKET_REPLY_MS", None)
+        # The checks before the runs wait long enough that a busy machine does not decide the path.
+        patient = {"FOUNDRY_SOCKET_DEADLINE_MS": "1000", "FOUNDRY_SOCKET_REPLY_MS": "5000"}
         os.environ["FOUNDRY_CACHE_DIR"] = common["FOUNDRY_CACHE_DIR"]
         if args.ranker:
             (root / ".foundry/config.json").write_text(json.dumps({"memoryRetrieval": {"ranker": args.ranker}}))
@@ -198,15 +210,19 @@ def main() -> None:
         if args.baseline:
             variants["baseline hook, no server"] = (hook, {**alone_env, "PYTHONPATH": args.baseline})
         rows: list[tuple[str, str, float, float, float]] = []
-        for label, prompt in prompts(root).items():
-            event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)}).encode()
+        for label, texts in prompts(root, args.runs).items():
+
+            def event_of(prompt: str) -> bytes:
+                return json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)}).encode()
+
+            event = event_of(texts[0])
             # The server's first answer (it prepares its word index after it), given time; then
             # which path answered, and the same bytes from both.
-            run(hook, event, {**served_env, "FOUNDRY_SOCKET_DEADLINE_MS": "1000"})
+            run(hook, event_of(texts[-1]), {**served_env, **patient})
             time.sleep(max(2.0, args.facts / 2500))
             answers = {}
             for name, env in (("served", served_env), ("alone", alone_env)):
-                *_, out, err = run(hook, event, {**env, "FOUNDRY_DEBUG": "1", "FOUNDRY_SOCKET_DEADLINE_MS": "1000"})
+                *_, out, err = run(hook, event, {**env, "FOUNDRY_DEBUG": "1", **patient})
                 answers[name] = out
                 expected = f"facts from the server at {path}" if name == "served" else "no server socket"
                 assert expected in err.decode(), (name, err)
@@ -215,18 +231,23 @@ def main() -> None:
             assert bool(answers["served"]) == (label == "facts injected"), (label, answers["served"][:200])
             walls: dict[str, list[float]] = {name: [] for name in variants}
             cpus: dict[str, list[float]] = {name: [] for name in variants}
-            served = 0  # the runs the server answered within the hook's 40 ms (FOUNDRY_DEBUG's line)
+            served = 0  # the runs the server answered within the hook's deadlines (FOUNDRY_DEBUG's line)
+            spoke = 0  # the runs whose hook, with the server running, injected facts
             for attempt in range(args.runs + 1):  # the first round warms the disk cache
+                event = event_of(texts[attempt])  # a new prompt each round, the same for every variant
                 for name, (command, env) in variants.items():
-                    wall, cpu, _out, err = run(command, event, {**env, "FOUNDRY_DEBUG": "1"})
+                    wall, cpu, out, err = run(command, event, {**env, "FOUNDRY_DEBUG": "1"})
                     if attempt:
                         walls[name].append(wall)
                         cpus[name].append(cpu)
                         served += name == "hook, server running" and b"facts from the server" in err
+                        spoke += name == "hook, server running" and bool(out)
             for name in variants:
                 ordered = sorted(walls[name])
                 p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-                shown = f"{name} ({served}/{args.runs} served)" if name == "hook, server running" else name
+                shown = name
+                if name == "hook, server running":
+                    shown = f"{name} ({served}/{args.runs} served, {spoke} injected)"
                 rows.append((label, shown, statistics.median(ordered), p95, statistics.median(cpus[name])))
         load = os.getloadavg()[0]
         lines = [

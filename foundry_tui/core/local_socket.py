@@ -20,10 +20,17 @@ The protocol, version 1: one JSON object on one line each way, then the connecti
 
 `prompt_facts` is the only kind, and a read: the text is what the prompt hook injects (""
 for nothing). A request is at most MAX_REQUEST_BYTES and a reply at most MAX_REPLY_BYTES,
-newline included; the server gives a connection CONNECTION_SECONDS in all, the hook
-HOOK_DEADLINE_SECONDS (FOUNDRY_SOCKET_DEADLINE_MS sets another, up to a second). Whatever goes wrong (no server, a stale socket, a refused folder, a
-server killed mid-reply, a malformed or oversize reply), the hook searches on its own, and
-its answer is the same bytes. `FOUNDRY_NO_SOCKET=1` turns the socket off on both sides.
+newline included; the server gives a connection CONNECTION_SECONDS in all. The hook has two
+deadlines: HOOK_DEADLINE_SECONDS to reach a server (connect and send its request;
+FOUNDRY_SOCKET_DEADLINE_MS sets another, up to a second), then REPLY_DEADLINE_SECONDS for the
+answer (FOUNDRY_SOCKET_REPLY_MS sets another, up to MAX_REPLY_MS). A server that has accepted
+the request is alive and warm, and its answer (a prompt embedded and a fused search, 60 to 90 ms
+on a loaded 2-core machine) costs far less than the hook's own search (300 to 900 ms at 10,000
+facts), so the hook waits for it longer than for the connection; one that hangs costs at most
+the reply deadline. Whatever goes wrong (no server, a stale socket: refused at once, a refused
+folder, a server killed mid-reply: the socket closes at once, a reply past its deadline, a
+malformed or oversize reply), the hook searches on its own, and its answer is the same bytes
+(ADR 43: for `hybrid`, bm25's rule). `FOUNDRY_NO_SOCKET=1` turns the socket off on both sides.
 
 This module is on the hook's start-up path: os and json at the top, socket imported only
 when a socket file is there to ask.
@@ -48,9 +55,12 @@ READ_KINDS = ("prompt_facts",)  # the only requests the socket answers: reads
 MAX_REQUEST_BYTES = 256 * 1024  # a request line, newline included (a longer prompt: the hook searches itself)
 MAX_REPLY_BYTES = 256 * 1024  # a reply line, newline included (five served facts are a few kB)
 CONNECTION_SECONDS = 1.0  # the server's time for one connection, all reads and writes together
-HOOK_DEADLINE_SECONDS = 0.040  # the hook's time to connect, ask and read the answer
+HOOK_DEADLINE_SECONDS = 0.040  # the hook's time to connect and send its request
 DEADLINE_VARIABLE = "FOUNDRY_SOCKET_DEADLINE_MS"  # another deadline, in whole ms from 1 to MAX_DEADLINE_MS
 MAX_DEADLINE_MS = 1000
+REPLY_DEADLINE_SECONDS = 0.250  # then the hook's time for the whole answer (docs/benchmarks.md)
+REPLY_VARIABLE = "FOUNDRY_SOCKET_REPLY_MS"  # another reply deadline, in whole ms from 1 to MAX_REPLY_MS
+MAX_REPLY_MS = 5000
 MAX_PATH_BYTES = 107  # sockaddr_un's sun_path on Linux (104 on macOS), less its terminating NUL
 FOLDER_NAME = "foundry-tui"
 OFF_VARIABLE = "FOUNDRY_NO_SOCKET"
@@ -64,13 +74,24 @@ def socket_enabled() -> bool:
     return not os.environ.get(OFF_VARIABLE)
 
 
-def hook_deadline() -> float:
-    """The hook's deadline in seconds: FOUNDRY_SOCKET_DEADLINE_MS when it is a whole number of
-    milliseconds from 1 to MAX_DEADLINE_MS (a slow or busy machine), else HOOK_DEADLINE_SECONDS."""
-    text = os.environ.get(DEADLINE_VARIABLE, "")
-    if text.isdigit() and 1 <= int(text) <= MAX_DEADLINE_MS:
+def _milliseconds(variable: str, most: int, default: float) -> float:
+    text = os.environ.get(variable, "")
+    if text.isdigit() and 1 <= int(text) <= most:
         return int(text) / 1000
-    return HOOK_DEADLINE_SECONDS
+    return default
+
+
+def hook_deadline() -> float:
+    """The hook's deadline to reach a server (connect and send), in seconds: FOUNDRY_SOCKET_DEADLINE_MS
+    when it is a whole number of milliseconds from 1 to MAX_DEADLINE_MS (a slow or busy machine),
+    else HOOK_DEADLINE_SECONDS."""
+    return _milliseconds(DEADLINE_VARIABLE, MAX_DEADLINE_MS, HOOK_DEADLINE_SECONDS)
+
+
+def reply_deadline() -> float:
+    """The hook's deadline for the answer once its request is sent, in seconds: FOUNDRY_SOCKET_REPLY_MS
+    when it is a whole number of milliseconds from 1 to MAX_REPLY_MS, else REPLY_DEADLINE_SECONDS."""
+    return _milliseconds(REPLY_VARIABLE, MAX_REPLY_MS, REPLY_DEADLINE_SECONDS)
 
 
 def socket_folder() -> Path:
@@ -191,7 +212,10 @@ def ask_prompt_facts(root: Path, prompt: str, today: str, limit: int) -> str | N
     except SocketRefused as exc:
         print(f"foundry hook: not asking the server's socket: {exc}; searching here", file=sys.stderr)
         return None
-    except OSError as exc:  # refused (stale: no listener), timed out, reset
+    except ReplyLate:
+        _debug(f"the server did not answer within {round(reply_deadline() * 1000)} ms; searching here")
+        return None
+    except OSError as exc:  # refused (stale: no listener), timed out connecting, reset
         _debug(f"no answer from the server socket ({exc.strerror or type(exc).__name__}); searching here")
         return None
     text = _reply_text(raw)
@@ -202,9 +226,15 @@ def ask_prompt_facts(root: Path, prompt: str, today: str, limit: int) -> str | N
     return text
 
 
+class ReplyLate(Exception):
+    """The server took the request but did not answer within the reply deadline."""
+
+
 def _exchange(path: Path, request: bytes) -> bytes | None:
-    """Send `request` and read one reply line, within the hook's deadline in all; None when the
-    reply is cut short (no newline before the server closed) or over MAX_REPLY_BYTES."""
+    """Send `request` within the hook's deadline, then read one reply line within the reply
+    deadline; None when the reply is cut short (no newline before the server closed) or over
+    MAX_REPLY_BYTES. Raises TimeoutError (or another OSError) when no server took the request,
+    ReplyLate when it did and then did not answer in time."""
     import socket
     import time
 
@@ -224,11 +254,15 @@ def _exchange(path: Path, request: bytes) -> bytes | None:
             raise SocketRefused(f"the process listening on {path} runs as user {uid}, not as this user")
         conn.settimeout(remaining())
         conn.sendall(request)
+        deadline = time.monotonic() + reply_deadline()  # the request is with a live server: its answer's time
         chunks: list[bytes] = []
         size = 0
         while True:
-            conn.settimeout(remaining())
-            chunk = conn.recv(65536)
+            try:
+                conn.settimeout(remaining())
+                chunk = conn.recv(65536)
+            except TimeoutError as exc:
+                raise ReplyLate from exc
             if not chunk:
                 return None  # closed before the newline: killed mid-reply, or refused
             chunks.append(chunk)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from foundry_tui.core import local_socket
-from foundry_tui.core.local_socket import MAX_PATH_BYTES, hook_deadline, socket_folder, socket_path
+from foundry_tui.core.local_socket import MAX_PATH_BYTES, hook_deadline, reply_deadline, socket_folder, socket_path
 from foundry_tui.core.paths import resolve_today, today_text
 
 
@@ -53,6 +53,26 @@ def test_one_socket_per_resolved_root(tmp_path: Path) -> None:
 def test_the_hooks_deadline(monkeypatch: pytest.MonkeyPatch, value: str, seconds: float) -> None:
     monkeypatch.setenv("FOUNDRY_SOCKET_DEADLINE_MS", value)
     assert hook_deadline() == seconds
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        ("", 0.250),
+        ("40", 0.04),
+        ("1", 0.001),
+        ("5000", 5.0),
+        ("0", 0.250),
+        ("5001", 0.250),
+        ("-5", 0.250),
+        ("1.5", 0.250),
+    ],
+)
+def test_the_reply_deadline(monkeypatch: pytest.MonkeyPatch, value: str, seconds: float) -> None:
+    monkeypatch.setenv("FOUNDRY_SOCKET_REPLY_MS", value)
+    monkeypatch.setenv("FOUNDRY_SOCKET_DEADLINE_MS", "7")  # the other deadline: set apart
+    assert reply_deadline() == seconds
+    assert hook_deadline() == 0.007
 
 
 def test_off_asks_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

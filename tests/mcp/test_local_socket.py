@@ -7,6 +7,7 @@ same bytes whichever did."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -65,14 +66,22 @@ def _params(root: Path) -> StdioServerParameters:
 
 def _hook(root: Path, prompt: str = PROMPT, **env: str) -> tuple[str, str]:
     """(stdout, stderr) of `foundry hook user-prompt-submit` for `prompt` in `root`; with a
-    deadline of a second, not 40 ms, so that a busy test machine does not decide which path answers."""
+    deadline of a second, not 40 ms, and five for the reply, not 250 ms, so that a busy test machine
+    does not decide which path answers."""
     event = {"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)}
     done = subprocess.run(
         [sys.executable, "-m", "foundry_tui", "hook", "user-prompt-submit"],
         input=json.dumps(event),
         capture_output=True,
         text=True,
-        env={**os.environ, "FOUNDRY_TODAY": TODAY, "FOUNDRY_DEBUG": "1", "FOUNDRY_SOCKET_DEADLINE_MS": "1000", **env},
+        env={
+            **os.environ,
+            "FOUNDRY_TODAY": TODAY,
+            "FOUNDRY_DEBUG": "1",
+            "FOUNDRY_SOCKET_DEADLINE_MS": "1000",
+            "FOUNDRY_SOCKET_REPLY_MS": "5000",
+            **env,
+        },
         timeout=60,
     )
     assert done.returncode == 0
@@ -272,10 +281,12 @@ def test_a_stale_socket_is_never_trusted_and_the_next_server_replaces_it(demo_ro
     stale.close()
     os.chmod(path, 0o600)
     lexical = _lexical(demo_root)
-    assert _hook(demo_root) == (
+    started = time.monotonic()
+    assert _hook(demo_root, FOUNDRY_SOCKET_REPLY_MS="5000") == (
         lexical,
         "foundry hook: no answer from the server socket (Connection refused); searching here\n",
     )
+    assert time.monotonic() - started < 5  # refused at once: no deadline waited out
     server = RawServer(demo_root)
     try:
         _wait_for_socket(path)
@@ -319,7 +330,10 @@ STAND_IN = textwrap.dedent(
     elif how == "two lines":
         conn.sendall(b'{"v": 1, "ok": true, "text": ""}\\n{"v": 1}\\n')
     elif how == "silent":
-        time.sleep(5)
+        time.sleep(60)
+    elif how.startswith("slow "):  # answers after that many seconds
+        time.sleep(float(how.split()[1]))
+        conn.sendall(b'{"v": 1, "ok": true, "text": "Foundry memory: the stand-in answered late"}\\n')
     conn.close()
     """
 )
@@ -331,7 +345,7 @@ STAND_IN = textwrap.dedent(
         ("killed", "the server's reply was not usable"),
         ("malformed", "the server's reply was not usable"),
         ("two lines", "the server's reply was not usable"),
-        ("silent", "no answer from the server socket (TimeoutError)"),
+        ("silent", "the server did not answer within 5000 ms"),
     ],
 )
 def test_a_reply_cut_short_malformed_or_late_is_not_used(demo_root: Path, how: str, said: str) -> None:
@@ -343,8 +357,11 @@ def test_a_reply_cut_short_malformed_or_late_is_not_used(demo_root: Path, how: s
         assert stand_in.stdout is not None and stand_in.stdout.readline() == "ready\n"
         started = time.monotonic()
         assert _hook(demo_root) == (lexical, f"foundry hook: {said}; searching here\n")
-        if how == "silent":  # the hook waited its deadline (1 s here), not the stand-in's five seconds
-            assert time.monotonic() - started < 4
+        waited = time.monotonic() - started
+        if how == "silent":  # the hook waited its reply deadline (5 s here), not the stand-in's minute
+            assert 5 <= waited < 30
+        else:  # a reply cut short by a kill, or unusable, is given up at once, not at the deadline
+            assert waited < 5
     finally:
         stand_in.kill()
         stand_in.wait(timeout=30)
@@ -352,6 +369,54 @@ def test_a_reply_cut_short_malformed_or_late_is_not_used(demo_root: Path, how: s
         stand_in.stdout.close()
     if how == "killed":
         assert stand_in.returncode == -signal.SIGKILL
+
+
+def _stand_in_hook(root: Path, how: str, **env: str) -> tuple[str, str, float]:
+    """The hook's (stdout, stderr, seconds) against a stand-in server answering `how`."""
+    path = socket_path(root)
+    path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
+    stand_in = subprocess.Popen([sys.executable, "-c", STAND_IN, str(path), how], stdout=subprocess.PIPE, text=True)
+    try:
+        assert stand_in.stdout is not None and stand_in.stdout.readline() == "ready\n"
+        started = time.monotonic()
+        out, err = _hook(root, **env)
+        return out, err, time.monotonic() - started
+    finally:
+        stand_in.kill()
+        stand_in.wait(timeout=30)
+        assert stand_in.stdout is not None
+        stand_in.stdout.close()
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def test_a_server_slower_than_the_connection_deadline_but_within_the_reply_deadline_is_waited_for(
+    demo_root: Path,
+) -> None:
+    """The request is sent within 200 ms; the stand-in answers 1.5 s later, within the 4.5 s reply deadline."""
+    out, err, waited = _stand_in_hook(
+        demo_root, "slow 1.5", FOUNDRY_SOCKET_DEADLINE_MS="200", FOUNDRY_SOCKET_REPLY_MS="4500"
+    )
+    assert err == _served(socket_path(demo_root))
+    assert json.loads(out)["hookSpecificOutput"]["additionalContext"] == "Foundry memory: the stand-in answered late"
+    assert waited >= 1.5
+
+
+def test_a_server_slower_than_the_reply_deadline_is_not_waited_for(demo_root: Path) -> None:
+    out, err, waited = _stand_in_hook(
+        demo_root, "slow 20", FOUNDRY_SOCKET_DEADLINE_MS="1000", FOUNDRY_SOCKET_REPLY_MS="1500"
+    )
+    assert (out, err) == (
+        _lexical(demo_root),
+        "foundry hook: the server did not answer within 1500 ms; searching here\n",
+    )
+    assert 1.5 <= waited < 15  # the reply deadline, not the stand-in's 20 s
+
+
+def test_a_server_killed_mid_reply_is_given_up_at_once_whatever_the_reply_deadline(demo_root: Path) -> None:
+    out, err, waited = _stand_in_hook(demo_root, "killed", FOUNDRY_SOCKET_REPLY_MS="5000")
+    assert (out, err) == (_lexical(demo_root), "foundry hook: the server's reply was not usable; searching here\n")
+    assert waited < 5
 
 
 @pytest.mark.parametrize("what", ["folder", "socket"])

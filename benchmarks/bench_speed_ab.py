@@ -9,6 +9,7 @@ trees after the second (C, D, …) are variants measured in the same alternation
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 21 --what mcp-init
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 10000 --repeats 5 --what neardup
     python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --count 100000 --repeats 3 --what cli-search
+    python benchmarks/bench_speed_ab.py /tmp/before /tmp/after --root /tmp/big/project --repeats 3 --what cold-load
 
 `--what mcp-init` times `foundry mcp` from spawn to its initialize reply (what every agent
 session waits for), then the `tools/list` that follows it ("A tools/list", "B tools/list"),
@@ -19,7 +20,11 @@ alternation, and each tree's median as a multiple of node's (issue 33's bar: 0.2
 run is a fresh process that prints its wall and CPU seconds. `--what cli-search` runs
 `foundry memory search` (cache warm, a query of common words) as a whole process: its wall
 seconds and peak resident memory ("A MB", "B MB", from wait4), and stops if two trees print
-different hits. `--root` searches an existing project instead of generating one.
+different hits. `--what cold-load` runs the same search as a first-ever load: each run with
+an empty FOUNDRY_CACHE_DIR of its own, so every fact file is parsed and the derived cache
+written; its wall seconds and CPU seconds ("A cpu", "B cpu": the process and the parsing
+processes it waited for, from wait4), stopping if two trees print different replies.
+`--root` searches an existing project instead of generating one.
 """
 
 from __future__ import annotations
@@ -206,6 +211,43 @@ def cli_search_runs(trees: dict[str, str], root: Path, env: dict[str, str], repe
     return runs
 
 
+def cold_load_runs(trees: dict[str, str], root: Path, env: dict[str, str], repeats: int) -> dict[str, list[float]]:
+    """Wall seconds of a first-ever `foundry memory search` (under "A", "B": no derived cache,
+    each run an empty cache folder of its own) and its CPU seconds (under "A cpu", "B cpu"),
+    alternating the trees run by run; the trees' replies must be the same bytes."""
+    today = bench_speed.TODAY
+    command = [sys.executable, "-m", "foundry_tui", "memory", "search", "--root", str(root), "--today", today]
+
+    def once(name: str, tree: str, run: int) -> tuple[float, float, bytes]:
+        cache = Path(f"{env['FOUNDRY_CACHE_DIR']}-cold-{name}-{run}")
+        shutil.rmtree(cache, ignore_errors=True)
+        own = env | {"PYTHONPATH": tree, "FOUNDRY_CACHE_DIR": str(cache)}
+        start = time.perf_counter()
+        # In the tree's folder: `-m` puts the working folder first on sys.path, before PYTHONPATH.
+        proc = subprocess.Popen([*command, CLI_QUERY], env=own, cwd=tree, stdout=subprocess.PIPE)
+        out = proc.stdout.read() if proc.stdout is not None else b""
+        _pid, status, usage = os.wait4(proc.pid, 0)  # its usage counts the children it waited for
+        seconds = time.perf_counter() - start
+        shutil.rmtree(cache, ignore_errors=True)
+        if os.waitstatus_to_exitcode(status):
+            raise RuntimeError(f"{tree}: the search failed")
+        return seconds, usage.ru_utime + usage.ru_stime, out
+
+    runs: dict[str, list[float]] = {}
+    replies: dict[str, bytes] = {}
+    for run in range(repeats + 1):  # the first round writes bytecode and warms the disk's cache
+        for name, tree in trees.items():
+            seconds, cpu, out = once(name, tree, run)
+            if replies.setdefault(name, out) != out:
+                raise RuntimeError(f"{name}: a repeated search printed another reply")
+            if run:
+                runs.setdefault(name, []).append(seconds)
+                runs.setdefault(f"{name} cpu", []).append(cpu)
+        if len(set(replies.values())) != 1:
+            raise RuntimeError("the trees' searches printed different replies")
+    return runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", help="source tree A (the one before)")
@@ -214,10 +256,12 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument(
-        "--what", choices=["tui", "mcp", "mcp-init", "neardup", "neardup-varied", "cli-search"], default="tui"
+        "--what",
+        choices=["tui", "mcp", "mcp-init", "neardup", "neardup-varied", "cli-search", "cold-load"],
+        default="tui",
     )
     parser.add_argument(
-        "--root", type=Path, help="an existing project to search (cli-search) instead of generated facts"
+        "--root", type=Path, help="an existing project to search (cli-search, cold-load) instead of generated facts"
     )
     args = parser.parse_args()
     paths = [args.a, args.b, *args.more]
@@ -243,6 +287,9 @@ def main() -> None:
             unit = "ms"
         elif args.what == "cli-search":
             runs = cli_search_runs(trees, root, env, args.repeats)
+            unit = "s"
+        elif args.what == "cold-load":
+            runs = cold_load_runs(trees, root, env, args.repeats)
             unit = "s"
         elif args.what == "mcp-init":
             runs = mcp_init_runs(trees, root, env, args.repeats)

@@ -199,3 +199,41 @@ def test_the_written_refs_take_the_fast_path() -> None:
     fast = simple_frontmatter(front)
     assert fast is not None and fast["refs"] == items
     assert parse_fact_text(text).extras == {"refs": items}
+
+
+repeating_line = st.tuples(
+    st.sampled_from(["type", "scope", "confidence", "source", "created", "expires", "supersedes"]),
+    st.one_of(near_simple, st.sampled_from(WORDS), st.sampled_from(["domain", "project", "high", "2026-05-01"])),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(repeating_line, min_size=1, max_size=4))
+def test_a_remembered_line_decodes_as_yaml_does(lines: list[tuple[str, str]]) -> None:
+    text = "\n" + "\n".join(f"{k}: {v}" for k, v in lines) + "\n"
+    first, again = simple_frontmatter(text), simple_frontmatter(text)  # the second from the line memo
+    assert same(first, again) if first is not None else again is None
+    if again is not None:
+        assert same(again, yaml_load(text)), text
+
+
+def test_a_remembered_line_twice_still_goes_to_yaml() -> None:
+    assert simple_frontmatter("type: domain\n") == {"type": "domain"}
+    assert simple_frontmatter("type: domain\ntype: domain\n") is None  # a repeated key: YAML's rules decide
+
+
+def test_the_line_and_date_memos_are_bounded() -> None:
+    import datetime as dt
+
+    from foundry_tui.core.memory.model import facts
+
+    for n in range(facts.LINE_MEMO_MAX + 50):
+        day = (dt.date(2000, 1, 1) + dt.timedelta(days=n)).isoformat()
+        parsed = parse_fact_text(
+            f"---\nid: fact-0001\ntype: domain\ntitle: T\ncreated: {day}\nsource: s{n}\n---\nBody.", "fact-0001"
+        )
+        assert (parsed.source, parsed.created) == (f"s{n}", day)
+    assert len(facts._LINE_MEMO) == facts.LINE_MEMO_MAX
+    assert len(facts._DATES) == facts.LINE_MEMO_MAX
+    late = parse_fact_text("---\nid: fact-0002\ntype: domain\ntitle: T\ncreated: 2026-02-03\n---\nB.", "fact-0002")
+    assert (late.type, late.created) == ("domain", "2026-02-03")  # past the bound: decoded, not remembered

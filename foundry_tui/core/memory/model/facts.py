@@ -228,17 +228,29 @@ def _plain(value: object) -> JSONValue:
     return str(value)
 
 
+# Each date text found valid, as its ISO form (at most LINE_MEMO_MAX): facts share few days.
+_DATES: dict[str, str] = {}
+
+
 def _date_field(meta: dict[str, object], key: str, nullable: bool) -> str | None:
     value = meta.get(key)
     if value is None:
         if nullable:
             return None
         raise FactFileError(f"'{key}' is missing: add '{key}: YYYY-MM-DD'")
-    if isinstance(value, str) and DATE_RE.fullmatch(value.strip()):
-        try:
-            return _dt.date.fromisoformat(value.strip()).isoformat()
-        except ValueError:
-            pass
+    if isinstance(value, str):
+        known = _DATES.get(value)
+        if known is not None:
+            return known
+        if DATE_RE.fullmatch(value.strip()):
+            try:
+                date = _dt.date.fromisoformat(value.strip()).isoformat()
+            except ValueError:
+                pass
+            else:
+                if len(_DATES) < LINE_MEMO_MAX:
+                    _DATES[value] = date
+                return date
     raise FactFileError(f"'{key}' is {str(value)!r}, not a date: write YYYY-MM-DD{' or null' if nullable else ''}")
 
 
@@ -425,13 +437,29 @@ def _simple_scalar(value: str, item: bool) -> object:
 _NOT_SIMPLE = object()
 
 
+# The fields whose lines repeat from fact to fact (`type: domain`, `expires: null`): a simple
+# line of one of these is decoded once per process and its (key, value) kept, at most
+# LINE_MEMO_MAX lines (a first-ever load of 100,000 facts decodes each such line once).
+# Only scalars are kept: text, None and YamlDate are immutable, so sharing them is safe.
+_REPEATING_KEYS = frozenset(["type", "scope", "confidence", "source", "created", "expires", "supersedes"])
+LINE_MEMO_MAX = 4096
+_LINE_MEMO: dict[str, tuple[str, object]] = {}
+
+
 def simple_frontmatter(text: str) -> dict[str, object] | None:
     """The frontmatter `text` decoded without YAML when every line is simple (see above), else None."""
     if not text.isascii() or "\t" in text:
         return None
     meta: dict[str, object] = {}
+    memo = _LINE_MEMO
     for line in text.split("\n"):
         if not line:
+            continue
+        known = memo.get(line)
+        if known is not None:
+            if known[0] in meta:
+                return None
+            meta[known[0]] = known[1]
             continue
         key, sep, value = line.partition(": ")
         if not sep or not _SIMPLE_KEY.fullmatch(key) or key in _YAML_WORDS or key in meta:
@@ -448,6 +476,8 @@ def simple_frontmatter(text: str) -> dict[str, object] | None:
             if scalar is _NOT_SIMPLE:
                 return None
             meta[key] = scalar
+            if key in _REPEATING_KEYS and len(memo) < LINE_MEMO_MAX:
+                memo[line] = (key, scalar)
     return meta or None
 
 

@@ -38,10 +38,11 @@ WORDS = [
 ]
 
 
-def generate(root: Path, count: int, seed: int) -> None:
+def generate(root: Path, count: int, seed: int, *, retiring: bool = True) -> None:
     """`count` fact files of every type, some expired, superseded (also by a merge, by a
-    fact naming itself, or naming a missing id), with long titles, many tags, hostile
-    text, and a few broken files; every file settled an hour ago (so the cache trusts it)."""
+    fact naming itself, or naming a missing id; none with `retiring=False`), with long
+    titles, many tags, hostile text, and a few broken files; every file settled an hour ago
+    (so the cache trusts it)."""
     rng = random.Random(seed)
     facts = root / ".foundry" / "memory" / "facts"
     facts.mkdir(parents=True)
@@ -53,7 +54,7 @@ def generate(root: Path, count: int, seed: int) -> None:
             title += " [bold]x[/] \\u001b"
         tags = ", ".join(rng.sample(WORDS, rng.randint(0, 9)))
         expires = rng.choice(["null"] * 8 + ["2026-01-01", "2026-11-30", "2027-01-01"])
-        roll = rng.random()
+        roll = rng.random() if retiring else 1.0
         supersedes = "null"
         extra = ""
         if roll < 0.06 and n > 1:
@@ -98,9 +99,12 @@ def same_view(early: IndexView, full: IndexView) -> None:
         assert early.entry(fact_id) == full.entry(fact_id), fact_id
 
 
-@pytest.mark.parametrize(("count", "seed", "budget"), [(300, 1, 400), (300, 2, 100000), (60, 3, 20), (0, 4, 400)])
-def test_early_index_is_the_full_index(tmp_path: Path, count: int, seed: int, budget: int) -> None:
-    generate(tmp_path, count, seed)
+@pytest.mark.parametrize(
+    ("count", "seed", "budget", "retiring"),
+    [(300, 1, 400, True), (300, 2, 100000, True), (60, 3, 20, True), (0, 4, 400, True), (300, 7, 400, False)],
+)
+def test_early_index_is_the_full_index(tmp_path: Path, count: int, seed: int, budget: int, retiring: bool) -> None:
+    generate(tmp_path, count, seed, retiring=retiring)
     (tmp_path / ".foundry" / "config.json").write_text(f'{{"indexTokenBudget": {budget}}}')
     project = warm(tmp_path)
     early = early_index(project, TODAY)

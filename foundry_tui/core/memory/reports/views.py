@@ -204,7 +204,7 @@ def index_view_of(snapshot: Snapshot, today: _dt.date, budget: int) -> IndexView
     positions = snapshot.index_positions(today.isoformat())
     columns = snapshot.columns
     ids, types, titles, tags = columns["id"], columns["type"], columns["title"], columns["tags"]
-    ordered = [ids[i] for i in positions]
+    ordered = list(map(ids.__getitem__, positions))
     at = dict(zip(ordered, positions, strict=True))
     # index_line reads the id, type, title and tags: only the listed facts are built, bodiless.
     _text, report = build_index_of_ids(ordered, lambda fact_id: snapshot.fact(at[fact_id], body=""), budget)
@@ -215,7 +215,7 @@ def index_view_of(snapshot: Snapshot, today: _dt.date, budget: int) -> IndexView
 
     return IndexView(
         ordered=ordered,
-        types=[types[i] for i in positions],
+        types=list(map(types.__getitem__, positions)),
         entry=entry,
         omitted=set(report.omitted_ids),
         listed=report.listed,

@@ -552,25 +552,23 @@ class Snapshot:
         replaced = {
             old for fact_id, olds in zip(ids, c["replaces"], strict=True) if olds for old in olds if old != fact_id
         }
-        other = len(TYPE_RANK)
-        # Bucketed by (type rank, id length), then each bucket sorted by id in C: the same order
-        # as sorting by (rank, len(id), id), without a key tuple per fact (100,000 of them).
-        buckets: dict[tuple[int, int], list[int]] = {}
-        for i, fact_id in enumerate(ids):
-            expiry = expires[i]
-            if (expiry is None or expiry >= today_iso) and fact_id not in replaced:
-                key = (TYPE_RANK.get(types[i], other), len(fact_id))
-                bucket = buckets.get(key)
-                if bucket is None:
-                    buckets[key] = [i]
-                else:
-                    bucket.append(i)
-        ordered: list[int] = []
-        for key in sorted(buckets):
-            bucket = buckets[key]
-            bucket.sort(key=ids.__getitem__)
-            ordered += bucket
-        return ordered
+        # The active positions in one comprehension, then three stable sorts keyed by C-level
+        # lookups (id, then id length, then type rank): the order of sorting by (rank,
+        # len(id), id) without a Python call or a key tuple per fact (100,000 of them).
+        if replaced:
+            alive = [
+                i
+                for i, expiry in enumerate(expires)
+                if (expiry is None or expiry >= today_iso) and ids[i] not in replaced
+            ]
+        else:
+            alive = [i for i, expiry in enumerate(expires) if expiry is None or expiry >= today_iso]
+        ranks = list(map(TYPE_RANK.get, types, itertools.repeat(len(TYPE_RANK))))
+        lengths = list(map(len, ids))
+        alive.sort(key=ids.__getitem__)
+        alive.sort(key=lengths.__getitem__)
+        alive.sort(key=ranks.__getitem__)
+        return alive
 
     def scan(self, today_iso: str, type: str | None = None) -> ScanFields:
         """Index-free search over the active facts, building Facts only for hits (kept, so that

@@ -416,7 +416,7 @@ asyncio.run(main())
     )  # the dialogs and the doctor's screen load on first use too
     assert (
         after_f6
-        == "CuratorScreen common.base common.confirming common.dialog common.live curator.merge curator.screen memory.screen"
+        == "CuratorScreen common.base common.confirming common.dialog common.draft common.live curator.merge curator.screen memory.screen"
     )
 
 

@@ -4,12 +4,24 @@ socket itself, with real servers and hooks, is tested in tests/mcp/test_local_so
 from __future__ import annotations
 
 import datetime
+import os
+import socket
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from foundry_tui.core import local_socket
-from foundry_tui.core.local_socket import MAX_PATH_BYTES, hook_deadline, reply_deadline, socket_folder, socket_path
+from foundry_tui.core.local_socket import (
+    MAX_PATH_BYTES,
+    hook_deadline,
+    path_key,
+    peer_uid,
+    reply_deadline,
+    socket_folder,
+    socket_path,
+)
 from foundry_tui.core.paths import resolve_today, today_text
 
 
@@ -35,6 +47,29 @@ def test_one_socket_per_resolved_root(tmp_path: Path) -> None:
     assert socket_path(tmp_path / "link") == a
     assert a.name.endswith(".sock") and len(a.name) == 24 + len(".sock")
     assert len(str(a).encode()) <= MAX_PATH_BYTES  # the tests' folders are short enough to bind
+
+
+def test_the_sockets_name_is_fnv_1a_128_of_the_path() -> None:
+    # The published FNV-1a 128-bit vectors (the empty string is the offset basis), cut to 96 bits.
+    assert path_key("") == "6c62272e07bb014262b82175"
+    assert path_key("a") == "d228cb696f1a8caf78912b70"
+    assert path_key("foobar") == "343e1662793c64bf6f0d3597"
+
+
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_path_keys_are_24_hex_digits_and_differ_with_the_path(first: str, second: str) -> None:
+    key = path_key(first)
+    assert len(key) == 24 and set(key) <= set("0123456789abcdef")
+    assert path_key(first) == key
+    if first != second:
+        assert path_key(second) != key
+
+
+@pytest.mark.skipif(not hasattr(socket, "SO_PEERCRED"), reason="SO_PEERCRED is Linux's")
+def test_the_peer_of_a_connected_unix_socket_is_this_user() -> None:
+    left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with left, right:
+        assert peer_uid(left) == os.geteuid() == peer_uid(right)
 
 
 @pytest.mark.parametrize(

@@ -159,6 +159,11 @@ def main() -> None:
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     parser.add_argument("--ranker", help="memoryRetrieval.ranker for the memory (default: the config's, the spec's)")
     parser.add_argument(
+        "--no-session",
+        action="store_true",
+        help="events without session_id and transcript_path (Claude Code sends both; session memory reads them)",
+    )
+    parser.add_argument(
         "--stand-in-vectors",
         action="store_true",
         help="with --ranker hybrid: seeded random unit vectors for the facts instead of embedding them (minutes)",
@@ -193,6 +198,9 @@ def main() -> None:
         (base / "empty").mkdir(mode=0o700)
         served_env = {**common, "XDG_RUNTIME_DIR": str(base / "run")}
         alone_env = {**common, "XDG_RUNTIME_DIR": str(base / "empty")}
+        # Every process runs in the project, as an agent runs its hooks: `python -m` puts the working
+        # folder first on sys.path, so from a checkout it would run that checkout, not PYTHONPATH's tree.
+        os.chdir(root)
         server = start_server(root, served_env)
         os.environ["XDG_RUNTIME_DIR"] = served_env["XDG_RUNTIME_DIR"]
         path = socket_path(root)
@@ -208,12 +216,19 @@ def main() -> None:
         variants["hook, server running"] = (hook, served_env)
         variants["hook, no server"] = (hook, alone_env)
         if args.baseline:
+            variants["baseline hook, server running"] = (hook, {**served_env, "PYTHONPATH": args.baseline})
             variants["baseline hook, no server"] = (hook, {**alone_env, "PYTHONPATH": args.baseline})
+        # As Claude Code sends a prompt: with the session's id and transcript, so the hook also runs
+        # session memory (its SQLite store; the transcript is missing, so no turns are read).
+        session = (
+            {} if args.no_session else {"session_id": f"bench-{os.getpid()}", "transcript_path": str(base / "t.jsonl")}
+        )
         rows: list[tuple[str, str, float, float, float]] = []
         for label, texts in prompts(root, args.runs).items():
 
             def event_of(prompt: str) -> bytes:
-                return json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root)}).encode()
+                event = {"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": str(root), **session}
+                return json.dumps(event).encode()
 
             event = event_of(texts[0])
             # The server's first answer (it prepares its word index after it), given time; then
@@ -231,8 +246,10 @@ def main() -> None:
             assert bool(answers["served"]) == (label == "facts injected"), (label, answers["served"][:200])
             walls: dict[str, list[float]] = {name: [] for name in variants}
             cpus: dict[str, list[float]] = {name: [] for name in variants}
-            served = 0  # the runs the server answered within the hook's deadlines (FOUNDRY_DEBUG's line)
-            spoke = 0  # the runs whose hook, with the server running, injected facts
+            # The runs the server answered within the hook's deadlines (FOUNDRY_DEBUG's line), and those
+            # whose hook injected facts, of every variant run with the server.
+            served = dict.fromkeys(variants, 0)
+            spoke = dict.fromkeys(variants, 0)
             for attempt in range(args.runs + 1):  # the first round warms the disk cache
                 event = event_of(texts[attempt])  # a new prompt each round, the same for every variant
                 for name, (command, env) in variants.items():
@@ -240,18 +257,19 @@ def main() -> None:
                     if attempt:
                         walls[name].append(wall)
                         cpus[name].append(cpu)
-                        served += name == "hook, server running" and b"facts from the server" in err
-                        spoke += name == "hook, server running" and bool(out)
+                        served[name] += b"facts from the server" in err
+                        spoke[name] += bool(out)
             for name in variants:
                 ordered = sorted(walls[name])
                 p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
                 shown = name
-                if name == "hook, server running":
-                    shown = f"{name} ({served}/{args.runs} served, {spoke} injected)"
+                if name.endswith("hook, server running"):
+                    shown = f"{name} ({served[name]}/{args.runs} served, {spoke[name]} injected)"
                 rows.append((label, shown, statistics.median(ordered), p95, statistics.median(cpus[name])))
         load = os.getloadavg()[0]
         lines = [
-            f"{args.facts:,} facts, {args.runs} runs of each, alternating; load average {load:.1f}, "
+            f"{args.facts:,} facts, {args.runs} runs of each, alternating, events "
+            f"{'without' if args.no_session else 'with'} a session id; load average {load:.1f}, "
             f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}",
             "",
             "| prompt | process | wall p50 | wall p95 | CPU p50 |",

@@ -85,7 +85,7 @@ def session_memory(event: JSONObject, root: Path) -> tuple[str, str]:
         return "", ""
     from foundry_tui.core.config import Config, load_config
     from foundry_tui.core.errors import ConfigError, FoundryError
-    from foundry_tui.core.memory.search.rankers import RANKER_NAMES
+    from foundry_tui.core.memory.search.ranker_names import RANKER_NAMES
     from foundry_tui.core.paths import Layout
     from foundry_tui.core.sessions.context import hook_session_context
 

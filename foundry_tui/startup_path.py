@@ -49,6 +49,7 @@ HOOKS = (
     "foundry_tui.core.memory.reports.index_file",
     "foundry_tui.core.memory.search",
     "foundry_tui.core.memory.search.rankers",
+    "foundry_tui.core.memory.search.ranker_names",  # the names alone, no imports
     "foundry_tui.core.memory.search.reply",
     "foundry_tui.core.memory.search.spec",
     "foundry_tui.core.memory.storage",
@@ -99,6 +100,32 @@ HOOKS = (
     # foundry_tui.core.code_refs, foundry_tui.core.memory.reports.grounding", bytecode cached, median of 3).
     "foundry_tui.core.code_refs",
     "foundry_tui.core.memory.reports.grounding",
+)
+# `foundry hook user-prompt-submit` when the warm server answers (issue 33): with a session id,
+# as Claude Code sends every prompt, it checks the config's triggers, runs session memory and asks
+# the socket; the memory itself (the fact model, the rankers, typing, hashlib) is never loaded.
+# About 20 ms of CPU less per prompt than when the config check imported the rankers' registry
+# (benchmarks/bench_hook_socket.py --baseline: see docs/benchmarks.md, "The prompt hook ...").
+HOOK_PROMPT_SERVED = (
+    "foundry_tui",
+    "foundry_tui.launcher",
+    "foundry_tui.hooks",
+    "foundry_tui.core",
+    "foundry_tui.core.hook_events",
+    "foundry_tui.core.errors",
+    "foundry_tui.core.paths",
+    "foundry_tui.core.config",
+    "foundry_tui.core.memory",
+    "foundry_tui.core.memory.search",
+    "foundry_tui.core.memory.search.ranker_names",
+    "foundry_tui.core.tokens",
+    "foundry_tui.core.sessions",
+    "foundry_tui.core.sessions.agents",
+    "foundry_tui.core.sessions.context",
+    "foundry_tui.core.sessions.ledger",
+    "foundry_tui.core.sessions.store",
+    "foundry_tui.core.sessions.transcript",
+    "foundry_tui.core.local_socket",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = (

@@ -122,6 +122,50 @@ def test_hooks_import_only_their_start_up_path(demo_root: Path, event: str) -> N
     _check(modules, startup_path.HOOKS, startup_path.SESSION_START_ALSO if event == "session-start" else ())
 
 
+def test_a_prompt_the_warm_server_answers_never_loads_the_memory(demo_root: Path) -> None:
+    """With a server running, the prompt hook (session id and all, as Claude Code sends it)
+    imports only HOOK_PROMPT_SERVED: the rankers, the fact model, typing and hashlib stay out."""
+    from foundry_tui.core.local_socket import socket_path
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "foundry_tui", "mcp", "--root", str(demo_root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        for message in (INITIALIZE, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}):
+            server.stdin.write((json.dumps(message) + "\n").encode())
+            server.stdin.flush()
+            assert json.loads(server.stdout.readline())["id"] == message["id"]
+        path = socket_path(demo_root)
+        deadline = time.monotonic() + 30
+        while not path.exists():  # the server opens it once its memory is loaded
+            assert time.monotonic() < deadline, "the server never opened its socket"
+            time.sleep(0.05)
+        event = json.dumps(HOOK_EVENTS["user-prompt-submit"])
+        patient = {"FOUNDRY_DEBUG": "1", "FOUNDRY_SOCKET_DEADLINE_MS": "1000", "FOUNDRY_SOCKET_REPLY_MS": "5000"}
+        proc = subprocess.run(
+            [sys.executable, "-c", PROBE, "--root", str(demo_root), "hook", "user-prompt-submit"],
+            input=event,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=demo_root,
+            env={**os.environ, **patient},
+        )
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+    assert f"foundry hook: facts from the server at {path}" in proc.stderr
+    assert "Foundry memory: facts that may bear on this prompt." in proc.stdout
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    modules = json.loads(line.removeprefix("MODULES "))
+    _check(modules, startup_path.HOOK_PROMPT_SERVED)
+    assert {"typing", "hashlib", "struct", "foundry_tui.core.memory.search.rankers"}.isdisjoint(modules)
+
+
 # The other agents' dialects (foundry_tui/hook_dialects.py), on their own documented payloads.
 AGENT_PAYLOADS = {
     ("codex", "user-prompt-submit"): "codex/user-prompt-submit.json",

@@ -256,7 +256,7 @@ def cmd_memory_diff(args: argparse.Namespace) -> int:
 def add_commands(commands: CommandGroup) -> None:
     """The `memory` group, added to the parser by cli.build_parser."""
     from foundry_tui.core.memory.model import vocabulary as vocab
-    from foundry_tui.core.memory.search.rankers import RANKER_NAMES
+    from foundry_tui.core.memory.search.ranker_names import RANKER_NAMES
 
     mem = commands.group(
         "memory",

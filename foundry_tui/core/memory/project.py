@@ -22,7 +22,8 @@ from foundry_tui.core.memory.model.facts import Fact, check_choice
 from foundry_tui.core.memory.model.fields import ScanFields
 from foundry_tui.core.memory.model.hits import Hit
 from foundry_tui.core.memory.model.vocabulary import TYPES
-from foundry_tui.core.memory.search.rankers import DEFAULT_RANKER, RANKER_NAMES, Ranker, min_score_for, ranker_named
+from foundry_tui.core.memory.search.ranker_names import DEFAULT_RANKER, RANKER_NAMES
+from foundry_tui.core.memory.search.rankers import Ranker, min_score_for, ranker_named
 from foundry_tui.core.memory.storage.store import Changes, FactStore
 from foundry_tui.core.memory.storage.watchers import FactWatcher, KernelWatcher
 from foundry_tui.core.paths import Layout

@@ -1,5 +1,6 @@
 """The rankers a search may use, looked up by the name config.json (`memoryRetrieval.ranker`)
-or `--ranker` gives: the one list of ranker names is `RANKERS` here.
+or `--ranker` gives: the registry is `RANKERS` here, in the order of ranker_names.py's
+RANKER_NAMES (the prompt hook checks a config's ranker against those names alone).
 
 A ranker searches what a `Corpus` (the Project) hands it, under the corpus's lock, and picks
 what the prompt hook injects (ADR 0025). The spec's scorer is the default; bm25 is opt-in
@@ -16,6 +17,7 @@ from foundry_tui.core.config import DEFAULT_MIN_SCORE, Config
 from foundry_tui.core.errors import InputError
 from foundry_tui.core.memory.model.fields import ScanFields
 from foundry_tui.core.memory.model.hits import Hit
+from foundry_tui.core.memory.search.ranker_names import RANKER_NAMES
 from foundry_tui.core.memory.search.spec import query_terms, rank
 
 TYPE_CHECKING = False
@@ -347,8 +349,6 @@ class HybridRanker:
 
 # The registry: every ranker by name, the default first.
 RANKERS: dict[str, Ranker] = {ranker.name: ranker for ranker in (SpecRanker(), Bm25Ranker(), HybridRanker())}
-RANKER_NAMES = tuple(RANKERS)
-DEFAULT_RANKER = RANKER_NAMES[0]
 DEFAULT_MIN_SCORES = {name: ranker.default_min_score for name, ranker in RANKERS.items()}
 
 

@@ -18,26 +18,48 @@ MCP_BEFORE_INITIALIZE = (
     "foundry_tui.core.trust",
     "foundry_tui.core.trust.principal",
 )
-HOOKS = (
+# `foundry hook user-prompt-submit` when the warm server answers (issue 29): with a session id,
+# as Claude Code sends every prompt, it checks the config's triggers, runs session memory and asks
+# the socket; the memory itself (the fact model, the rankers, typing, hashlib) is never loaded.
+# About 27 ms of CPU less per prompt than when the config check imported the rankers' registry
+# (benchmarks/bench_hook_socket.py --baseline: docs/benchmarks.md, "A served prompt with a session id").
+HOOK_PROMPT_SERVED = (
     "foundry_tui",
     "foundry_tui.launcher",
     "foundry_tui.hooks",
+    "foundry_tui.core",
     "foundry_tui.core.hook_events",
+    "foundry_tui.core.errors",
+    "foundry_tui.core.paths",
+    "foundry_tui.core.config",
+    "foundry_tui.core.memory",
+    "foundry_tui.core.memory.search",
+    "foundry_tui.core.memory.search.ranker_names",  # the names alone, no imports
+    "foundry_tui.core.tokens",
+    # Session memory (SessionStart and UserPromptSubmit with a session_id; stdlib sqlite3, imported lazily).
+    # Measured with benchmarks/bench_session_hook.py against the commit before it: see docs/benchmarks.md, "Session memory".
+    "foundry_tui.core.sessions",
+    "foundry_tui.core.sessions.agents",
+    "foundry_tui.core.sessions.context",
+    "foundry_tui.core.sessions.ledger",
+    "foundry_tui.core.sessions.store",
+    "foundry_tui.core.sessions.transcript",
+    # UserPromptSubmit asks a running MCP server first (issue 29): os, json and stat at import,
+    # socket (~7 ms here) only when a socket file is there; see benchmarks/bench_hook_socket.py.
+    "foundry_tui.core.local_socket",
+)
+# Every hook, served or not: the served prompt's modules and the rest.
+HOOKS = (
+    *HOOK_PROMPT_SERVED,
     # The other agents' hooks (--agent codex|cursor|gemini): their event and answer formats,
     # the standard library only; and the after-edit notice, which imports nothing.
     "foundry_tui.hook_dialects",
     "foundry_tui.core.edit_notice",
-    "foundry_tui.core",
-    "foundry_tui.core.errors",
-    "foundry_tui.core.paths",
     "foundry_tui.core.atomic",
-    "foundry_tui.core.config",
     "foundry_tui.core.events",
     "foundry_tui.core.names",
-    "foundry_tui.core.tokens",
     "foundry_tui.core.artefacts",
     "foundry_tui.core.artefacts.runbooks",
-    "foundry_tui.core.memory",
     "foundry_tui.core.memory.project",
     # Issue 27 split the memory by concern; the same code, in these modules (each package's
     # __init__.py is empty).
@@ -47,9 +69,7 @@ HOOKS = (
     "foundry_tui.core.memory.model.hits",
     "foundry_tui.core.memory.reports",
     "foundry_tui.core.memory.reports.index_file",
-    "foundry_tui.core.memory.search",
     "foundry_tui.core.memory.search.rankers",
-    "foundry_tui.core.memory.search.ranker_names",  # the names alone, no imports
     "foundry_tui.core.memory.search.reply",
     "foundry_tui.core.memory.search.spec",
     "foundry_tui.core.memory.storage",
@@ -83,49 +103,12 @@ HOOKS = (
     # bm25's persisted postings, read by a bm25 search of an unchanged parse cache (marshal, zlib,
     # array, os: already loaded; the module itself is small, see benchmarks/ bench_retrieval's hook row).
     "foundry_tui.core.memory.search.postings",
-    # Session memory (SessionStart and UserPromptSubmit with a session_id; stdlib sqlite3, imported lazily).
-    # Measured with benchmarks/bench_session_hook.py against the commit before it: see docs/benchmarks.md, "Session memory".
-    "foundry_tui.core.sessions",
-    "foundry_tui.core.sessions.agents",
-    "foundry_tui.core.sessions.context",
-    "foundry_tui.core.sessions.ledger",
-    "foundry_tui.core.sessions.store",
-    "foundry_tui.core.sessions.transcript",
-    # UserPromptSubmit asks a running MCP server first (issue 29): os, json and stat at import,
-    # socket (~7 ms here) only when a socket file is there; see benchmarks/bench_hook_socket.py.
-    "foundry_tui.core.local_socket",
     # Facts grounded in the code (issue 30), only when an active fact has refs: the after-edit
     # notice reads them, the session start marks stale facts. os and re (subprocess where git
     # runs): 0.8 ms and 0.2 ms self (python -X importtime -c "import foundry_tui.core.paths,
     # foundry_tui.core.code_refs, foundry_tui.core.memory.reports.grounding", bytecode cached, median of 3).
     "foundry_tui.core.code_refs",
     "foundry_tui.core.memory.reports.grounding",
-)
-# `foundry hook user-prompt-submit` when the warm server answers (issue 33): with a session id,
-# as Claude Code sends every prompt, it checks the config's triggers, runs session memory and asks
-# the socket; the memory itself (the fact model, the rankers, typing, hashlib) is never loaded.
-# About 20 ms of CPU less per prompt than when the config check imported the rankers' registry
-# (benchmarks/bench_hook_socket.py --baseline: see docs/benchmarks.md, "The prompt hook ...").
-HOOK_PROMPT_SERVED = (
-    "foundry_tui",
-    "foundry_tui.launcher",
-    "foundry_tui.hooks",
-    "foundry_tui.core",
-    "foundry_tui.core.hook_events",
-    "foundry_tui.core.errors",
-    "foundry_tui.core.paths",
-    "foundry_tui.core.config",
-    "foundry_tui.core.memory",
-    "foundry_tui.core.memory.search",
-    "foundry_tui.core.memory.search.ranker_names",
-    "foundry_tui.core.tokens",
-    "foundry_tui.core.sessions",
-    "foundry_tui.core.sessions.agents",
-    "foundry_tui.core.sessions.context",
-    "foundry_tui.core.sessions.ledger",
-    "foundry_tui.core.sessions.store",
-    "foundry_tui.core.sessions.transcript",
-    "foundry_tui.core.local_socket",
 )
 # Third-party packages none of them may import (each costs tens to hundreds of ms).
 HEAVY = (

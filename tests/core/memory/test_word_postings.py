@@ -380,3 +380,69 @@ def test_the_spec_server_leaves_words_for_the_next_one(root: Path) -> None:
         assert _words_path(root).exists()
     assert answers[0]["result"] == answers[1]["result"]
     assert "fact-" in answers[0]["result"]["content"][0]["text"]
+
+
+# ---- the snapshot's joined fields, checked when first read (issue 33) -------------------------
+
+
+def _snapshot_sections(path: Path) -> dict[str, tuple[int, int]]:
+    """Each section of the snapshot file: where it starts and its length."""
+    data = path.read_bytes()
+    magic = len(b"foundry-snapshot\n")
+    header_length = int.from_bytes(data[magic : magic + 4], "big")
+    _version, _root, _identity, sections = marshal.loads(data[magic + 8 : magic + 8 + header_length])
+    at, places = magic + 8 + header_length, {}
+    for name, length, _crc in sections:
+        places[name] = (at, length)
+        at += length
+    return places
+
+
+@pytest.mark.parametrize("section", ["title", "tags", "body", "starts"])
+def test_a_damaged_joined_field_is_found_when_read_and_the_file_dropped(root: Path, section: str) -> None:
+    _write_facts(root, _demo_facts())
+    _age(root)
+    Project(root).sync()
+    path = cache.cache_file(root)
+    assert path is not None
+    at, length = _snapshot_sections(path)[section]
+    _flip(path, at + length // 2)
+    project = Project(root)
+    project.sync()
+    assert project.store.pending_snapshot is not None  # loaded: the field is not checked yet
+    for ranker in RANKERS:
+        for query in QUERIES:
+            assert _search(project, query, ranker) == _search(Project(root, use_cache=False), query, ranker)
+    assert not path.exists()  # found damaged by the first search, dropped
+    Project(root).sync()
+    assert Snapshot.loads(path.read_bytes(), str(root)) is not None  # the next process writes it whole
+
+
+def test_the_first_search_from_the_words_reads_no_joined_field(built: Path) -> None:
+    """With the word postings, a damaged body field is never read (nor trusted): the answers are
+    the scan's, and the file stays until a search needs the field."""
+    path = cache.cache_file(built)
+    assert path is not None
+    at, length = _snapshot_sections(path)["body"]
+    _flip(path, at + length // 2)
+    project = Project(built)
+    for query in QUERIES:
+        assert _search(project, query, "spec") == _search(Project(built, use_cache=False), query, "spec")
+    assert _answered_from_words(project)
+    assert path.exists()
+
+
+@pytest.mark.parametrize("change", ["torn", "longer"])
+def test_a_snapshot_of_another_length_is_refused_at_load(root: Path, change: str) -> None:
+    _write_facts(root, _demo_facts())
+    _age(root)
+    Project(root).sync()
+    path = cache.cache_file(root)
+    assert path is not None
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] if change == "torn" else data + b"\0")
+    assert Snapshot.loads(path.read_bytes(), str(root)) is None
+    project = Project(root)
+    project.sync()
+    assert project.store.pending_snapshot is None  # re-parsed
+    assert Snapshot.loads(path.read_bytes(), str(root)) is not None  # and written whole again

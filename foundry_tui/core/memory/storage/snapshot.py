@@ -295,8 +295,11 @@ class Snapshot:
                 title, tags = (self._checked(place) for place in places[:2])
                 offset, length, crc = places[2]
                 body: Haystack[bytes] | None = None
-                if length >= FILE_FIELD_FROM and self._bodies.crc_matches(offset, length, crc):
-                    body = self._bodies.field_at(offset, length)  # checked in chunks, then searched from the file
+                if length >= FILE_FIELD_FROM:  # checked in chunks, then searched from the file
+                    if not self._bodies.crc_matches(offset, length, crc):
+                        self._damaged()
+                        return None
+                    body = self._bodies.field_at(offset, length)
                 if body is None:
                     body = self._checked(places[2])
                 if title is None or tags is None or body is None:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from foundry_tui.core.memory.search.postings import Postings
     from foundry_tui.core.memory.search.vectors import VectorStore
     from foundry_tui.core.memory.search.word_index import SearchIndex
+    from foundry_tui.core.memory.search.word_postings import WordPostings
     from foundry_tui.core.memory.storage.snapshot import Snapshot
 
 FULL_RESCAN_SECONDS = 30.0
@@ -57,6 +58,9 @@ class Project:
         # None when there are none for it), and the thread building them (postings.py).
         self._postings: tuple[bytes, Postings | None] | None = None
         self._postings_builder: threading.Thread | None = None
+        # The spec ranker's word postings of that snapshot, likewise (search/word_postings.py).
+        self._words: tuple[bytes, WordPostings | None] | None = None
+        self._words_builder: threading.Thread | None = None
         # The sentence model and the facts' vectors (issue 29; search/encoder.py, search/vectors.py):
         # loaded and built only when the hybrid ranker asks, in a thread in long-lived processes.
         self._encoder: SentenceEncoder | None = None
@@ -275,8 +279,55 @@ class Project:
                 return index, None
         snapshot = self.store.pending_snapshot
         if snapshot is not None:  # unchanged since the snapshot: build Facts for the hits only
-            return None, snapshot.scan(today.isoformat(), type)
+            scan = snapshot.scan(today.isoformat(), type)
+            if scan.words is None:
+                words = self._snapshot_words(snapshot)
+                if words is not None:
+                    scan.words = words.find
+            return None, scan
         return None, self.scan_fields(today, type)
+
+    def _snapshot_words(self, snapshot: Snapshot) -> WordPostings | None:
+        """The spec ranker's word postings of `snapshot`, when a file built for it is in the parse cache."""
+        identity, path = snapshot.identity, self.store.cache_path
+        if identity is None or path is None:
+            return None
+        known = self._words
+        if known is None or known[0] != identity:
+            from foundry_tui.core.memory.search import word_postings
+            from foundry_tui.core.memory.storage import cache
+
+            if known is not None and known[1] is not None:
+                known[1].close()
+            known = self._words = (identity, word_postings.load(cache.words_file(path), identity, len(snapshot)))
+        return known[1]
+
+    def keep_words(self) -> None:
+        """Build the spec ranker's word postings of the snapshot the store answers from, in a
+        thread, when the parse cache has none for it (long-lived processes; once per snapshot)."""
+        with self._lock:
+            snapshot, path = self.store.pending_snapshot, self.store.cache_path
+            if snapshot is None or snapshot.identity is None or path is None or self._words_builder is not None:
+                return
+            if self._snapshot_words(snapshot) is not None:
+                return
+            identity, count = snapshot.identity, len(snapshot)
+            fields = snapshot.fields  # read now: the store lets go of the snapshot's file once it builds Facts
+            if fields is None:
+                return
+
+            def build() -> None:
+                from foundry_tui.core.memory.search import word_postings
+                from foundry_tui.core.memory.storage import cache
+
+                target = cache.words_file(path)
+                word_postings.write(target, fields, identity, count)
+                with self._lock:
+                    if self._words is not None and self._words[0] == identity and self._words[1] is None:
+                        self._words = (identity, word_postings.load(target, identity, count))
+
+            self._words_builder = threading.Thread(target=build, name="foundry-word-postings", daemon=True)
+            self._words_builder.start()
 
     def scan_with_postings(self, today: _dt.date) -> tuple[ScanFields, Postings | None]:
         """What bm25 searches, under the lock (the ranker holds it): every active fact (whatever
@@ -332,15 +383,14 @@ class Project:
 
     def building_postings(self) -> bool:
         """Whether a postings build is under way."""
-        builder = self._postings_builder
-        return builder is not None and builder.is_alive()
+        return any(b is not None and b.is_alive() for b in (self._postings_builder, self._words_builder))
 
     def postings_built(self, timeout: float | None = None) -> None:
         """Wait (up to `timeout` seconds) for a postings build under way: a server asked to stop
         finishes the file for the next one."""
-        builder = self._postings_builder
-        if builder is not None:
-            builder.join(timeout)
+        for builder in (self._postings_builder, self._words_builder):
+            if builder is not None:
+                builder.join(timeout)
 
     # ---- sentence vectors (issue 29) -------------------------------------------------------
 

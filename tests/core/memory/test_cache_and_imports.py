@@ -166,7 +166,9 @@ def _answers(project: Project) -> tuple[object, ...]:
 
 def test_a_corrupted_cache_never_answers(demo: Project) -> None:
     """Issue 9, Medium 5: random byte flips in the cache file are caught by its checksum;
-    every answer equals the uncached one, and the corrupted file is replaced."""
+    every answer equals the uncached one, and the corrupted file is replaced: at once when the
+    load finds it, or dropped when a joined field (checked on first use, issue 33) is found
+    damaged by a search, and written whole by the next process."""
     import random
 
     _age_files(demo.layout.facts_dir)  # no racy entries: the whole snapshot is trusted
@@ -187,4 +189,6 @@ def test_a_corrupted_cache_never_answers(demo: Project) -> None:
         project = Project(demo.root)
         project.sync()
         assert _answers(project) == expected, f"flip {flip}"
+        if not path.exists():  # dropped by the search that found it damaged
+            Project(demo.root).sync()
         assert Snapshot.loads(path.read_bytes(), str(demo.root)) is not None  # re-saved whole

@@ -135,6 +135,9 @@ class ScanFields:
         self.eligible = eligible
         self.bm25_stats: object = None  # the bm25 ranker's field lengths, computed once (bm25.py)
         self.dense_cache: object = None  # the hybrid ranker's fingerprints and vectors by position (search/hybrid.py)
+        # The positions holding a term, per field, from persisted word postings (search/word_postings.py,
+        # set by the Project on a snapshot's scan); None from it: scan for that term as without it.
+        self.words: Callable[[str], tuple[set[int], set[int], set[int]] | None] | None = None
         self._sets: dict[str, tuple[set[int], set[int], set[int]]] = {}  # the last terms' matches
         self._texts: list[list[str] | None] = [None, None, None]  # each field split into its texts, once needed
         self._weights: list[float] | None = None  # weight_at of every position, once many are needed
@@ -171,8 +174,11 @@ class ScanFields:
         return len(title | tags | body)
 
     def _find_term(self, term: str) -> tuple[set[int], set[int], set[int]]:
-        encoded = self._encoded() if self._encoded is not None else None
-        if encoded is not None:
+        looked_up = self.words(term) if self.words is not None else None
+        encoded = self._encoded() if self._encoded is not None and looked_up is None else None
+        if looked_up is not None:
+            title, tags, body = looked_up
+        elif encoded is not None:
             needle = term.encode("utf-8", "surrogatepass")
             title, tags, body = (
                 containing(blob, starts, needle, partial(_encoded_between, blob, starts)) for blob, starts in encoded

@@ -50,6 +50,10 @@ class Corpus(Protocol):
         """Build bm25's postings of the snapshot the store answers from, in a thread."""
         ...
 
+    def keep_words(self) -> None:
+        """Build the spec ranker's word postings of the snapshot the store answers from, in a thread."""
+        ...
+
     @property
     def semantic_wait(self) -> bool:
         """Whether a search may wait for the sentence model to load (one-shot commands) or must
@@ -214,7 +218,9 @@ class SpecRanker:
         return (relevant or tagged(memory, hits, today))[:limit]
 
     def prepare(self, corpus: Corpus) -> None:
-        """Nothing beyond the word index a long-lived Project keeps anyway (`use_search_index`)."""
+        """The word postings of the snapshot, in a thread, for the next start's first searches
+        (search/word_postings.py); the word index a long-lived Project keeps anyway (`use_search_index`)."""
+        corpus.keep_words()
 
 
 class Bm25Ranker:

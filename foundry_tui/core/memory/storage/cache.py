@@ -5,7 +5,7 @@ It is derived data: kept outside the repository in the user's cache directory
 one file per project root, written atomically, checksummed (CRC-32: a mismatch drops
 it), validated against each file's stat before use, and always safe to delete. `FOUNDRY_NO_CACHE=1` turns it off. Its
 content is a `Snapshot` (snapshot.py). Beside it, the bm25 ranker's postings of that
-snapshot (postings.py), keyed to it, and the facts' sentence vectors (search/vectors.py),
+snapshot (postings.py) and the spec ranker's word postings (search/word_postings.py), keyed to it, and the facts' sentence vectors (search/vectors.py),
 keyed by each fact text's fingerprint.
 """
 
@@ -35,6 +35,11 @@ def cache_file(root: Path) -> Path | None:
 def postings_file(snapshot: Path) -> Path:
     """Where the bm25 postings of the snapshot file `snapshot` live."""
     return snapshot.with_suffix(".postings")
+
+
+def words_file(snapshot: Path) -> Path:
+    """Where the spec ranker's word postings of the snapshot file `snapshot` live (search/word_postings.py)."""
+    return snapshot.with_suffix(".words")
 
 
 def vectors_file(snapshot: Path) -> Path:

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from operator import mul
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
@@ -36,8 +36,11 @@ _MAGIC = b"foundry-snapshot\n"
 # root, the snapshot's identity (random bytes: what bm25's postings file is keyed to, see
 # postings.py), and each section's name, length and CRC-32), then the sections back to back. Each
 # section is checked and decoded on its own, so that loading never holds the whole file and
-# its objects at once; the bodies, as raw UTF-8, are only checked at load and then read one
-# by one for the facts a search returns (from the same open file: a newer snapshot written
+# its objects at once; the file's length must be the sections' sum. The joined search fields
+# (title, tags, body, starts) are checked when first read, not at load: a first search answered
+# from the spec's word postings (search/word_postings.py) reads none of them (issue 33), and a
+# damaged one found then is dropped (_damaged). The bodies, as raw UTF-8, are checked at load
+# and then read one by one for the facts a search returns (from the same open file: a newer snapshot written
 # meanwhile replaces the name, not this file). The joined search fields are raw UTF-8 too
 # (surrogatepass), with their starts (marshal: None when unsafe to join, else each field's
 # start offsets in characters, then in bytes, None where the same): the spec's scan searches
@@ -182,6 +185,13 @@ class _Bodies:
         except (OSError, io.UnsupportedOperation):  # no descriptor (a snapshot read from bytes)
             return None
 
+    def crc_matches(self, offset: int, length: int, crc: int) -> bool:
+        """Whether the `length` bytes at `offset` of the snapshot file have this CRC-32 (in chunks)."""
+        if self._file is None:
+            return False
+        self._file.seek(offset)
+        return _crc_matches(self._file, length, crc)
+
     def read_at(self, offset: int, length: int) -> bytes | None:
         """`length` bytes at `offset` of the snapshot file (None once it is closed)."""
         if self._file is None:
@@ -214,6 +224,7 @@ class Snapshot:
         "identity",
         "keys",
         "names",
+        "on_damage",
         "positions",
     )
 
@@ -227,7 +238,7 @@ class Snapshot:
         columns: dict[str, list[Any]],
         fields: tuple[FieldIndex, FieldIndex, FieldIndex] | None,
         bodies: _Bodies,
-        lazy_fields: list[tuple[int, int]] | None = None,
+        lazy_fields: list[tuple[int, int, int]] | None = None,
     ) -> None:
         self.names = names  # every fact file name, sorted
         self.keys = keys  # mtime_ns, size, inode of each name, flattened
@@ -247,6 +258,8 @@ class Snapshot:
         self._scans: dict[tuple[str, str | None], ScanFields] = {}
         # Random bytes naming this snapshot as written to (or read from) a file; None until then.
         self.identity: bytes | None = None
+        # Called when a section checked on first use (the joined fields) is damaged (the store drops the file).
+        self.on_damage: Callable[[], None] | None = None
 
     @property
     def fields(self) -> tuple[FieldIndex, FieldIndex, FieldIndex] | None:
@@ -259,8 +272,8 @@ class Snapshot:
                     starts = self._read_starts(places[3])
                     if starts is not None:
                         texts: list[str] = []
-                        for offset, length in places[:3]:  # one field's bytes at a time
-                            data = self._bodies.read_at(offset, length)
+                        for place in places[:3]:  # one field's bytes at a time
+                            data = self._checked(place)
                             if data is None:
                                 return self._fields
                             texts.append(data.decode("utf-8", "surrogatepass"))
@@ -279,21 +292,46 @@ class Snapshot:
                 starts = self._read_starts(places[3])
                 if starts is None:
                     return None
-                title, tags = (self._bodies.read_at(offset, length) for offset, length in places[:2])
-                body_place = places[2]
+                title, tags = (self._checked(place) for place in places[:2])
+                offset, length, crc = places[2]
                 body: Haystack[bytes] | None = None
-                if body_place[1] >= FILE_FIELD_FROM:
-                    body = self._bodies.field_at(*body_place)
+                if length >= FILE_FIELD_FROM:  # checked in chunks, then searched from the file
+                    if not self._bodies.crc_matches(offset, length, crc):
+                        self._damaged()
+                        return None
+                    body = self._bodies.field_at(offset, length)
                 if body is None:
-                    body = self._bodies.read_at(*body_place)
+                    body = self._checked(places[2])
                 if title is None or tags is None or body is None:
+                    self._damaged()
                     return None
                 self._encoded = ((title, starts[3]), (tags, starts[4]), (body, starts[5]))
             return self._encoded
 
-    def _read_starts(self, place: tuple[int, int]) -> list[list[int]] | None:
+    def _checked(self, place: tuple[int, int, int]) -> bytes | None:
+        """The section at `place` (offset, length, CRC-32), read and checked; None when it is
+        unreadable or damaged (the snapshot then searches fact by fact, see _damaged)."""
+        offset, length, crc = place
+        data = self._bodies.read_at(offset, length)
+        if data is None or zlib.crc32(data) != crc:
+            self._damaged()
+            return None
+        return data
+
+    def _damaged(self) -> None:
+        """A joined field failed its check when first read (they are not checked at load, so
+        that a first search answered without them reads none): no field is trusted from now on
+        (fields None: scans build each fact's fields from the checked columns and bodies, the
+        same results), and the cache file is dropped so that the next process re-parses."""
+        self._lazy_fields = None
+        self._fields = None
+        self._encoded = None
+        if self.on_damage is not None:
+            self.on_damage()
+
+    def _read_starts(self, place: tuple[int, int, int]) -> list[list[int]] | None:
         """The fields' starts in characters, then in bytes (None: unsafe to join, or unreadable)."""
-        data = self._bodies.read_at(*place)
+        data = self._checked(place)
         if data is None:
             return None
         # marshal gives Any: None, or six lists of ints (a byte list None when it equals the char list)
@@ -406,12 +444,16 @@ class Snapshot:
         if [name for name, _length, _crc in sections] != list(_SECTIONS):
             return None
         decoded: dict[str, Any] = {}  # marshal.loads' sections, each unpacked by its known shape below
-        lazy: list[tuple[int, int]] = []
+        lazy: list[tuple[int, int, int]] = []
+        start = file.tell()
+        end = file.seek(0, os.SEEK_END)
+        if end - start != sum(length for _name, length, _crc in sections):  # torn, or longer: not this write
+            return None
+        file.seek(start)
         for name, length, crc in sections[:-1]:
-            if name in _LAZY:  # checked now, decoded when a search first needs them
-                lazy.append((file.tell(), length))
-                if not _crc_matches(file, length, crc):
-                    return None
+            if name in _LAZY:  # checked and decoded when a search first needs them (the first may not)
+                lazy.append((file.tell(), length, crc))
+                file.seek(length, os.SEEK_CUR)
                 continue
             data = file.read(length)
             if len(data) != length or zlib.crc32(data) != crc:

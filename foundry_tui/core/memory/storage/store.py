@@ -14,6 +14,7 @@ import itertools
 import os
 import stat
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from foundry_tui.core.atomic import atomic_write
@@ -289,9 +290,13 @@ class FactStore:
             return None
         try:
             file = open(self._cache_path, "rb")  # noqa: SIM115  # the snapshot keeps it for the bodies
+            inode = os.fstat(file.fileno()).st_ino
         except OSError:
             return None
-        return Snapshot.load(file, str(self.layout.root))
+        snapshot = Snapshot.load(file, str(self.layout.root))
+        if snapshot is not None:
+            snapshot.on_damage = partial(_drop_cache_file, self._cache_path, inode)
+        return snapshot
 
     def load_snapshot_ahead(self) -> Snapshot | None:
         """The parse cache's snapshot, loaded before the first refresh, which then compares
@@ -642,3 +647,11 @@ def open_store(layout: Layout, *, use_cache: bool = True) -> FactStore:
     store = FactStore(layout, use_cache=use_cache)
     store.refresh()
     return store
+
+
+def _drop_cache_file(path: Path, inode: int) -> None:
+    """Remove the parse cache at `path` when it is still the file of this inode (a snapshot found
+    damaged after its load; a newer one written meanwhile stays): the next process re-parses."""
+    with contextlib.suppress(OSError):
+        if os.stat(path).st_ino == inode:
+            os.unlink(path)

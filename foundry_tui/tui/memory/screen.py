@@ -161,7 +161,13 @@ class MemoryScreen(ConfirmingScreen[None]):
         self.query_one(StatusHeader).show(view.status())
         index = self.query_one(IndexPane)
         index.show(view, False)
-        index.when_drawn(lambda: self._index_painted(painted))
+        if view.recorded:
+            # From the first-frame record: the load's first step is then the snapshot's read (its
+            # marshal sections hold the interpreter lock for tens of ms at a time), which would hold
+            # back this frame's output to the terminal; it waits until the screen has refreshed.
+            index.when_drawn(lambda: self.call_after_refresh(self._index_painted, painted))
+        else:
+            index.when_drawn(lambda: self._index_painted(painted))
 
     def _index_painted(self, painted: threading.Event) -> None:
         startup.memory_drawn(self.foundry)

@@ -77,7 +77,7 @@ def test_the_record_is_the_full_index(
     record(tmp_path)
     project = Project(tmp_path)
     view = read_first_frame(project, TODAY)
-    assert view is not None and view.inactive is None
+    assert view is not None and view.inactive is None and view.recorded
     assert not project.store.loaded
     full = full_view(tmp_path)
     if len(full.ordered) <= rows:

@@ -143,6 +143,7 @@ def _view(payload: dict[str, object]) -> IndexView | None:
         broken=[BrokenFile(name, reason) for name, reason in broken],
         inactive=None,
         whole=whole_counts,
+        recorded=True,
     )
 
 

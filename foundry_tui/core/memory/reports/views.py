@@ -165,6 +165,7 @@ class IndexView:
         "listed",
         "omitted",
         "ordered",
+        "recorded",
         "total",
         "types",
         "whole",
@@ -184,6 +185,7 @@ class IndexView:
         broken: list[BrokenFile],
         inactive: Mapping[str, str] | None,
         whole: WholeIndex | None = None,
+        recorded: bool = False,
     ) -> None:
         self.ordered = ordered  # the active facts' ids, in index order
         self.types = types  # the type of each, in step with `ordered`
@@ -192,6 +194,7 @@ class IndexView:
         self.listed = listed
         self.index_tokens = index_tokens
         self.budget = budget
+        self.recorded = recorded  # read from the first-frame record (reports/first_frame.py)
         self.whole = whole  # None: `ordered` is every active fact, `broken` every broken file
         self.active = len(ordered) if whole is None else whole.active
         self.total = total  # facts that load, and files that do not

@@ -1,6 +1,8 @@
 """Preload: the index the memory screen paints first, read while Textual is imported.
 
-`foundry tui` starts it before it imports the app: a thread loads the parse cache's
+`foundry tui` starts it before it imports the app: a thread reads the first-frame record
+(reports/first_frame.py: the first rows and the counts, written by the last full load, for
+the same snapshot, folder and day), or without one that matches, loads the parse cache's
 snapshot and orders the index from its columns (`views.index_view_of`, as the screen's
 early index does). Reading and checking the file run outside the interpreter lock; the
 rest takes turns with the imports. No fact file is stat'ed here, so the first paint does
@@ -20,6 +22,7 @@ import threading
 # thread imports nothing while the main thread imports Textual.
 import foundry_tui.core.memory.reports.index_file  # noqa: F401
 from foundry_tui.core.memory.project import Project
+from foundry_tui.core.memory.reports.first_frame import read_first_frame
 from foundry_tui.core.memory.reports.views import IndexView, index_view_of
 
 
@@ -44,6 +47,11 @@ class Preload:
                 return  # no memory: the app shows how to make one
             layout.check_inside(layout.facts_dir)  # a folder linked out of the root: the load says so
             with project.lock:
+                # The first-frame record, when it matches the snapshot, the folder and the day: the
+                # snapshot itself is then read by the screen's load, after the paint.
+                self._view = read_first_frame(project, self.today)
+                if self._view is not None:
+                    return
                 snapshot = project.store.load_snapshot_ahead()
                 if snapshot is not None:
                     budget = project.config_or_defaults()[0].index_token_budget

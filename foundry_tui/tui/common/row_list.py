@@ -74,6 +74,7 @@ class RowList(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[Row] = []
+        self.height_hint = 0  # rows the list is as tall as, at least (replace_rows' `height`)
         self._quiet = False
         self.line_cache: LRUCache[LineKey, Strip] = LRUCache(self.CACHED_LINES)
 
@@ -91,16 +92,19 @@ class RowList(ScrollView, can_focus=True):
     def index_of(self, row_id: str) -> int | None:
         return next((i for i, (rid, _t) in enumerate(self.rows) if rid == row_id), None)
 
-    def replace_rows(self, rows: list[Row]) -> None:
-        """Swap the rows, keeping the highlighted id where it still exists, else the first row with an id."""
+    def replace_rows(self, rows: list[Row], *, height: int | None = None) -> None:
+        """Swap the rows, keeping the highlighted id where it still exists, else the first row
+        with an id. `height`: the list's height when `rows` are only its first rows (the rest
+        blank until the whole list replaces them)."""
         keep = (
             self.rows[self.highlighted][0]
             if self.highlighted is not None and self.highlighted < len(self.rows)
             else None
         )
         self.rows = rows
+        self.height_hint = max(height or 0, len(rows))
         self.line_cache.clear()
-        self.virtual_size = Size(self.size.width, len(rows))
+        self.virtual_size = Size(self.size.width, self.height_hint)
         target = self.index_of(keep) if keep else None
         if target is None:
             target = next((i for i, (row_id, _t) in enumerate(rows) if row_id), None)
@@ -175,7 +179,7 @@ class RowList(ScrollView, can_focus=True):
         self.refresh()
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self.rows))
+        self.virtual_size = Size(self.size.width, max(self.height_hint, len(self.rows)))
 
     # ---- moving --------------------------------------------------------------------------------
 

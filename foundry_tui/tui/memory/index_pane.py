@@ -112,5 +112,10 @@ class IndexPane(RowList):
             for broken in view.broken:
                 entry_text = Text.assemble((shown(broken.name), f"bold {error}"), " ", (shown(broken.reason), error))
                 options.append((f"broken:{broken.name}", entry_text))
-        self.replace_rows(options)
+        whole = view.whole
+        if whole is None:
+            self.replace_rows(options)
+        else:  # the first rows only (the first-frame record): as tall as the whole index's rows
+            height = whole.active + whole.groups + (1 if whole.omitted else 0) + (0 if whole.active else 1)
+            self.replace_rows(options, height=height + (1 + whole.broken if whole.broken else 0))
         self.border_subtitle = f"{view.listed}/{view.active} listed · ~{view.index_tokens}/{view.budget} tokens"

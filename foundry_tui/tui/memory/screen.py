@@ -17,6 +17,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Input
 
 from foundry_tui.core.memory.model.hits import Hit
+from foundry_tui.core.memory.reports.first_frame import write_first_frame
 from foundry_tui.core.memory.reports.views import IndexView, Overview, early_index
 from foundry_tui.tui import startup
 from foundry_tui.tui.commands import MEMORY_COMMANDS
@@ -135,7 +136,11 @@ class MemoryScreen(ConfirmingScreen[None]):
             elif first and early_painted is None:
                 deliver(self, self.FilesRead())
             overview = Overview(project, self.today, adr_titles(project.layout), with_doctor=False, changes=changes)
-        return deliver(self, self.Loaded(overview, announce, summary))
+            identity, dir_mtime = project.store.snapshot_identity, project.store.dir_mtime
+        loaded = deliver(self, self.Loaded(overview, announce, summary))
+        if identity is not None and dir_mtime is not None:  # the next start's first frame (ADR 0013)
+            write_first_frame(project, self.today, overview.index_view(), identity, dir_mtime)
+        return loaded
 
     @staticmethod
     def _wait_for(painted: threading.Event) -> None:
@@ -156,7 +161,13 @@ class MemoryScreen(ConfirmingScreen[None]):
         self.query_one(StatusHeader).show(view.status())
         index = self.query_one(IndexPane)
         index.show(view, False)
-        index.when_drawn(lambda: self._index_painted(painted))
+        if view.recorded:
+            # From the first-frame record: the load's first step is then the snapshot's read (its
+            # marshal sections hold the interpreter lock for tens of ms at a time), which would hold
+            # back this frame's output to the terminal; it waits until the screen has refreshed.
+            index.when_drawn(lambda: self.call_after_refresh(self._index_painted, painted))
+        else:
+            index.when_drawn(lambda: self._index_painted(painted))
 
     def _index_painted(self, painted: threading.Event) -> None:
         startup.memory_drawn(self.foundry)

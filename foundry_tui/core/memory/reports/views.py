@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from foundry_tui.core.memory.model.facts import Fact, escape_controls
 from foundry_tui.core.memory.project import Project
@@ -135,12 +136,24 @@ def render_listing(rows: list[JSONObject]) -> str:
     return "\n".join(lines)
 
 
+class WholeIndex(NamedTuple):
+    """The counts of a whole index: active facts, type groups (runs of one type in index
+    order), facts the budget omits, broken files."""
+
+    active: int
+    groups: int
+    omitted: int
+    broken: int
+
+
 class IndexView:
     """What the index pane and the status line show: the active facts in INDEX.md's order
     (with each one's type), where the budget cuts them, the counts, and the broken files.
 
     Built from an Overview, or before any Fact exists from the parse cache's columns
-    (`early_index`); both give the same figures and the same rows for the same files."""
+    (`early_index`); both give the same figures and the same rows for the same files. A view
+    read from the first-frame record (reports/first_frame.py) may hold only the first rows
+    (`whole`: the whole index's counts, so the pane is as tall as the full view's)."""
 
     __slots__ = (
         "active",
@@ -152,8 +165,10 @@ class IndexView:
         "listed",
         "omitted",
         "ordered",
+        "recorded",
         "total",
         "types",
+        "whole",
     )
 
     def __init__(
@@ -169,6 +184,8 @@ class IndexView:
         total: int,
         broken: list[BrokenFile],
         inactive: Mapping[str, str] | None,
+        whole: WholeIndex | None = None,
+        recorded: bool = False,
     ) -> None:
         self.ordered = ordered  # the active facts' ids, in index order
         self.types = types  # the type of each, in step with `ordered`
@@ -177,10 +194,19 @@ class IndexView:
         self.listed = listed
         self.index_tokens = index_tokens
         self.budget = budget
-        self.active = len(ordered)
+        self.recorded = recorded  # read from the first-frame record (reports/first_frame.py)
+        self.whole = whole  # None: `ordered` is every active fact, `broken` every broken file
+        self.active = len(ordered) if whole is None else whole.active
         self.total = total  # facts that load, and files that do not
         self.broken = broken
         self.inactive = inactive  # id -> why (None: not known yet)
+
+    def counts(self) -> WholeIndex:
+        """The whole index's counts (the same for a first-rows view and the full one)."""
+        if self.whole is not None:
+            return self.whole
+        groups = sum(1 for i, kind in enumerate(self.types) if i == 0 or kind != self.types[i - 1])
+        return WholeIndex(len(self.ordered), groups, len(self.omitted), len(self.broken))
 
     def status(self) -> MemoryStatus:
         return MemoryStatus(self.active, self.total, self.index_tokens, self.budget)

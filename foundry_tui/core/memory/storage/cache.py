@@ -5,8 +5,10 @@ It is derived data: kept outside the repository in the user's cache directory
 one file per project root, written atomically, checksummed (CRC-32: a mismatch drops
 it), validated against each file's stat before use, and always safe to delete. `FOUNDRY_NO_CACHE=1` turns it off. Its
 content is a `Snapshot` (snapshot.py). Beside it, the bm25 ranker's postings of that
-snapshot (postings.py) and the spec ranker's word postings (search/word_postings.py), keyed to it, and the facts' sentence vectors (search/vectors.py),
-keyed by each fact text's fingerprint.
+snapshot (postings.py) and the spec ranker's word postings (search/word_postings.py), keyed
+to it, the facts' sentence vectors (search/vectors.py), keyed by each fact text's
+fingerprint, and the TUI's first-frame record (`.frame`: reports/first_frame.py), keyed to
+the snapshot, the facts folder and the day.
 """
 
 from __future__ import annotations

@@ -50,6 +50,8 @@ _MAGIC = b"foundry-snapshot\n"
 _SECTIONS = ("meta", "columns", "title", "tags", "body", "starts", "offsets", "bodies")
 _LAZY = ("title", "tags", "body", "starts")
 _CHUNK = 1 << 20
+# A header (version, root, identity, eight sections' names, lengths and CRCs) is far smaller.
+HEADER_AT_MOST = 64 << 10
 # Files changed this recently are stored as unverified: a same-size edit within one clock
 # tick of the snapshot could otherwise keep a stale entry ("racy" entries, as git calls them).
 RACY_SECONDS = 0.1
@@ -429,6 +431,33 @@ class Snapshot:
         if snapshot is None:
             file.close()
         return snapshot
+
+    @staticmethod
+    def read_identity(path: os.PathLike[str] | str, root: str) -> bytes | None:
+        """The identity of the snapshot in `path` from its header alone (None: no snapshot of
+        this version and root there, or a header that does not check). Nothing past the header
+        is read or checked: what is keyed to the identity is refused when the full load, which
+        checks every section, finds otherwise."""
+        try:
+            with open(path, "rb") as file:
+                head = file.read(len(_MAGIC) + 8)
+                if len(head) != len(_MAGIC) + 8 or head[: len(_MAGIC)] != _MAGIC:
+                    return None
+                length = int.from_bytes(head[-8:-4], "big")
+                if length > HEADER_AT_MOST:
+                    return None
+                header = file.read(length)
+        except OSError:
+            return None
+        if len(header) != length or zlib.crc32(header).to_bytes(4, "big") != head[-4:]:
+            return None
+        try:
+            version, stored_root, identity, _sections = marshal.loads(header)
+        except (ValueError, EOFError, TypeError):
+            return None
+        if version != SNAPSHOT_VERSION or stored_root != root or not isinstance(identity, bytes):
+            return None
+        return identity
 
     @classmethod
     def _load(cls, file: BinaryIO, root: str) -> Snapshot | None:

@@ -188,6 +188,9 @@ class FactStore:
         self._broken: dict[str, BrokenFile] = {}
         self._pending: Snapshot | None = None
         self._ahead: Snapshot | None = None  # loaded before the first refresh (load_snapshot_ahead)
+        # The identity of the snapshot file that holds exactly the entries known now (None: not
+        # known, or changed since): what the TUI's first-frame record is keyed to.
+        self._identity: bytes | None = None
         self._derived: tuple[int, _dt.date, list[Fact], dict[str, str]] | None = None
         self._active_map: tuple[object, dict[str, Fact]] | None = None
         # The highest number among the file names (None: none at all), once known; kept on each change.
@@ -225,6 +228,17 @@ class FactStore:
         return self._cache_path
 
     @property
+    def snapshot_identity(self) -> bytes | None:
+        """The identity of the parse cache's snapshot when it holds the files as the store
+        knows them now (None otherwise: not known, or changed since it was written)."""
+        return self._identity
+
+    @property
+    def dir_mtime(self) -> int | None:
+        """The facts folder's mtime (ns) as the last full refresh saw it, before its stat."""
+        return self._dir_mtime
+
+    @property
     def pending_snapshot(self) -> Snapshot | None:
         """The snapshot the store was loaded from, while no Fact has been built from it."""
         return self._pending
@@ -239,8 +253,10 @@ class FactStore:
             snapshot.close()
 
     def _materialise_from(self, snapshot: Snapshot) -> None:
+        identity = self._identity  # the same entries, as Facts: still that snapshot's
         with held():
             self._fill_from(snapshot)
+        self._identity = identity
 
     def _fill_from(self, snapshot: Snapshot) -> None:
         if self._entries or self._lookups is not None:
@@ -335,6 +351,7 @@ class FactStore:
             self._ahead = None
             if snapshot is not None and snapshot.names == names and snapshot.keys == keys:
                 self._pending = snapshot  # nothing changed: no Fact is built until one is needed
+                self._identity = snapshot.identity
                 self._loaded = True
                 self.generation += 1
                 return Changes()
@@ -421,6 +438,7 @@ class FactStore:
             return self._dir_mtime is not None
 
     def _set(self, name: str, key: _cache.StatKey, item: Fact | BrokenFile) -> None:
+        self._identity = None
         previous = self._entries.get(name)
         if previous is not None:
             self._forget(name, previous[1])
@@ -437,6 +455,7 @@ class FactStore:
             self._broken[name] = item
 
     def _drop(self, name: str) -> None:
+        self._identity = None
         previous = self._entries.pop(name, None)
         if previous is not None:
             self._forget(name, previous[1])
@@ -487,8 +506,10 @@ class FactStore:
         names = sorted(self._entries)
         keys = [k for name in names for k in self._entries[name][0]]
         snapshot = Snapshot.build(names, keys, {name: self._entries[name][1] for name in names})
+        self._identity = None
         with contextlib.suppress(OSError):
             atomic_write(self._cache_path, snapshot.dumps(str(self.layout.root)), inside=None)
+            self._identity = snapshot.identity
 
     # ---- the active set --------------------------------------------------------------
 

@@ -4,6 +4,7 @@ script and the TUI benchmark (which import it as `tests.tui_helpers`)."""
 from __future__ import annotations
 
 import contextlib
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -43,6 +44,16 @@ async def settle(pilot: Pilot[Any]) -> None:
             with contextlib.suppress(WorkerFailed, WorkerCancelled):  # the app reports those itself
                 await worker.wait()
         await pilot.pause(0.02)
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str, timeout: float = 120.0) -> None:
+    """Pause until `condition()` holds, failing with `what` after `timeout` seconds. By time, not
+    by a count of pauses: a loaded machine stretches each pause, and a message posted by a
+    finished worker may still be on its way when `settle` returns."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what} after {timeout:.0f} s"
+        await pilot.pause(0.01)
 
 
 async def press(pilot: Pilot[Any], *keys: str) -> None:

@@ -24,7 +24,7 @@ from foundry_tui.tui.common.status_header import StatusHeader
 from foundry_tui.tui.curator.screen import CuratorScreen
 from foundry_tui.tui.health.screen import HealthScreen
 from tests.helpers import TODAY
-from tests.tui_helpers import make_app, open_mode, press, settle, snapshot_steps
+from tests.tui_helpers import make_app, open_mode, press, settle, snapshot_steps, until
 
 SIZE = (120, 40)
 Compare = Callable[..., bool]
@@ -168,10 +168,7 @@ async def test_the_events_charts_are_shown_while_the_history_is_read(
         finally:
             history_read.set()
         await settle(pilot)
-        for _ in range(500):
-            if health.figures is not None:
-                break
-            await pilot.pause(0.01)
+        await until(pilot, lambda: health.figures is not None, "the history's figures")
         await settle(pilot)
         assert health.figures is not None and health.figures.timeline.points
         assert "loading" not in str(health.query_one("#index-chart", Static).render())
@@ -196,13 +193,17 @@ def test_health_numbers_at_80x24(snap_compare: Compare, demo_repo: Path) -> None
     """`n`: the types' table (whole dates, the total second), the missed searches above the costs."""
 
     async def numbers(pilot: Pilot[Any]) -> None:
+        health = await _open_health(pilot)
+        # The history's figures first: the tables filled after the scroll would push the
+        # types' table down, out of the picture (this once failed on a loaded machine).
+        await until(pilot, lambda: health.figures is not None, "the history's figures")
+        await press(pilot, "n")
+        types = health.query_one("#types-numbers", DataTable)
+        await until(pilot, lambda: types.row_count == 16 and types.region.height > 0, "the types' numbers laid out")
+        scroll = health.query_one("#health", VerticalScroll)
+        scroll.scroll_to_widget(types, top=True, animate=False, immediate=True)
         await settle(pilot)
-        await press(pilot, "f5", "n")
-        screen = pilot.app.screen
-        screen.query_one("#health", VerticalScroll).scroll_to_widget(
-            screen.query_one("#types-numbers"), top=True, animate=False, immediate=True
-        )
-        await settle(pilot)
+        await until(pilot, lambda: scroll.region.contains_point(types.region.offset), "the types' numbers in sight")
 
     assert snap_compare(make_app(demo_repo), terminal_size=(80, 24), run_before=snapshot_steps(before=numbers))
 
